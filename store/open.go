@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// DefaultDatabaseURL is used when DATABASE_URL is empty: a SQLite file in the working folder.
+const DefaultDatabaseURL = "sqlite://switchboard.db"
+
+// Options tune Open.
+type Options struct {
+	// Migrate applies the embedded migrations before the store is returned.
+	Migrate bool
+}
+
+// Open connects to the database named by rawURL: "postgres://..." or "postgresql://..." for PostgreSQL,
+// "sqlite:///abs/path.db", "sqlite://relative.db" or a bare file path for SQLite, "" for DefaultDatabaseURL.
+func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
+	engine, dsn, err := ParseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	switch engine {
+	case "postgres":
+		return openPostgres(ctx, dsn, opts)
+	default:
+		return openSQLite(ctx, dsn, opts)
+	}
+}
+
+// ParseURL tells the engine of a database URL and returns what that engine's driver needs: the URL itself for
+// PostgreSQL, the file path for SQLite.
+func ParseURL(rawURL string) (engine, target string, err error) {
+	if rawURL == "" {
+		rawURL = DefaultDatabaseURL
+	}
+	switch {
+	case strings.HasPrefix(rawURL, "postgres://"), strings.HasPrefix(rawURL, "postgresql://"):
+		if _, err := url.Parse(rawURL); err != nil {
+			return "", "", fmt.Errorf("parsing DATABASE_URL: %w", err)
+		}
+		return "postgres", rawURL, nil
+	case strings.HasPrefix(rawURL, "sqlite://"):
+		path := strings.TrimPrefix(rawURL, "sqlite://")
+		if path == "" {
+			return "", "", fmt.Errorf("DATABASE_URL %q names no SQLite file", rawURL)
+		}
+		return "sqlite", path, nil
+	case strings.Contains(rawURL, "://"):
+		return "", "", fmt.Errorf("DATABASE_URL scheme not supported (want postgres:// or sqlite://): %q", redact(rawURL))
+	default:
+		return "sqlite", rawURL, nil
+	}
+}
+
+// redact hides a password in a URL before it reaches an error message or a log line.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	return u.Redacted()
+}

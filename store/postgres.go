@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"github.com/switchboard/switchboard/gen/pgdb"
+	"github.com/switchboard/switchboard/queries"
+)
+
+type postgresStore struct {
+	pool *pgxpool.Pool
+	q    *pgdb.Queries
+}
+
+var _ Store = (*postgresStore)(nil)
+
+func openPostgres(ctx context.Context, rawURL string, opts Options) (Store, error) {
+	cfg, err := pgxpool.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("parsing PostgreSQL URL %s: %w", redact(rawURL), err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
+	}
+	// Sessions store and compare times in UTC, whatever the server's default.
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to PostgreSQL %s: %w", redact(rawURL), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connecting to PostgreSQL %s: %w", redact(rawURL), err)
+	}
+	if opts.Migrate {
+		// Replicas starting together take turns: goose holds a PostgreSQL advisory lock while it migrates.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
+		if err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("preparing migration lock: %w", err)
+		}
+		db := stdlib.OpenDBFromPool(pool)
+		err = migrate(ctx, goose.DialectPostgres, db, queries.PostgresMigrations, "postgres/schema", goose.WithSessionLocker(locker))
+		db.Close()
+		if err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
+	return &postgresStore{pool: pool, q: pgdb.New()}, nil
+}
+
+func (s *postgresStore) Engine() string                 { return "postgres" }
+func (s *postgresStore) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
+func (s *postgresStore) Close() error                   { s.pool.Close(); return nil }
+
+func (s *postgresStore) RecordCheck(ctx context.Context, c Check) (Check, error) {
+	if err := validateCheck(c); err != nil {
+		return Check{}, err
+	}
+	c.CheckedAt = normTime(c.CheckedAt)
+	id, err := s.q.InsertCheck(ctx, s.pool, pgdb.InsertCheckParams{
+		ProviderID: c.ProviderID, CheckedAt: c.CheckedAt, Outcome: string(c.Outcome), FailureKind: c.FailureKind,
+		ResponseTimeMs: c.ResponseTimeMs, HttpStatus: c.HTTPStatus, Detail: c.Detail,
+	})
+	if err != nil {
+		return Check{}, fmt.Errorf("recording check of %s: %w", c.ProviderID, err)
+	}
+	c.ID = id
+	return c, nil
+}
+
+func (s *postgresStore) LatestChecks(ctx context.Context) ([]Check, error) {
+	rows, err := s.q.LatestCheckPerProvider(ctx, s.pool)
+	if err != nil {
+		return nil, fmt.Errorf("reading latest checks: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.Check) Check { return checkRow(r).check() }), nil
+}
+
+func (s *postgresStore) ChecksSince(ctx context.Context, providerID string, since time.Time, limit int) ([]Check, error) {
+	rows, err := s.q.ChecksSince(ctx, s.pool, pgdb.ChecksSinceParams{
+		ProviderID: providerID, Since: normTime(since), MaxRows: int32(clampLimit(limit)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading checks of %s: %w", providerID, err)
+	}
+	return convertRows(rows, func(r pgdb.Check) Check { return checkRow(r).check() }), nil
+}
+
+func (s *postgresStore) DeleteChecksBefore(ctx context.Context, before time.Time) (int64, error) {
+	n, err := s.q.DeleteChecksBefore(ctx, s.pool, normTime(before))
+	if err != nil {
+		return 0, fmt.Errorf("deleting old checks: %w", err)
+	}
+	return n, nil
+}
+
+func (s *postgresStore) CreateTrustRecord(ctx context.Context, r TrustRecord) error {
+	if err := validateTrust(r); err != nil {
+		return err
+	}
+	err := s.q.InsertTrustRecord(ctx, s.pool, pgdb.InsertTrustRecordParams{
+		ID: r.ID, Kind: string(r.Kind), CreatedAt: normTime(r.CreatedAt), ProviderID: r.ProviderID, Model: r.Model,
+		PayloadHash: r.PayloadHash, AgentID: r.AgentID, FromAgent: r.FromAgent, ToAgent: r.ToAgent,
+		TaskID: r.TaskID, ContextHash: r.ContextHash,
+	})
+	if err != nil {
+		return fmt.Errorf("storing %s: %w", r.Kind, err)
+	}
+	return nil
+}
+
+func (s *postgresStore) GetTrustRecord(ctx context.Context, id string) (TrustRecord, error) {
+	row, err := s.q.GetTrustRecord(ctx, s.pool, id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return TrustRecord{}, ErrNotFound
+	}
+	if err != nil {
+		return TrustRecord{}, fmt.Errorf("reading trust record: %w", err)
+	}
+	return trustRow(row).record(), nil
+}

@@ -1,0 +1,102 @@
+// Package store is the one storage interface the rest of Switchboard uses. It has two implementations over
+// sqlc-generated code: embedded SQLite (the default, no server needed) and PostgreSQL (for several replicas).
+// Rows and driver errors are translated at this edge: callers see only this package's types and ErrNotFound.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrNotFound is returned when a requested row does not exist, whatever the engine.
+var ErrNotFound = errors.New("not found")
+
+// Outcome is what one status-page fetch produced.
+type Outcome string
+
+// The outcomes of a check. OutcomeFailed means no observation was made: it is never an outage.
+const (
+	OutcomeOperational Outcome = "operational"
+	OutcomeDegraded    Outcome = "degraded"
+	OutcomeOutage      Outcome = "outage"
+	OutcomeFailed      Outcome = "failed"
+)
+
+// Valid reports whether o is one of the four outcomes.
+func (o Outcome) Valid() bool {
+	switch o {
+	case OutcomeOperational, OutcomeDegraded, OutcomeOutage, OutcomeFailed:
+		return true
+	}
+	return false
+}
+
+// Check is one status-page fetch of one provider.
+type Check struct {
+	ID             int64
+	ProviderID     string
+	CheckedAt      time.Time
+	Outcome        Outcome
+	FailureKind    *string  // set when Outcome is OutcomeFailed: timeout, dns, tls, http_status, parse, ...
+	ResponseTimeMs *float64 // time to fetch the status page; nil when no time was obtained
+	HTTPStatus     *int64
+	Detail         *string
+}
+
+// TrustKind tells an attestation from a handoff.
+type TrustKind string
+
+// The two kinds of trust record.
+const (
+	TrustAttestation TrustKind = "attestation"
+	TrustHandoff     TrustKind = "handoff"
+)
+
+// TrustRecord is an attestation or a handoff. It holds hashes only, never the text they were made from.
+type TrustRecord struct {
+	ID          string
+	Kind        TrustKind
+	CreatedAt   time.Time
+	ProviderID  *string
+	Model       *string
+	PayloadHash *string
+	AgentID     *string
+	FromAgent   *string
+	ToAgent     *string
+	TaskID      *string
+	ContextHash *string
+}
+
+// Store is the storage the service needs. Times go in and come out in UTC, truncated to microseconds so that
+// both engines return exactly what was stored.
+type Store interface {
+	// Engine names the implementation: "sqlite" or "postgres".
+	Engine() string
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// Close releases the connections.
+	Close() error
+
+	// RecordCheck stores one check and returns it with its ID.
+	RecordCheck(ctx context.Context, c Check) (Check, error)
+	// LatestChecks returns the newest check of every provider that has one, ordered by provider ID.
+	LatestChecks(ctx context.Context) ([]Check, error)
+	// ChecksSince returns a provider's checks at or after since, newest first, at most limit of them
+	// (MaxRows when limit is not positive or larger).
+	ChecksSince(ctx context.Context, providerID string, since time.Time, limit int) ([]Check, error)
+	// DeleteChecksBefore removes checks older than before (retention) and reports how many went.
+	DeleteChecksBefore(ctx context.Context, before time.Time) (int64, error)
+
+	// CreateTrustRecord stores an attestation or handoff.
+	CreateTrustRecord(ctx context.Context, r TrustRecord) error
+	// GetTrustRecord returns the record with that ID, or ErrNotFound.
+	GetTrustRecord(ctx context.Context, id string) (TrustRecord, error)
+}
+
+// normTime is how every time is stored: UTC, microsecond precision (PostgreSQL's).
+func normTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// errorf makes an error for a caller's mistake (invalid input to the store), as opposed to a database failure.
+func errorf(format string, args ...any) error { return fmt.Errorf("store: "+format, args...) }
