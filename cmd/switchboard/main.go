@@ -1,0 +1,154 @@
+// Command switchboard runs the Switchboard service.
+//
+//	switchboard serve     serve the API (migrates the database first)
+//	switchboard migrate   apply the database migrations and exit
+//	switchboard version   print the version
+//
+// Every setting is an environment variable with a matching flag; see `switchboard serve -h`.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"github.com/switchboard/switchboard/config"
+	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/server"
+	"github.com/switchboard/switchboard/store"
+)
+
+const usage = `usage: switchboard <command> [flags]
+
+commands:
+  serve     serve the API on SWITCHBOARD_ADDR (applies migrations first)
+  migrate   apply the database migrations and exit
+  version   print the version
+
+Run 'switchboard <command> -h' for the settings.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "switchboard:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "switchboard", version())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "serve", "migrate":
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+	st, err := config.Load(cmd, rest, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	log := newLogger(st, stderr)
+	if cmd == "migrate" {
+		s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
+		if err != nil {
+			return err
+		}
+		log.Info("migrations applied", "database", s.Engine())
+		return s.Close()
+	}
+	return serve(ctx, st, log, nil)
+}
+
+// serve runs the HTTP server until ctx ends, then drains it. When ready is not nil it receives the bound
+// address once the server accepts connections (tests listen on port 0).
+func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan<- string) error {
+	s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+
+	h, err := server.NewHandler(ctx, server.Options{
+		API:    impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log}),
+		Store:  s,
+		Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	ln, err := net.Listen("tcp", st.Addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", st.Addr, err)
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "base_url", st.BaseURL, "database", s.Engine(), "version", version())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func newLogger(st config.Settings, w io.Writer) *slog.Logger {
+	var level slog.Level
+	level.UnmarshalText([]byte(st.LogLevel)) // config.Load has checked it
+	opts := &slog.HandlerOptions{Level: level}
+	if st.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

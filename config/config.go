@@ -1,0 +1,118 @@
+// Package config reads the service's settings. Every setting is an environment variable with a matching flag;
+// a flag wins over the variable, the variable over the default. The variable names are fixed: other issues and
+// outside checks use them.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Settings are the service's settings after defaults are applied and values checked.
+type Settings struct {
+	Addr          string        // SWITCHBOARD_ADDR: listen address
+	DatabaseURL   string        // DATABASE_URL: sqlite://file.db (default switchboard.db) or postgres://...
+	BaseURL       string        // SWITCHBOARD_BASE_URL: public base address used in verify_url and the like
+	PollInterval  time.Duration // SWITCHBOARD_POLL_INTERVAL: time between poll cycles
+	StatusBaseURL string        // SWITCHBOARD_STATUS_BASE_URL: fetch every status page from this host instead
+	LogFormat     string        // SWITCHBOARD_LOG_FORMAT: json or text
+	LogLevel      string        // SWITCHBOARD_LOG_LEVEL: debug, info, warn, error
+}
+
+// Defaults.
+const (
+	DefaultAddr         = "127.0.0.1:8080"
+	DefaultPollInterval = 10 * time.Minute
+	// MinPollInterval keeps a misconfiguration from hammering 52 status pages.
+	MinPollInterval = 10 * time.Second
+)
+
+type setting struct {
+	env, flag, def, usage string
+	dst                   *string
+}
+
+// Load parses args (without the program or subcommand name) with getenv supplying the variables. Errors name
+// the setting; output receives the flag package's usage text on -h.
+func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
+	var raw struct{ addr, db, base, poll, status, logFormat, logLevel string }
+	list := []setting{
+		{"SWITCHBOARD_ADDR", "addr", DefaultAddr, "listen address (host:port)", &raw.addr},
+		{"DATABASE_URL", "database-url", "", "database: sqlite:///path/file.db, a file path, or postgres://... (default: SQLite file switchboard.db in the working folder)", &raw.db},
+		{"SWITCHBOARD_BASE_URL", "base-url", "", "public base address used in verify_url and manage_url (default: http:// + the listen address)", &raw.base},
+		{"SWITCHBOARD_POLL_INTERVAL", "poll-interval", DefaultPollInterval.String(), "time between status-page poll cycles (Go duration, at least 10s)", &raw.poll},
+		{"SWITCHBOARD_STATUS_BASE_URL", "status-base-url", "", "when set, every status page is fetched from this host instead (for the simulator)", &raw.status},
+		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", &raw.logFormat},
+		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", &raw.logLevel},
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(output)
+	for _, s := range list {
+		def := s.def
+		if v := strings.TrimSpace(getenv(s.env)); v != "" {
+			def = v
+		}
+		fs.StringVar(s.dst, s.flag, def, s.usage+" ["+s.env+"]")
+	}
+	if err := fs.Parse(args); err != nil {
+		return Settings{}, err
+	}
+	if fs.NArg() > 0 {
+		return Settings{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+
+	st := Settings{Addr: raw.addr, DatabaseURL: raw.db, StatusBaseURL: strings.TrimRight(raw.status, "/"),
+		LogFormat: raw.logFormat, LogLevel: raw.logLevel}
+	if _, _, err := net.SplitHostPort(st.Addr); err != nil {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_ADDR %q: want host:port: %w", st.Addr, err)
+	}
+	d, err := time.ParseDuration(raw.poll)
+	if err != nil {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL_INTERVAL %q: %w", raw.poll, err)
+	}
+	if d < MinPollInterval {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL_INTERVAL %s: must be at least %s", d, MinPollInterval)
+	}
+	st.PollInterval = d
+
+	st.BaseURL = strings.TrimRight(raw.base, "/")
+	if st.BaseURL == "" {
+		st.BaseURL = "http://" + st.Addr
+	}
+	if err := checkHTTPURL(st.BaseURL); err != nil {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_BASE_URL: %w", err)
+	}
+	if st.StatusBaseURL != "" {
+		if err := checkHTTPURL(st.StatusBaseURL); err != nil {
+			return Settings{}, fmt.Errorf("SWITCHBOARD_STATUS_BASE_URL: %w", err)
+		}
+	}
+	switch st.LogFormat {
+	case "json", "text":
+	default:
+		return Settings{}, fmt.Errorf("SWITCHBOARD_LOG_FORMAT %q: want json or text", st.LogFormat)
+	}
+	switch st.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return Settings{}, fmt.Errorf("SWITCHBOARD_LOG_LEVEL %q: want debug, info, warn or error", st.LogLevel)
+	}
+	return st, nil
+}
+
+func checkHTTPURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("want an absolute http:// or https:// address, got " + raw)
+	}
+	return nil
+}

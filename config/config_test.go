@@ -1,0 +1,60 @@
+package config_test
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/config"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestDefaults(t *testing.T) {
+	st, err := config.Load("serve", nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Addr != "127.0.0.1:8080" || st.DatabaseURL != "" || st.BaseURL != "http://127.0.0.1:8080" ||
+		st.PollInterval != 10*time.Minute || st.StatusBaseURL != "" {
+		t.Errorf("defaults = %+v", st)
+	}
+}
+
+func TestEnvAndFlags(t *testing.T) {
+	e := env(map[string]string{
+		"SWITCHBOARD_ADDR": "0.0.0.0:9000", "DATABASE_URL": "postgres://x@h/db", "SWITCHBOARD_POLL_INTERVAL": "2m",
+		"SWITCHBOARD_BASE_URL": "https://sb.example.com/", "SWITCHBOARD_STATUS_BASE_URL": "http://127.0.0.1:9999/",
+	})
+	st, err := config.Load("serve", []string{"--poll-interval", "30s"}, e, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Addr != "0.0.0.0:9000" || st.DatabaseURL != "postgres://x@h/db" || st.PollInterval != 30*time.Second ||
+		st.BaseURL != "https://sb.example.com" || st.StatusBaseURL != "http://127.0.0.1:9999" {
+		t.Errorf("settings = %+v", st)
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	cases := map[string]map[string]string{
+		"SWITCHBOARD_ADDR":            {"SWITCHBOARD_ADDR": "nohostport"},
+		"SWITCHBOARD_POLL_INTERVAL":   {"SWITCHBOARD_POLL_INTERVAL": "soon"},
+		"SWITCHBOARD_BASE_URL":        {"SWITCHBOARD_BASE_URL": "ftp://x"},
+		"SWITCHBOARD_STATUS_BASE_URL": {"SWITCHBOARD_STATUS_BASE_URL": "localhost:80"},
+		"SWITCHBOARD_LOG_LEVEL":       {"SWITCHBOARD_LOG_LEVEL": "loud"},
+	}
+	for name, vars := range cases {
+		_, err := config.Load("serve", nil, env(vars), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: error %v does not name the setting", name, err)
+		}
+	}
+	if _, err := config.Load("serve", nil, env(map[string]string{"SWITCHBOARD_POLL_INTERVAL": "1s"}), io.Discard); err == nil {
+		t.Error("a 1s poll interval was accepted")
+	}
+	if _, err := config.Load("serve", []string{"extra"}, env(nil), io.Discard); err == nil {
+		t.Error("a stray argument was accepted")
+	}
+}

@@ -1,0 +1,34 @@
+// Package impl fills the generated strict server interface. Handlers are thin: they translate between the
+// generated request and response types and the plain functions that hold the logic.
+package impl
+
+import (
+	"log/slog"
+
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/store"
+)
+
+// Deps are what the handlers need.
+type Deps struct {
+	Store   store.Store
+	BaseURL string // public base address, without a trailing slash
+	Logger  *slog.Logger
+}
+
+// Server implements api.StrictServerInterface. Operations not written yet fall through to the embedded
+// api.StrictUnimplemented and answer 501; the README's coverage table lists them.
+type Server struct {
+	api.StrictUnimplemented
+	deps Deps
+}
+
+var _ api.StrictServerInterface = (*Server)(nil)
+
+// New returns the handlers over deps.
+func New(deps Deps) *Server {
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	return &Server{deps: deps}
+}

@@ -1,0 +1,135 @@
+// Package server assembles the HTTP handler: request validation against the OpenAPI document, the generated
+// router over impl's handlers, the service's own probes, and the middleware every request passes through.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/openapi"
+	"github.com/switchboard/switchboard/store"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxBodyBytes = 1 << 20 // 1 MiB
+	APIPrefix           = "/api/v1"
+)
+
+// Options configure NewHandler.
+type Options struct {
+	API          api.StrictServerInterface
+	Store        store.Store // pinged by /readyz
+	Logger       *slog.Logger
+	MaxBodyBytes int64
+}
+
+// NewHandler returns the service's whole HTTP handler.
+func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
+	if o.API == nil || o.Store == nil {
+		return nil, errors.New("server: API and Store are required")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	doc, err := openapi.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := newValidator(doc)
+	if err != nil {
+		return nil, err
+	}
+
+	r := chi.NewRouter()
+	r.Use(logRequests(o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes))
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
+	})
+	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := o.Store.Ping(ctx); err != nil {
+			o.Logger.WarnContext(r.Context(), "readiness: database does not answer", "error", err)
+			WriteError(w, http.StatusServiceUnavailable, "database unavailable")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": o.Store.Engine()})
+	})
+
+	strict := api.NewStrictHandlerWithOptions(o.API, nil, api.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+			// The validator has already checked the body against the document; this is a decode the
+			// document allows but the generated type cannot hold.
+			WriteError(w, http.StatusBadRequest, "request body: "+safeDecodeReason(err))
+		},
+		ResponseErrorHandlerFunc: handlerError(o.Logger),
+	})
+	r.Group(func(g chi.Router) {
+		g.Use(v.middleware)
+		api.HandlerWithOptions(strict, api.ChiServerOptions{
+			BaseURL:    APIPrefix,
+			BaseRouter: g,
+			ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+				WriteError(w, http.StatusBadRequest, bindingError(err))
+			},
+		})
+	})
+	return r, nil
+}
+
+// handlerError answers an error a handler returned. Callers never see its text: it is logged with the request.
+func handlerError(log *slog.Logger) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		if errors.Is(err, api.ErrNotImplemented) {
+			WriteError(w, http.StatusNotImplemented, "not implemented")
+			return
+		}
+		if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+			// The caller went away; nobody reads this answer.
+			WriteError(w, http.StatusServiceUnavailable, "request cancelled")
+			return
+		}
+		log.ErrorContext(r.Context(), "handler failed", "path", r.URL.Path, "error", err)
+		WriteError(w, http.StatusInternalServerError, "internal error")
+	}
+}
+
+// bindingError words a parameter the generated router could not bind. Its error types name the parameter.
+func bindingError(err error) string {
+	var ip *api.InvalidParamFormatError
+	var rp *api.RequiredParamError
+	var tm *api.TooManyValuesForParamError
+	switch {
+	case errors.As(err, &ip):
+		return "parameter " + ip.ParamName + ": invalid value"
+	case errors.As(err, &rp):
+		return "parameter " + rp.ParamName + ": is required"
+	case errors.As(err, &tm):
+		return "parameter " + tm.ParamName + ": given more than once"
+	}
+	return "invalid request"
+}
+
+func safeDecodeReason(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "read cancelled"
+	}
+	return "cannot be decoded"
+}

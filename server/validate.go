@@ -1,0 +1,263 @@
+package server
+
+import (
+	"errors"
+	"math/big"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// validator checks every request against the OpenAPI document before any handler runs: a request the document
+// does not allow never reaches the code behind it.
+type validator struct {
+	router  routers.Router
+	options *openapi3filter.Options
+}
+
+func newValidator(doc *openapi3.T) (*validator, error) {
+	r, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("building the request router from the OpenAPI document: %w", err)
+	}
+	return &validator{router: r, options: &openapi3filter.Options{
+		// The premium route's x402 scheme is enforced by the x402 middleware, not here.
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+	}}, nil
+}
+
+func (v *validator) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		route, params, err := v.router.FindRoute(r)
+		switch {
+		case errors.Is(err, routers.ErrMethodNotAllowed):
+			WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
+			return
+		case err != nil:
+			WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
+			return
+		}
+		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: v.options}
+		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				WriteError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body: larger than %d bytes", tooBig.Limit))
+				return
+			}
+			WriteError(w, http.StatusBadRequest, DescribeValidationError(err))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// DescribeValidationError turns kin-openapi's error into one sentence that names the parameter or body field,
+// such as "parameter limit: must be at most 50". It never repeats the value the caller sent: values can be
+// secrets or text that must not be echoed.
+func DescribeValidationError(err error) string {
+	var re *openapi3filter.RequestError
+	if !errors.As(err, &re) {
+		return "invalid request"
+	}
+	var se *openapi3.SchemaError
+	hasSchemaErr := errors.As(re.Err, &se)
+	switch {
+	case re.Parameter != nil:
+		name := fmt.Sprintf("parameter %s", re.Parameter.Name)
+		if re.Parameter.In == openapi3.ParameterInHeader {
+			name = fmt.Sprintf("header %s", re.Parameter.Name)
+		}
+		switch {
+		case errors.Is(re.Err, openapi3filter.ErrInvalidRequired) || re.Reason == "must have a value" && re.Err == nil:
+			return name + ": is required"
+		case hasSchemaErr:
+			if path := se.JSONPointer(); len(path) == 1 {
+				if i, err := strconv.Atoi(path[0]); err == nil {
+					// A comma-separated list: say which item.
+					return fmt.Sprintf("%s: item %d: %s", name, i+1, schemaReason(se))
+				}
+			}
+			return name + ": " + schemaReason(se)
+		default:
+			var pe *openapi3filter.ParseError
+			if errors.As(re.Err, &pe) {
+				return name + ": " + parseReason(pe)
+			}
+			return name + ": invalid value"
+		}
+	case re.RequestBody != nil:
+		switch {
+		case errors.Is(re.Err, openapi3filter.ErrInvalidRequired):
+			return "request body: is required"
+		case hasSchemaErr:
+			if path := se.JSONPointer(); len(path) > 0 {
+				return fmt.Sprintf("body field %s: %s", strings.Join(path, "."), schemaReason(se))
+			}
+			return "request body: " + schemaReason(se)
+		default:
+			var pe *openapi3filter.ParseError
+			if errors.As(re.Err, &pe) {
+				return "request body: not valid JSON"
+			}
+			if re.Reason != "" {
+				return "request body: " + re.Reason
+			}
+			return "request body: invalid"
+		}
+	}
+	if re.Reason != "" {
+		return re.Reason
+	}
+	return "invalid request"
+}
+
+// schemaReason words a schema failure from the failing keyword and its bound, so the message is stable and
+// never contains the caller's value. kin-openapi validates 3.1 documents with santhosh-tekuri/jsonschema and
+// keeps that library's error reachable; its innermost error names the keyword that failed.
+func schemaReason(se *openapi3.SchemaError) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(se, &ve) {
+		// Request bodies go through kin-openapi's own validator, whose error carries the schema and keyword.
+		return fieldReason(se)
+	}
+	leaf := ve
+	for len(leaf.Causes) > 0 {
+		leaf = leaf.Causes[0]
+	}
+	return kindReason(leaf.ErrorKind)
+}
+
+func kindReason(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Maximum:
+		return "must be at most " + k.Want.FloatString(ratPrec(k.Want))
+	case *kind.Minimum:
+		return "must be at least " + k.Want.FloatString(ratPrec(k.Want))
+	case *kind.ExclusiveMaximum:
+		return "must be less than " + k.Want.FloatString(ratPrec(k.Want))
+	case *kind.ExclusiveMinimum:
+		return "must be greater than " + k.Want.FloatString(ratPrec(k.Want))
+	case *kind.Enum:
+		vals := make([]string, len(k.Want))
+		for i, v := range k.Want {
+			vals[i] = fmt.Sprint(v)
+		}
+		return "must be one of " + strings.Join(vals, ", ")
+	case *kind.Type:
+		return "must be of type " + strings.Join(k.Want, " or ")
+	case *kind.MaxLength:
+		return "must be at most " + plural(k.Want, "character")
+	case *kind.MinLength:
+		return "must be at least " + plural(k.Want, "character")
+	case *kind.MaxItems:
+		return "must have at most " + plural(k.Want, "item")
+	case *kind.MinItems:
+		return "must have at least " + plural(k.Want, "item")
+	case *kind.UniqueItems:
+		return "must not repeat an item"
+	case *kind.Pattern:
+		return "must match the pattern " + k.Want
+	case *kind.Format:
+		return "must be a valid " + k.Want
+	case *kind.Required:
+		return "missing required field " + strings.Join(k.Missing, ", ")
+	case *kind.AdditionalProperties:
+		return "unknown field " + strings.Join(k.Properties, ", ")
+	case *kind.OneOf, *kind.AnyOf:
+		return "does not match any allowed shape"
+	}
+	return "invalid value"
+}
+
+// fieldReason words an error of kin-openapi's own validator from the failing keyword and the schema's bound.
+func fieldReason(se *openapi3.SchemaError) string {
+	sc := se.Schema
+	if sc == nil {
+		return "invalid value"
+	}
+	switch se.SchemaField {
+	case "maximum":
+		if sc.Max != nil {
+			return fmt.Sprintf("must be at most %v", *sc.Max)
+		}
+	case "minimum":
+		if sc.Min != nil {
+			return fmt.Sprintf("must be at least %v", *sc.Min)
+		}
+	case "exclusiveMaximum":
+		if v := sc.ExclusiveMax.Value; v != nil {
+			return fmt.Sprintf("must be less than %v", *v)
+		}
+	case "exclusiveMinimum":
+		if v := sc.ExclusiveMin.Value; v != nil {
+			return fmt.Sprintf("must be greater than %v", *v)
+		}
+	case "enum":
+		vals := make([]string, len(sc.Enum))
+		for i, v := range sc.Enum {
+			vals[i] = fmt.Sprint(v)
+		}
+		return "must be one of " + strings.Join(vals, ", ")
+	case "type":
+		if sc.Type != nil {
+			return "must be of type " + strings.Join(sc.Type.Slice(), " or ")
+		}
+	case "maxLength":
+		if sc.MaxLength != nil {
+			return "must be at most " + plural(int(*sc.MaxLength), "character")
+		}
+	case "minLength":
+		return "must be at least " + plural(int(sc.MinLength), "character")
+	case "maxItems":
+		if sc.MaxItems != nil {
+			return "must have at most " + plural(int(*sc.MaxItems), "item")
+		}
+	case "minItems":
+		return "must have at least " + plural(int(sc.MinItems), "item")
+	case "uniqueItems":
+		return "must not repeat an item"
+	case "pattern":
+		return "must match the pattern " + sc.Pattern
+	case "format":
+		return "must be a valid " + sc.Format
+	case "required", "additionalProperties", "oneOf", "anyOf":
+		// kin's reason names the property, never the value.
+		return se.Reason
+	}
+	return "invalid value"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// ratPrec is how many decimals print a bound exactly enough: integers with none.
+func ratPrec(r *big.Rat) int {
+	if r.IsInt() {
+		return 0
+	}
+	return 6
+}
+
+func parseReason(pe *openapi3filter.ParseError) string {
+	switch pe.Kind {
+	case openapi3filter.KindInvalidFormat:
+		if pe.Reason != "" {
+			return pe.Reason
+		}
+		return "invalid format"
+	default:
+		return "invalid value"
+	}
+}
