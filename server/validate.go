@@ -31,6 +31,9 @@ func newValidator(doc *openapi3.T) (*validator, error) {
 	return &validator{router: r, options: &openapi3filter.Options{
 		// The premium route's x402 scheme is enforced by the x402 middleware, not here.
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+		// kin-openapi would write defaults back into the query, formatting 1000000 as 1e+06, which the
+		// generated binder cannot read as an integer. Handlers apply the document's defaults themselves.
+		SkipSettingDefaults: true,
 	}}, nil
 }
 
@@ -87,11 +90,7 @@ func DescribeValidationError(err error) string {
 			}
 			return name + ": " + schemaReason(se)
 		default:
-			var pe *openapi3filter.ParseError
-			if errors.As(re.Err, &pe) {
-				return name + ": " + parseReason(pe)
-			}
-			return name + ": invalid value"
+			return name + ": " + typeReason(re.Parameter)
 		}
 	case re.RequestBody != nil:
 		switch {
@@ -250,14 +249,20 @@ func ratPrec(r *big.Rat) int {
 	return 6
 }
 
-func parseReason(pe *openapi3filter.ParseError) string {
-	switch pe.Kind {
-	case openapi3filter.KindInvalidFormat:
-		if pe.Reason != "" {
-			return pe.Reason
+// typeReason words a value that could not be parsed as its parameter's type (e.g. limit=abc).
+func typeReason(p *openapi3.Parameter) string {
+	if p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Type != nil {
+		t := p.Schema.Value.Type
+		switch {
+		case t.Includes("array"):
+			return "invalid list"
+		case t.Includes("integer"):
+			return "must be an integer"
+		case t.Includes("number"):
+			return "must be a number"
+		case t.Includes("boolean"):
+			return "must be true or false"
 		}
-		return "invalid format"
-	default:
-		return "invalid value"
 	}
+	return "invalid value"
 }

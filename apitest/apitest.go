@@ -1,0 +1,225 @@
+// Package apitest starts the real service on a loopback port for tests and checks every answer against the
+// OpenAPI document: status documented for the operation, body valid against its schema. Every endpoint test
+// goes through it, so a response that drifts from the contract fails the test that saw it.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/openapi"
+	"github.com/switchboard/switchboard/server"
+	"github.com/switchboard/switchboard/store"
+)
+
+// Server is a running service under test.
+type Server struct {
+	URL    string // base address, e.g. http://127.0.0.1:41234
+	Store  store.Store
+	Logs   *SyncBuffer // everything the service logged, JSON lines
+	Doc    *openapi3.T
+	t      testing.TB
+	router routers.Router
+}
+
+// Options adjust Start.
+type Options struct {
+	// API replaces impl.New's handlers (tests of the server's own behaviour use a stub).
+	API api.StrictServerInterface
+	// Store replaces the fresh SQLite store.
+	Store store.Store
+}
+
+// Start runs the service with a fresh SQLite database in t.TempDir() and stops it when the test ends.
+func Start(t testing.TB, o Options) *Server {
+	t.Helper()
+	ctx := context.Background()
+	if o.Store == nil {
+		s, err := store.Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "api.db"), store.Options{Migrate: true})
+		if err != nil {
+			t.Fatalf("opening the test store: %v", err)
+		}
+		t.Cleanup(func() { s.Close() })
+		o.Store = s
+	}
+	logs := &SyncBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	hs := httptest.NewUnstartedServer(nil)
+	base := "http://" + hs.Listener.Addr().String()
+	if o.API == nil {
+		o.API = impl.New(impl.Deps{Store: o.Store, BaseURL: base, Logger: log})
+	}
+	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log})
+	if err != nil {
+		t.Fatalf("building the handler: %v", err)
+	}
+	hs.Config.Handler = h
+	hs.Start()
+	t.Cleanup(hs.Close)
+
+	doc, err := openapi.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Match routes on any host: the document's server is the relative /api/v1.
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Server{URL: base, Store: o.Store, Logs: logs, Doc: doc, t: t, router: router}
+}
+
+// Response is a checked answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Decode unmarshals the body into v, failing the test on error.
+func (r *Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decoding %s: %v", r.Body, err)
+	}
+}
+
+// Error returns the "error" field of an error body.
+func (r *Response) Error(t testing.TB) string {
+	t.Helper()
+	var e struct {
+		Error *string `json:"error"`
+	}
+	r.Decode(t, &e)
+	if e.Error == nil {
+		t.Fatalf("body has no error field: %s", r.Body)
+	}
+	return *e.Error
+}
+
+// Get is Do with GET and no body.
+func (s *Server) Get(path string) *Response { return s.Do(http.MethodGet, path, nil, nil) }
+
+// PostJSON is Do with POST and a JSON body (v marshalled, or a string/[]byte sent as is).
+func (s *Server) PostJSON(path string, v any) *Response {
+	return s.Do(http.MethodPost, path, v, http.Header{"Content-Type": {"application/json"}})
+}
+
+// Do sends a request to path (which includes the query) and validates the answer against the document.
+func (s *Server) Do(method, path string, body any, header http.Header) *Response {
+	s.t.Helper()
+	var raw []byte
+	switch b := body.(type) {
+	case nil:
+	case string:
+		raw = []byte(b)
+	case []byte:
+		raw = b
+	default:
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(raw))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	got, err := io.ReadAll(res.Body)
+	if err != nil {
+		s.t.Fatalf("%s %s: reading body: %v", method, path, err)
+	}
+	r := &Response{Status: res.StatusCode, Header: res.Header, Body: got}
+	if err := s.Check(req, r); err != nil {
+		s.t.Errorf("%s %s answered %d, which does not follow the OpenAPI document: %v\nbody: %.2000s", method, path, r.Status, err, got)
+	}
+	return r
+}
+
+// Check validates one answer against the document. Answers outside the documented routes (unknown paths,
+// wrong methods, /healthz) must still be the service's JSON error or status shape.
+func (s *Server) Check(req *http.Request, r *Response) error {
+	if ct := r.Header.Get("Content-Type"); r.Status != http.StatusAccepted && !strings.HasPrefix(ct, "application/json") {
+		return errors.New("Content-Type is " + ct + ", want application/json")
+	}
+	route, params, err := s.router.FindRoute(req)
+	if err != nil {
+		if r.Status < 400 {
+			if !strings.HasPrefix(req.URL.Path, server.APIPrefix+"/") {
+				return nil // the service's own probes, outside the API
+			}
+			return errors.New("a route the document does not have answered " + http.StatusText(r.Status))
+		}
+		return checkErrorBody(r.Body)
+	}
+	if r.Status == http.StatusMethodNotAllowed || r.Status == http.StatusRequestEntityTooLarge && route.Operation.Responses.Status(413) == nil {
+		// Answered by the router or the body limit before any operation ran: same error shape everywhere.
+		return checkErrorBody(r.Body)
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		},
+		Status:  r.Status,
+		Header:  r.Header,
+		Body:    io.NopCloser(bytes.NewReader(r.Body)),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+func checkErrorBody(b []byte) error {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return errors.New("error body is not JSON")
+	}
+	if msg, ok := m["error"].(string); !ok || msg == "" || len(m) != 1 {
+		return errors.New(`error body is not {"error": "..."}`)
+	}
+	return nil
+}
+
+// SyncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
