@@ -845,7 +845,6 @@ const (
 	RateLimitStatusCongestionHigh     RateLimitStatusCongestion = "high"
 	RateLimitStatusCongestionLow      RateLimitStatusCongestion = "low"
 	RateLimitStatusCongestionModerate RateLimitStatusCongestion = "moderate"
-	RateLimitStatusCongestionUnknown  RateLimitStatusCongestion = "unknown"
 )
 
 // Valid indicates whether the value is a known member of the RateLimitStatusCongestion enum.
@@ -858,8 +857,6 @@ func (e RateLimitStatusCongestion) Valid() bool {
 	case RateLimitStatusCongestionLow:
 		return true
 	case RateLimitStatusCongestionModerate:
-		return true
-	case RateLimitStatusCongestionUnknown:
 		return true
 	default:
 		return false
@@ -1701,7 +1698,9 @@ type AudioPricingRecordType string
 type AudioPricingResponse struct {
 	// AudioPricing Speech-to-text records first, then text-to-speech; each cheapest first.
 	AudioPricing []AudioPricingRecord `json:"audio_pricing"`
-	Meta         AudioPricingMeta     `json:"meta"`
+
+	// Meta Counts over the returned records, `as_of` and `sources`.
+	Meta AudioPricingMeta `json:"meta"`
 }
 
 // BatchApiMeta defines model for BatchApiMeta.
@@ -1750,7 +1749,9 @@ type BatchApiRecord struct {
 type BatchApiResponse struct {
 	// BatchApi One record per provider, sorted by `provider_id` ascending.
 	BatchApi []BatchApiRecord `json:"batch_api"`
-	Meta     BatchApiMeta     `json:"meta"`
+
+	// Meta Counts over the returned records, `as_of` and `sources`.
+	Meta BatchApiMeta `json:"meta"`
 }
 
 // BenchmarksMeta Sort metric and catalog metadata.
@@ -1847,7 +1848,9 @@ type CachingGranularityRecord struct {
 type CachingGranularityResponse struct {
 	// CachingGranularity One record per provider, sorted by `provider_id` ascending.
 	CachingGranularity []CachingGranularityRecord `json:"caching_granularity"`
-	Meta               CachingGranularityMeta     `json:"meta"`
+
+	// Meta Catalog metadata: `as_of` and `sources`.
+	Meta CachingGranularityMeta `json:"meta"`
 }
 
 // ChangelogDetails The old and new observed status.
@@ -1883,7 +1886,7 @@ type ChangelogEntry struct {
 // ChangelogEntryType Entry type; always `status_change`.
 type ChangelogEntryType string
 
-// ChangelogObservedStatus An observed provider status (`unknown` is not an observation and never appears in the changelog).
+// ChangelogObservedStatus An observed provider status (`unknown` is not an observation and never appears in the changelog or in webhook events).
 type ChangelogObservedStatus string
 
 // ChangelogResponse Status changes in the lookback window.
@@ -1925,13 +1928,28 @@ type CheapestResult struct {
 	Status ProviderStatus `json:"status"`
 }
 
-// CompareBenchmarks Benchmark scores of one model.
+// CompareBenchmarks Benchmark scores of one model: `model` plus one field per benchmark (the contract puts the metric scores next to `model`), each in percent 0-100 and null when unknown.
 type CompareBenchmarks struct {
+	// Gpqa GPQA score, percent 0-100; null when unknown.
+	Gpqa *float64 `json:"gpqa"`
+
+	// Hellaswag HellaSwag score, percent 0-100; null when unknown.
+	Hellaswag *float64 `json:"hellaswag"`
+
+	// Humaneval HumanEval score, percent 0-100; null when unknown.
+	Humaneval *float64 `json:"humaneval"`
+
+	// Math MATH score, percent 0-100; null when unknown.
+	Math *float64 `json:"math"`
+
+	// Mgsm MGSM score, percent 0-100; null when unknown.
+	Mgsm *float64 `json:"mgsm"`
+
+	// Mmlu MMLU score, percent 0-100; null when unknown.
+	Mmlu *float64 `json:"mmlu"`
+
 	// Model Model ID.
 	Model string `json:"model"`
-
-	// Scores Score per benchmark (`mmlu`, `humaneval`, `math`, `gpqa`, `mgsm`, `hellaswag`), percent 0-100; only known scores.
-	Scores map[string]float64 `json:"scores"`
 }
 
 // CompareEntry One provider's metrics. Every metric part is present; it is null when its metric was not requested or is unknown.
@@ -2218,13 +2236,13 @@ type CostForecastPricing struct {
 	// InputPer1m Input price, USD per 1M tokens.
 	InputPer1m float64 `json:"input_per_1m"`
 
-	// OutputPer1m Output price, USD per 1M tokens.
-	OutputPer1m float64 `json:"output_per_1m"`
+	// OutputPer1m Output price, USD per 1M tokens; null when the model has no output-token price (for example embeddings), and output tokens then cost nothing.
+	OutputPer1m *float64 `json:"output_per_1m"`
 }
 
 // CostForecastRecord defines model for CostForecastRecord.
 type CostForecastRecord struct {
-	// CostBreakdown Daily cost split.
+	// CostBreakdown Daily cost split into input, output and cache savings, USD.
 	CostBreakdown CostForecastBreakdown `json:"cost_breakdown"`
 
 	// DailyCost Forecast spend per day, USD.
@@ -2236,7 +2254,7 @@ type CostForecastRecord struct {
 	// MonthlyCost Forecast spend per month (30 days), USD.
 	MonthlyCost float64 `json:"monthly_cost"`
 
-	// Pricing Prices used for the forecast.
+	// Pricing Prices used for the forecast, USD per 1M tokens.
 	Pricing CostForecastPricing `json:"pricing"`
 
 	// ProviderId Provider ID.
@@ -2631,7 +2649,9 @@ type FineTuningRecord struct {
 type FineTuningResponse struct {
 	// FineTuning One record per provider, sorted by `provider_id` ascending.
 	FineTuning []FineTuningRecord `json:"fine_tuning"`
-	Meta       FineTuningMeta     `json:"meta"`
+
+	// Meta Counts over the returned records, `as_of` and `sources`.
+	Meta FineTuningMeta `json:"meta"`
 }
 
 // FreeTierMeta defines model for FreeTierMeta.
@@ -2701,7 +2721,9 @@ type FreeTierRecord struct {
 type FreeTierResponse struct {
 	// FreeTiers One record per provider, sorted by `provider_id` ascending.
 	FreeTiers []FreeTierRecord `json:"free_tiers"`
-	Meta      FreeTierMeta     `json:"meta"`
+
+	// Meta Counts over the returned records, `as_of` and `sources`.
+	Meta FreeTierMeta `json:"meta"`
 }
 
 // FreshnessListResponse Freshness of every monitored provider.
@@ -3032,7 +3054,7 @@ type JsonRpcError struct {
 
 // JsonRpcResponse A JSON-RPC 2.0 response (documentation of the `/mcp` answer); it has either `result` or `error`.
 type JsonRpcResponse struct {
-	// Error A JSON-RPC 2.0 error object (present on failure instead of `result`).
+	// Error The error (present on failure instead of `result`).
 	Error *JsonRpcError `json:"error,omitempty"`
 
 	// Id The request's `id`; null when the request could not be parsed.
@@ -4064,6 +4086,7 @@ type PromptCachingRecord struct {
 
 // PromptCachingResponse defines model for PromptCachingResponse.
 type PromptCachingResponse struct {
+	// Meta Counts over the returned records, `as_of` and `sources`.
 	Meta PromptCachingMeta `json:"meta"`
 
 	// PromptCaching One record per provider, sorted by `provider_id` ascending.
@@ -4289,7 +4312,7 @@ type RateLimitRecoveryResponse struct {
 // RateLimitRecoveryWindowType `sliding` (the limit counts the last minute at any moment) or `fixed` (the counter resets at fixed boundaries).
 type RateLimitRecoveryWindowType string
 
-// RateLimitStatusCongestion Congestion level: `low`, `moderate`, `high`, `critical`. `unknown` is an addition to the contract's four values, for a provider without recent samples.
+// RateLimitStatusCongestion Congestion level: `low`, `moderate`, `high`, `critical`.
 type RateLimitStatusCongestion string
 
 // RateLimitStatusRecord defines model for RateLimitStatusRecord.
@@ -4297,8 +4320,8 @@ type RateLimitStatusRecord struct {
 	// AvgResponseTimeMs Average poll response time over the last hour, ms; null when there are no samples.
 	AvgResponseTimeMs *float64 `json:"avg_response_time_ms"`
 
-	// Congestion Congestion level estimated from the recent polling data; `unknown` without recent samples.
-	Congestion RateLimitStatusCongestion `json:"congestion"`
+	// Congestion Congestion level estimated from the recent polling data (`low`, `moderate`, `high`, `critical`); null when unknown (no recent samples).
+	Congestion *RateLimitStatusCongestion `json:"congestion"`
 
 	// ErrorRate1h Fraction (0 to 1) of the last hour's poll attempts that failed or read `outage`; null when there were no poll attempts.
 	ErrorRate1h *float64 `json:"error_rate_1h"`
@@ -4318,7 +4341,7 @@ type RateLimitStatusRecord struct {
 
 // RateLimitStatusResponse defines model for RateLimitStatusResponse.
 type RateLimitStatusResponse struct {
-	// RateLimitStatus One record per provider, worst first: critical, high, moderate, low, unknown; ties by `avg_response_time_ms` descending (null last), then `provider_id`.
+	// RateLimitStatus One record per provider, worst first: critical, high, moderate, low, then unknown (null); ties by `avg_response_time_ms` descending (null last), then `provider_id`.
 	RateLimitStatus []RateLimitStatusRecord `json:"rate_limit_status"`
 }
 
@@ -4564,6 +4587,7 @@ type RerankingRecord struct {
 
 // RerankingResponse defines model for RerankingResponse.
 type RerankingResponse struct {
+	// Meta Counts over the returned records, `as_of` and `sources`.
 	Meta RerankingMeta `json:"meta"`
 
 	// Reranking One record per provider, sorted by `provider_id` ascending.
@@ -4762,7 +4786,9 @@ type SemanticCachingRecord struct {
 type SemanticCachingResponse struct {
 	// Data One record per provider, sorted by `provider_id` ascending.
 	Data []SemanticCachingRecord `json:"data"`
-	Meta SemanticCachingMeta     `json:"meta"`
+
+	// Meta Catalog note, `as_of` and `sources`.
+	Meta SemanticCachingMeta `json:"meta"`
 }
 
 // SlaMeta defines model for SlaMeta.
@@ -5016,8 +5042,8 @@ type TaskCostRecord struct {
 	// OutputCostUsd Cost of the output tokens, USD.
 	OutputCostUsd float64 `json:"output_cost_usd"`
 
-	// OutputPer1mUsd Output price, USD per 1M tokens (0 where the model has no output tokens, for example embeddings).
-	OutputPer1mUsd float64 `json:"output_per_1m_usd"`
+	// OutputPer1mUsd Output price, USD per 1M tokens; null when the model has no output-token price (for example embeddings), and output tokens then cost nothing.
+	OutputPer1mUsd *float64 `json:"output_per_1m_usd"`
 
 	// PctMoreExpensiveThanCheapest How much more this entry costs than the cheapest, percent (0 for the cheapest).
 	PctMoreExpensiveThanCheapest float64 `json:"pct_more_expensive_than_cheapest"`
@@ -5031,6 +5057,7 @@ type TaskCostRecord struct {
 
 // TaskCostResponse defines model for TaskCostResponse.
 type TaskCostResponse struct {
+	// Meta The cheapest provider.
 	Meta TaskCostMeta `json:"meta"`
 
 	// ProvidersRanked Providers ranked cheapest first (at most `limit`).
@@ -5106,7 +5133,9 @@ type TokenEstimateAllResponse struct {
 	Estimates []TokenEstimateTokenizerRecord `json:"estimates"`
 
 	// Input Size of the input text.
-	Input   TokenEstimateInput   `json:"input"`
+	Input TokenEstimateInput `json:"input"`
+
+	// Summary Smallest, largest and mean estimate across tokenizers.
 	Summary TokenEstimateSummary `json:"summary"`
 }
 
@@ -5156,7 +5185,7 @@ type TokenEstimateSingle struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// TokenRange Likely range of the true token count.
+	// TokenRange Likely range of the true token count (about plus or minus 10 percent).
 	TokenRange TokenEstimateRange `json:"token_range"`
 
 	// Tokenizer Tokenizer used (for example o200k_base, cl100k_base, or an approximation).
@@ -5168,7 +5197,7 @@ type TokenEstimateSingleConfidence string
 
 // TokenEstimateSingleResponse defines model for TokenEstimateSingleResponse.
 type TokenEstimateSingleResponse struct {
-	// Estimate Estimate for one provider's tokenizer.
+	// Estimate The estimate for the provider's tokenizer.
 	Estimate TokenEstimateSingle `json:"estimate"`
 
 	// Input Size of the input text.
@@ -5375,7 +5404,7 @@ type WebhookCreateResponse struct {
 	// ManageUrl Address to unsubscribe (DELETE): `{base_url}/api/v1/webhooks?id=<id>`.
 	ManageUrl string `json:"manage_url"`
 
-	// Subscription A webhook subscription. Every field is always present except `metadata`, which is omitted when none was given (an empty schema cannot be made nullable for the validator in use).
+	// Subscription The new subscription (status `active`, with its `id`).
 	Subscription WebhookSubscription `json:"subscription"`
 
 	// VerifyUrl Address of the status read (GET): `{base_url}/api/v1/webhooks?id=<id>`.
@@ -5399,7 +5428,7 @@ type WebhookEventType string
 
 // WebhookStatusResponse defines model for WebhookStatusResponse.
 type WebhookStatusResponse struct {
-	// Subscription A webhook subscription. Every field is always present except `metadata`, which is omitted when none was given (an empty schema cannot be made nullable for the validator in use).
+	// Subscription The subscription with its delivery statistics.
 	Subscription WebhookSubscription `json:"subscription"`
 }
 
@@ -5726,10 +5755,10 @@ type GetCostForecastParams struct {
 	// RequestsPerDay Requests per day, 0 to 100000000 (default 100).
 	RequestsPerDay *int `form:"requests_per_day,omitempty" json:"requests_per_day,omitempty"`
 
-	// AvgInputTokens Average input tokens per request, 0 to 10000000 (default 2000).
+	// AvgInputTokens Average input tokens per request, 0 to 10000000000 (default 2000).
 	AvgInputTokens *int `form:"avg_input_tokens,omitempty" json:"avg_input_tokens,omitempty"`
 
-	// AvgOutputTokens Average output tokens per request, 0 to 10000000 (default 500).
+	// AvgOutputTokens Average output tokens per request, 0 to 10000000000 (default 500).
 	AvgOutputTokens *int `form:"avg_output_tokens,omitempty" json:"avg_output_tokens,omitempty"`
 
 	// CacheHitRate Fraction 0 to 1 of input tokens served from the prompt cache (default 0).
@@ -6389,13 +6418,13 @@ type GetTaskCostParams struct {
 	// TaskType Kind of task to price.
 	TaskType GetTaskCostParamsTaskType `form:"task_type" json:"task_type"`
 
-	// InputTokens Input tokens per task, 0 to 10000000000 (default 10000).
+	// InputTokens Input tokens per task, cached ones included; 0 to 10000000000 (default 10000).
 	InputTokens *int `form:"input_tokens,omitempty" json:"input_tokens,omitempty"`
 
 	// OutputTokens Output tokens per task, 0 to 10000000000 (default 2000).
 	OutputTokens *int `form:"output_tokens,omitempty" json:"output_tokens,omitempty"`
 
-	// CachedTokens Cached input tokens per task, billed at a 50 percent discount on the input rate; 0 to 10000000000 (default 0).
+	// CachedTokens How many of the input tokens per task are cached, billed at a 50 percent discount on the input rate; 0 to 10000000000, must not exceed `input_tokens` (400 otherwise), as in `/cost-estimate` (default 0).
 	CachedTokens *int `form:"cached_tokens,omitempty" json:"cached_tokens,omitempty"`
 
 	// Limit Maximum number of ranked providers, 1 to 50 (default 10).
@@ -6440,7 +6469,7 @@ type GetUptimeHistoryParams struct {
 	// Provider Provider ID (one of the 52 monitored providers; an unknown ID answers 404).
 	Provider ProviderRequired `form:"provider" json:"provider"`
 
-	// Period Length of the history (7, 30 or 90 days).
+	// Period Length of the history (7, 30 or 90 days). Default `30d`.
 	Period *GetUptimeHistoryParamsPeriod `form:"period,omitempty" json:"period,omitempty"`
 }
 
@@ -7494,7 +7523,7 @@ type ClientInterface interface {
 
 	// GetRateLimitStatus Live congestion per provider
 	//
-	// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then unknown; ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
+	// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 	//
 	// Corresponds with GET /rate-limit-status (the `GetRateLimitStatus` operationId).
 	GetRateLimitStatus(ctx context.Context, params *GetRateLimitStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8744,7 +8773,7 @@ func (c *Client) GetRateLimitRecovery(ctx context.Context, params *GetRateLimitR
 
 // GetRateLimitStatus Live congestion per provider
 //
-// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then unknown; ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
+// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 //
 // Corresponds with GET /rate-limit-status (the `GetRateLimitStatus` operationId).
 func (c *Client) GetRateLimitStatus(ctx context.Context, params *GetRateLimitStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15760,7 +15789,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRateLimitStatusWithResponse Live congestion per provider
 	//
-	// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then unknown; ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
+	// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -22296,7 +22325,7 @@ func (c *ClientWithResponses) GetRateLimitRecoveryWithResponse(ctx context.Conte
 
 // GetRateLimitStatusWithResponse Live congestion per provider
 //
-// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then unknown; ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
+// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/config"
+	"github.com/switchboard/switchboard/store"
+)
+
+// TestServeAndShutdown starts the real server on a loopback port, checks it answers, then cancels its context
+// as SIGTERM does and expects a clean return.
+func TestServeAndShutdown(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
+	st, err := config.Load("serve", []string{"--addr", "127.0.0.1:0", "--database-url", db}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, st, slog.New(slog.NewJSONHandler(&logs, nil)), ready) }()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serve returned early: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("server not ready after 10s")
+	}
+	for _, p := range []string{"/readyz", "/api/v1/openapi.json"} {
+		res, err := http.Get("http://" + addr + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Errorf("%s = %d", p, res.StatusCode)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(25 * time.Second):
+		t.Fatal("server did not stop")
+	}
+	if !strings.Contains(logs.String(), `"msg":"stopped"`) {
+		t.Errorf("no shutdown line in the log:\n%s", logs.String())
+	}
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		t.Error("the server still answers after shutdown")
+	}
+}
+
+func TestCommands(t *testing.T) {
+	db := "sqlite://" + filepath.Join(t.TempDir(), "m.db")
+	env := func(k string) string {
+		if k == "DATABASE_URL" {
+			return db
+		}
+		return ""
+	}
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"migrate"}, env, &out, &errOut); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, errOut.String())
+	}
+	s, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.LatestChecks(context.Background()); err != nil {
+		t.Errorf("after migrate, the tables are not there: %v", err)
+	}
+	if err := run(context.Background(), []string{"version"}, env, &out, &errOut); err != nil || !strings.HasPrefix(out.String(), "switchboard ") {
+		t.Errorf("version: %v %q", err, out.String())
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, env, &out, &errOut); err == nil {
+		t.Error("an unknown command was accepted")
+	}
+	if err := run(context.Background(), []string{"serve", "--poll-interval", "1s"}, env, &out, &errOut); err == nil || !strings.Contains(err.Error(), "SWITCHBOARD_POLL_INTERVAL") {
+		t.Errorf("bad setting: %v", err)
+	}
+}
