@@ -3057,7 +3057,7 @@ type JsonRpcResponse struct {
 	// Error The error (present on failure instead of `result`).
 	Error *JsonRpcError `json:"error,omitempty"`
 
-	// Id The request's `id`; null when the request could not be parsed.
+	// Id The request's `id` (string or number), echoed; null when the request could not be parsed.
 	Id *JsonRpcResponse_Id `json:"id"`
 
 	// Jsonrpc Protocol version, always `2.0`.
@@ -3073,7 +3073,7 @@ type JsonRpcResponseId0 = string
 // JsonRpcResponseId1 defines model for JsonRpcResponse.Id.1.
 type JsonRpcResponseId1 = int
 
-// JsonRpcResponse_Id The request's `id`; null when the request could not be parsed.
+// JsonRpcResponse_Id The request's `id` (string or number), echoed; null when the request could not be parsed.
 type JsonRpcResponse_Id struct {
 	union json.RawMessage
 }
@@ -5746,8 +5746,8 @@ type GetCostEstimateParams struct {
 	// CachedTokens How many of the input tokens are cached (50 percent discount applied), 0 to 10000000000; must not exceed `input_tokens` (400 otherwise). Default 0.
 	CachedTokens *int `form:"cached_tokens,omitempty" json:"cached_tokens,omitempty"`
 
-	// Model Partial, case-insensitive match on the model ID. No match gives an empty list, not 404.
-	Model *ModelFilter `form:"model,omitempty" json:"model,omitempty"`
+	// Model Partial, case-insensitive match on the model ID: the estimate uses the cheapest token-priced model of the provider whose ID matches. Unlike list filters, no matching model answers 404 (there is no list to leave empty).
+	Model *string `form:"model,omitempty" json:"model,omitempty"`
 }
 
 // GetCostForecastParams defines parameters for GetCostForecast.
@@ -6244,7 +6244,7 @@ type GetRateLimitsParams struct {
 	// Provider Provider ID to filter by (one of the 52 monitored providers; an unknown ID answers 404).
 	Provider *ProviderFilter `form:"provider,omitempty" json:"provider,omitempty"`
 
-	// Tier Partial, case-insensitive match on the tier name (for example `free`, `tier1`, `tier2`, `standard`, `paid`). No match gives an empty list.
+	// Tier Tier to keep, for example `free`, `tier1`, `tier2`, `standard` or `paid`. Partial match: keeps the catalog tiers whose name contains this value (case-insensitive), so `tier` matches every numbered tier and providers' own tier names (such as `tier4` or `scale`) can be asked for. No match gives an empty list.
 	Tier *string `form:"tier,omitempty" json:"tier,omitempty"`
 
 	// FreeOnly `true` keeps only free tiers; `false` means no filter.

@@ -1,0 +1,50 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/server"
+	"github.com/switchboard/switchboard/store"
+)
+
+// BenchmarkHandler measures what every request pays before and around its handler: routing, validation against
+// the document, logging. The 501 answers stand in for handlers that do no work.
+func BenchmarkHandler(b *testing.B) {
+	s, err := store.Open(context.Background(), "sqlite://"+filepath.Join(b.TempDir(), "b.db"), store.Options{Migrate: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	h, err := server.NewHandler(context.Background(), server.Options{API: impl.New(impl.Deps{Store: s, Logger: log}), Store: s, Logger: log})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, path string }{
+		{"healthz", "/healthz"},
+		{"validated-no-params", "/api/v1/health"},
+		{"validated-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5"},
+		{"rejected-400", "/api/v1/benchmarks?limit=500"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, c.path, nil)
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, req)
+					if w.Code == http.StatusOK && c.name != "healthz" {
+						b.Fatal("unexpected 200")
+					}
+				}
+			})
+		})
+	}
+}
