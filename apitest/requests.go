@@ -35,6 +35,11 @@ var sampleByName = map[string]string{
 	"id": "6f1c1e52-8d0b-4c51-9f39-2f8f0e3d1a01",
 }
 
+// sampleBodies are bodies for operations whose rules the schema cannot express (exactly one of two fields).
+var sampleBodies = map[string]any{
+	"createAttestation": map[string]any{"provider": "openai", "model": "gpt-4o", "output": "sample output"},
+}
+
 // MinimalRequest returns the path with query for a request that carries every required parameter with a valid
 // value, and a valid body when the operation takes one.
 func (o Operation) MinimalRequest() (path string, body any, err error) {
@@ -58,6 +63,9 @@ func (o Operation) MinimalRequest() (path string, body any, err error) {
 	}
 	if len(q) > 0 {
 		path += "?" + q.Encode()
+	}
+	if b, ok := sampleBodies[o.ID]; ok {
+		return path, b, nil
 	}
 	if rb := o.Op.RequestBody; rb != nil && rb.Value.Required {
 		mt := rb.Value.Content.Get("application/json")

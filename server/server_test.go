@@ -41,6 +41,8 @@ func TestEveryOperation(t *testing.T) {
 				if msg := r.Error(t); msg != "not implemented" {
 					t.Errorf("501 body = %q", msg)
 				}
+			case r.Status == http.StatusNotFound && op.Op.Parameters.GetByInAndName("path", "id") != nil:
+				// The sample id names no record: a 404 is the right answer, and it was validated above.
 			case r.Status >= 400:
 				t.Errorf("a minimal valid request answered %d: %s", r.Status, r.Body)
 			case documents501:

@@ -2,90 +2,17 @@ package store_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/store"
 )
-
-// engine opens a fresh, empty, migrated store for one test.
-type engine struct {
-	name string
-	open func(t *testing.T) (store.Store, string)
-}
-
-// engines lists SQLite always, and PostgreSQL when TEST_DATABASE_URL is set. Each PostgreSQL test gets its own
-// schema (dropped afterwards), so runs in parallel or side by side never see each other's rows.
-func engines(t *testing.T) []engine {
-	es := []engine{{name: "sqlite", open: func(t *testing.T) (store.Store, string) {
-		u := "sqlite://" + filepath.Join(t.TempDir(), "test.db")
-		return openStore(t, u), u
-	}}}
-	pgURL := os.Getenv("TEST_DATABASE_URL")
-	if pgURL == "" {
-		t.Log("TEST_DATABASE_URL is not set: the PostgreSQL half of the store suite is skipped")
-		return es
-	}
-	es = append(es, engine{name: "postgres", open: func(t *testing.T) (store.Store, string) {
-		u := freshSchema(t, pgURL)
-		return openStore(t, u), u
-	}})
-	return es
-}
-
-func openStore(t *testing.T, u string) store.Store {
-	t.Helper()
-	s, err := store.Open(context.Background(), u, store.Options{Migrate: true})
-	if err != nil {
-		t.Fatalf("opening %s: %v", u, err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// freshSchema creates a uniquely named schema and returns a URL whose search_path points at it.
-func freshSchema(t *testing.T, base string) string {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connecting to TEST_DATABASE_URL: %v", err)
-	}
-	defer conn.Close(ctx)
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "test_" + hex.EncodeToString(b)
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("creating schema: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
-		if err == nil {
-			c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			c.Close(context.Background())
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
 
 // TestStore runs the one suite on every engine.
 func TestStore(t *testing.T) {
@@ -97,14 +24,14 @@ func TestStore(t *testing.T) {
 		"TrustRecords":     testTrustRecords,
 		"ConcurrentWrites": testConcurrentWrites,
 	}
-	for _, e := range engines(t) {
-		t.Run(e.name, func(t *testing.T) {
+	for _, e := range apitest.Engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
 			for name, fn := range suite {
 				t.Run(name, func(t *testing.T) {
 					t.Parallel()
-					s, u := e.open(t)
-					if s.Engine() != e.name {
-						t.Fatalf("Engine() = %q, want %q", s.Engine(), e.name)
+					s, u := e.Open(t)
+					if s.Engine() != e.Name {
+						t.Fatalf("Engine() = %q, want %q", s.Engine(), e.Name)
 					}
 					fn(t, s, u)
 				})
@@ -122,7 +49,7 @@ func testMigrations(t *testing.T, s store.Store, u string) {
 	if _, err := s.RecordCheck(context.Background(), store.Check{ProviderID: "openai", CheckedAt: t0, Outcome: store.OutcomeOperational}); err != nil {
 		t.Fatal(err)
 	}
-	again := openStore(t, u)
+	again := apitest.OpenStore(t, u)
 	got, err := again.LatestChecks(context.Background())
 	if err != nil || len(got) != 1 {
 		t.Fatalf("after a second migration: %v, %d checks", err, len(got))
@@ -331,6 +258,3 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 }
-
-
-

@@ -44,6 +44,23 @@ const failures: string[] = [];
   if (response.status !== 400) failures.push(`/benchmarks?limit=500: ${response.status}`);
 }
 
+// Trust records: attest an output, then verify it through the returned verify_url's id.
+{
+  const { data, error } = await client.POST("/attest", {
+    body: { provider: "openai", model: "gpt-4o", output: "hello from typescript" },
+  });
+  if (error || !data) {
+    failures.push("/attest failed");
+  } else {
+    const { data: rec } = await client.GET("/validate/{id}", {
+      params: { path: { id: data.attestation_id }, query: { output: "hello from typescript" } },
+    });
+    if (!rec || rec.type !== "attestation" || rec.match !== true || rec.payload_hash !== data.payload_hash) {
+      failures.push("/validate did not confirm the attested output");
+    }
+  }
+}
+
 if (failures.length > 0) {
   console.error(failures.join("\n"));
   process.exit(1);

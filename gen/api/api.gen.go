@@ -16140,8 +16140,6 @@ type CreateAttestationResponse struct {
 	JSON413 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16167,11 +16165,6 @@ func (r CreateAttestationResponse) GetJSON413() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateAttestationResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r CreateAttestationResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17856,8 +17849,6 @@ type CreateHandoffResponse struct {
 	JSON413 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17878,11 +17869,6 @@ func (r CreateHandoffResponse) GetJSON413() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateHandoffResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r CreateHandoffResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21085,8 +21071,6 @@ type GetValidationResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21107,11 +21091,6 @@ func (r GetValidationResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetValidationResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetValidationResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -22852,13 +22831,6 @@ func ParseCreateAttestationResponse(rsp *http.Response) (*CreateAttestationRespo
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24187,13 +24159,6 @@ func ParseCreateHandoffResponse(rsp *http.Response) (*CreateHandoffResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26726,13 +26691,6 @@ func ParseGetValidationResponse(rsp *http.Response) (*GetValidationResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -32708,20 +32666,6 @@ func (response CreateAttestation500JSONResponse) VisitCreateAttestationResponse(
 	return err
 }
 
-type CreateAttestation501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response CreateAttestation501JSONResponse) VisitCreateAttestationResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetAudioPricingRequestObject struct {
 	Params GetAudioPricingParams
 }
@@ -34634,20 +34578,6 @@ func (response CreateHandoff500JSONResponse) VisitCreateHandoffResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type CreateHandoff501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response CreateHandoff501JSONResponse) VisitCreateHandoffResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -38295,20 +38225,6 @@ func (response GetValidation500JSONResponse) VisitGetValidationResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetValidation501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetValidation501JSONResponse) VisitGetValidationResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }

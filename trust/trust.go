@@ -1,0 +1,175 @@
+// Package trust records attestations (a provider and model produced some output) and handoffs (one agent passed
+// a task to another), and checks a text or hash against them later. Only SHA-256 hashes of the submitted text
+// are kept: the text itself never reaches the store, a log line or an error message. Agent IDs are
+// self-declared; nothing here verifies them.
+package trust
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/store"
+)
+
+// InputError is a caller's mistake; its message names the field and never contains submitted text.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// UnknownProviderError is an attestation for a provider that is not monitored.
+type UnknownProviderError struct{ ID string }
+
+func (e *UnknownProviderError) Error() string { return fmt.Sprintf("unknown provider %q", e.ID) }
+
+// ErrNotFound is returned for an id that names no record.
+var ErrNotFound = store.ErrNotFound
+
+var hexHash = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+
+// HashText returns the SHA-256 of the UTF-8 bytes of s, as lowercase hex.
+func HashText(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// Service creates and reads trust records.
+type Service struct {
+	Store         store.Store
+	KnownProvider func(id string) bool
+	Now           func() time.Time // defaults to time.Now
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// AttestInput is what a caller attests to.
+type AttestInput struct {
+	Provider    string
+	Model       string
+	Output      *string // hashed here; exactly one of Output and PayloadHash
+	PayloadHash *string // 64 hex characters, stored lower-cased
+	AgentID     *string // self-declared
+}
+
+// Attest stores an attestation and returns the record.
+func (s *Service) Attest(ctx context.Context, in AttestInput) (store.TrustRecord, error) {
+	if strings.TrimSpace(in.Model) == "" {
+		return store.TrustRecord{}, &InputError{"body field model: must not be empty"}
+	}
+	var hash string
+	switch {
+	case in.Output != nil && in.PayloadHash != nil:
+		return store.TrustRecord{}, &InputError{"request body: give exactly one of output and payload_hash, not both"}
+	case in.Output != nil:
+		hash = HashText(*in.Output)
+	case in.PayloadHash != nil:
+		if !hexHash.MatchString(*in.PayloadHash) {
+			return store.TrustRecord{}, &InputError{"body field payload_hash: must be 64 hexadecimal characters (a SHA-256)"}
+		}
+		hash = strings.ToLower(*in.PayloadHash)
+	default:
+		return store.TrustRecord{}, &InputError{"request body: give exactly one of output and payload_hash"}
+	}
+	// Checked after the body's own shape, so a malformed request is a 400 whatever provider it names.
+	if !s.KnownProvider(in.Provider) {
+		return store.TrustRecord{}, &UnknownProviderError{ID: in.Provider}
+	}
+	rec := store.TrustRecord{
+		ID: uuid.NewString(), Kind: store.TrustAttestation, CreatedAt: s.now().UTC().Truncate(time.Microsecond),
+		ProviderID: &in.Provider, Model: &in.Model, PayloadHash: &hash, AgentID: in.AgentID,
+	}
+	if err := s.Store.CreateTrustRecord(ctx, rec); err != nil {
+		return store.TrustRecord{}, fmt.Errorf("recording attestation: %w", err)
+	}
+	return rec, nil
+}
+
+// HandoffInput is a task passed from one agent to another.
+type HandoffInput struct {
+	FromAgent, ToAgent string
+	TaskID             *string
+	Context            *string // hashed here, never stored
+}
+
+// Handoff stores a handoff and returns the record.
+func (s *Service) Handoff(ctx context.Context, in HandoffInput) (store.TrustRecord, error) {
+	if strings.TrimSpace(in.FromAgent) == "" {
+		return store.TrustRecord{}, &InputError{"body field from_agent: must not be empty"}
+	}
+	if strings.TrimSpace(in.ToAgent) == "" {
+		return store.TrustRecord{}, &InputError{"body field to_agent: must not be empty"}
+	}
+	rec := store.TrustRecord{
+		ID: uuid.NewString(), Kind: store.TrustHandoff, CreatedAt: s.now().UTC().Truncate(time.Microsecond),
+		FromAgent: &in.FromAgent, ToAgent: &in.ToAgent, TaskID: in.TaskID,
+	}
+	if in.Context != nil {
+		h := HashText(*in.Context)
+		rec.ContextHash = &h
+	}
+	if err := s.Store.CreateTrustRecord(ctx, rec); err != nil {
+		return store.TrustRecord{}, fmt.Errorf("recording handoff: %w", err)
+	}
+	return rec, nil
+}
+
+// Get returns the record with that id, or ErrNotFound.
+func (s *Service) Get(ctx context.Context, id string) (store.TrustRecord, error) {
+	rec, err := s.Store.GetTrustRecord(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.TrustRecord{}, ErrNotFound
+	}
+	return rec, err
+}
+
+// StoredHash is the hash a record vouches for: the output's for an attestation, the context's for a handoff
+// (nil when the handoff carried no context).
+func StoredHash(rec store.TrustRecord) *string {
+	if rec.Kind == store.TrustAttestation {
+		return rec.PayloadHash
+	}
+	return rec.ContextHash
+}
+
+// Candidate turns what a caller wants checked (an output text, or a hash) into the hash to compare. It returns
+// nil when neither was given, and an InputError when both were or the hash is malformed.
+func Candidate(output, hash *string) (*string, error) {
+	switch {
+	case output != nil && hash != nil:
+		return nil, &InputError{"parameters output and hash: give at most one"}
+	case output != nil:
+		h := HashText(*output)
+		return &h, nil
+	case hash != nil:
+		if !hexHash.MatchString(*hash) {
+			return nil, &InputError{"parameter hash: must be 64 hexadecimal characters (a SHA-256)"}
+		}
+		h := strings.ToLower(*hash)
+		return &h, nil
+	}
+	return nil, nil
+}
+
+// Matches answers whether candidate is the hash rec vouches for; nil when there is no candidate. A handoff
+// without context matches nothing.
+func Matches(rec store.TrustRecord, candidate *string) *bool {
+	if candidate == nil {
+		return nil
+	}
+	stored := StoredHash(rec)
+	ok := stored != nil && subtle.ConstantTimeCompare([]byte(*stored), []byte(*candidate)) == 1
+	return &ok
+}
