@@ -17,6 +17,12 @@ import (
 //go:embed providers.json
 var providersJSON []byte
 
+// apiScopesJSON names, per provider, the parts of its status page that stand for the developer API (hand-curated
+// from the notes of providers.json and the pages themselves; see the file's own sources).
+//
+//go:embed api_scopes.json
+var apiScopesJSON []byte
+
 // Provider is one monitored provider.
 type Provider struct {
 	ID            string   `json:"id"`
@@ -29,6 +35,19 @@ type Provider struct {
 	Confidence    string   `json:"confidence"`
 	Evidence      string   `json:"evidence"`
 	Notes         string   `json:"notes"`
+	// Scope is filled from api_scopes.json: the components or keywords that stand for the API.
+	Scope Scope `json:"-"`
+}
+
+// Scope names the parts of a status page that stand for a provider's developer API.
+type Scope struct {
+	// Components are component IDs or exact names (case-insensitive). Empty: the whole page counts.
+	Components []string `json:"components"`
+	// Keywords select entries of pages without components (product titles or IDs, service names, feed item
+	// titles), as case-insensitive substrings. Empty: every entry counts.
+	Keywords []string `json:"keywords"`
+	// Source says where the scope was taken from.
+	Source string `json:"source"`
 }
 
 // Registry is the set of monitored providers, in ID order.
@@ -44,6 +63,9 @@ const MonitoredProviders = 52
 // caught by the package's tests, not a run-time condition.
 var Providers = sync.OnceValue(func() *Registry {
 	r, err := parseProviders(providersJSON)
+	if err == nil {
+		err = r.applyScopes(apiScopesJSON)
+	}
 	if err != nil {
 		panic(err)
 	}
@@ -87,4 +109,24 @@ func (r *Registry) Get(id string) (Provider, bool) {
 func (r *Registry) Known(id string) bool {
 	_, ok := r.byID[id]
 	return ok
+}
+
+// applyScopes attaches each provider's API scope. A scope for a provider that is not monitored is an error: it
+// would be silently ignored otherwise.
+func (r *Registry) applyScopes(b []byte) error {
+	var f struct {
+		AsOf      string           `json:"as_of"`
+		Providers map[string]Scope `json:"providers"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("seeds: parsing api_scopes.json: %w", err)
+	}
+	for id, sc := range f.Providers {
+		p, ok := r.byID[id]
+		if !ok {
+			return fmt.Errorf("seeds: api_scopes.json names unknown provider %q", id)
+		}
+		p.Scope = sc
+	}
+	return nil
 }

@@ -64,19 +64,7 @@ func (s *postgresStore) Ping(ctx context.Context) error { return s.pool.Ping(ctx
 func (s *postgresStore) Close() error                   { s.pool.Close(); return nil }
 
 func (s *postgresStore) RecordCheck(ctx context.Context, c Check) (Check, error) {
-	if err := validateCheck(c); err != nil {
-		return Check{}, err
-	}
-	c.CheckedAt = normTime(c.CheckedAt)
-	id, err := s.q.InsertCheck(ctx, s.pool, pgdb.InsertCheckParams{
-		ProviderID: c.ProviderID, CheckedAt: c.CheckedAt, Outcome: string(c.Outcome), FailureKind: c.FailureKind,
-		ResponseTimeMs: c.ResponseTimeMs, HttpStatus: c.HTTPStatus, Detail: c.Detail,
-	})
-	if err != nil {
-		return Check{}, fmt.Errorf("recording check of %s: %w", c.ProviderID, err)
-	}
-	c.ID = id
-	return c, nil
+	return s.RecordCheckResult(ctx, CheckResult{Check: c})
 }
 
 func (s *postgresStore) LatestChecks(ctx context.Context) ([]Check, error) {

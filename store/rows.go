@@ -1,6 +1,9 @@
 package store
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // checkRow and trustRow have the same fields as the sqlc models of both engines (pgdb.Check, litedb.Check, ...),
 // so a row of either converts with a plain type conversion and one function turns it into the store's type.
@@ -82,3 +85,63 @@ func clampLimit(limit int) int {
 	}
 	return limit
 }
+
+type stateRow struct {
+	ProviderID     string
+	LastStatus     string
+	LastObservedAt time.Time
+	OpenIncidentID *string
+}
+
+func (r stateRow) state() ProviderState {
+	return ProviderState{ProviderID: r.ProviderID, LastStatus: Outcome(r.LastStatus), LastObservedAt: r.LastObservedAt.UTC(), OpenIncidentID: r.OpenIncidentID}
+}
+
+type changeRow struct {
+	ID         int64
+	ProviderID string
+	ChangedAt  time.Time
+	FromStatus string
+	ToStatus   string
+	CheckID    int64
+}
+
+func (r changeRow) change() StatusChange {
+	return StatusChange{ID: r.ID, ProviderID: r.ProviderID, ChangedAt: r.ChangedAt.UTC(), From: Outcome(r.FromStatus), To: Outcome(r.ToStatus), CheckID: r.CheckID}
+}
+
+type incidentRow struct {
+	ID          string
+	ProviderID  string
+	Severity    string
+	StartedAt   time.Time
+	EndedAt     *time.Time
+	Description string
+}
+
+func (r incidentRow) incident() Incident {
+	return Incident{ID: r.ID, ProviderID: r.ProviderID, Severity: Outcome(r.Severity), StartedAt: r.StartedAt.UTC(), EndedAt: normPtrTime(r.EndedAt), Description: r.Description}
+}
+
+type outboxRow struct {
+	ID         int64
+	EventType  string
+	ProviderID string
+	Payload    string
+	CreatedAt  time.Time
+	CheckID    int64
+}
+
+func (r outboxRow) event() OutboxEvent {
+	return OutboxEvent{ID: r.ID, Type: r.EventType, ProviderID: r.ProviderID, Payload: json.RawMessage(r.Payload), CreatedAt: r.CreatedAt.UTC(), CheckID: r.CheckID}
+}
+
+type dayRow struct {
+	ProviderID string
+	Day        string
+	Observed   int64
+	Outages    int64
+	Degraded   int64
+}
+
+func (r dayRow) count() DayCount { return DayCount(r) }

@@ -63,19 +63,7 @@ func (s *sqliteStore) Ping(ctx context.Context) error { return s.db.PingContext(
 func (s *sqliteStore) Close() error                   { return s.db.Close() }
 
 func (s *sqliteStore) RecordCheck(ctx context.Context, c Check) (Check, error) {
-	if err := validateCheck(c); err != nil {
-		return Check{}, err
-	}
-	c.CheckedAt = normTime(c.CheckedAt)
-	id, err := s.q.InsertCheck(ctx, s.db, litedb.InsertCheckParams{
-		ProviderID: c.ProviderID, CheckedAt: c.CheckedAt, Outcome: string(c.Outcome), FailureKind: c.FailureKind,
-		ResponseTimeMs: c.ResponseTimeMs, HttpStatus: c.HTTPStatus, Detail: c.Detail,
-	})
-	if err != nil {
-		return Check{}, fmt.Errorf("recording check of %s: %w", c.ProviderID, err)
-	}
-	c.ID = id
-	return c, nil
+	return s.RecordCheckResult(ctx, CheckResult{Check: c})
 }
 
 func (s *sqliteStore) LatestChecks(ctx context.Context) ([]Check, error) {

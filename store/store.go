@@ -89,6 +89,22 @@ type Store interface {
 	// DeleteChecksBefore removes checks older than before (retention) and reports how many went.
 	DeleteChecksBefore(ctx context.Context, before time.Time) (int64, error)
 
+	// RecordCheckResult stores a check with the state, changelog entry, incident changes and outbox events it
+	// caused, in one transaction. Replaying the same check cannot queue an event twice.
+	RecordCheckResult(ctx context.Context, r CheckResult) (Check, error)
+	// ProviderStates returns the state machine's memory of every provider that was ever observed.
+	ProviderStates(ctx context.Context) ([]ProviderState, error)
+	// StatusChangesSince returns changelog entries at or after since, newest first, at most limit.
+	StatusChangesSince(ctx context.Context, since time.Time, limit int) ([]StatusChange, error)
+	// IncidentsSince returns incidents that started at or after since or were open then, newest first.
+	IncidentsSince(ctx context.Context, since time.Time, limit int) ([]Incident, error)
+	// GetIncident returns one incident, or ErrNotFound.
+	GetIncident(ctx context.Context, id string) (Incident, error)
+	// OutboxAfter returns queued events with an ID above afterID, oldest first, at most limit.
+	OutboxAfter(ctx context.Context, afterID int64, limit int) ([]OutboxEvent, error)
+	// DailyCheckCounts returns per-provider, per-UTC-day check counts since a time.
+	DailyCheckCounts(ctx context.Context, since time.Time) ([]DayCount, error)
+
 	// CreateTrustRecord stores an attestation or handoff.
 	CreateTrustRecord(ctx context.Context, r TrustRecord) error
 	// GetTrustRecord returns the record with that ID, or ErrNotFound.

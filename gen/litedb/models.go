@@ -19,6 +19,40 @@ type Check struct {
 	Detail         *string
 }
 
+type Incident struct {
+	ID          string
+	ProviderID  string
+	Severity    string
+	StartedAt   time.Time
+	EndedAt     *time.Time
+	Description string
+}
+
+type Outbox struct {
+	ID         int64
+	EventType  string
+	ProviderID string
+	Payload    string
+	CreatedAt  time.Time
+	CheckID    int64
+}
+
+type ProviderState struct {
+	ProviderID     string
+	LastStatus     string
+	LastObservedAt time.Time
+	OpenIncidentID *string
+}
+
+type StatusChange struct {
+	ID         int64
+	ProviderID string
+	ChangedAt  time.Time
+	FromStatus string
+	ToStatus   string
+	CheckID    int64
+}
+
 type TrustRecord struct {
 	ID          string
 	Kind        string

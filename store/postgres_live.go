@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/switchboard/switchboard/gen/pgdb"
+)
+
+// pgTx runs the writes of RecordCheckResult inside one PostgreSQL transaction.
+type pgTx struct {
+	q  *pgdb.Queries
+	tx pgx.Tx
+}
+
+func (t pgTx) insertCheck(ctx context.Context, c Check) (int64, error) {
+	return t.q.InsertCheck(ctx, t.tx, pgdb.InsertCheckParams{
+		ProviderID: c.ProviderID, CheckedAt: c.CheckedAt, Outcome: string(c.Outcome), FailureKind: c.FailureKind,
+		ResponseTimeMs: c.ResponseTimeMs, HttpStatus: c.HTTPStatus, Detail: c.Detail,
+	})
+}
+
+func (t pgTx) upsertState(ctx context.Context, s ProviderState) error {
+	return t.q.UpsertProviderState(ctx, t.tx, pgdb.UpsertProviderStateParams{
+		ProviderID: s.ProviderID, LastStatus: string(s.LastStatus), LastObservedAt: s.LastObservedAt, OpenIncidentID: s.OpenIncidentID,
+	})
+}
+
+func (t pgTx) insertChange(ctx context.Context, c StatusChange) error {
+	return t.q.InsertStatusChange(ctx, t.tx, pgdb.InsertStatusChangeParams{
+		ProviderID: c.ProviderID, ChangedAt: c.ChangedAt, FromStatus: string(c.From), ToStatus: string(c.To), CheckID: c.CheckID,
+	})
+}
+
+func (t pgTx) insertIncident(ctx context.Context, i Incident) error {
+	return t.q.InsertIncident(ctx, t.tx, pgdb.InsertIncidentParams{
+		ID: i.ID, ProviderID: i.ProviderID, Severity: string(i.Severity), StartedAt: i.StartedAt, EndedAt: i.EndedAt, Description: i.Description,
+	})
+}
+
+func (t pgTx) updateIncident(ctx context.Context, i Incident) error {
+	return t.q.UpdateIncident(ctx, t.tx, pgdb.UpdateIncidentParams{ID: i.ID, Severity: string(i.Severity), EndedAt: i.EndedAt, Description: i.Description})
+}
+
+func (t pgTx) insertEvent(ctx context.Context, e OutboxEvent) error {
+	return t.q.InsertOutboxEvent(ctx, t.tx, pgdb.InsertOutboxEventParams{
+		EventType: e.Type, ProviderID: e.ProviderID, Payload: string(e.Payload), CreatedAt: e.CreatedAt, CheckID: e.CheckID,
+	})
+}
+
+func (s *postgresStore) RecordCheckResult(ctx context.Context, r CheckResult) (Check, error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return Check{}, fmt.Errorf("recording check: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	c, err := writeCheckResult(ctx, pgTx{q: s.q, tx: tx}, r)
+	if err != nil {
+		return Check{}, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return Check{}, fmt.Errorf("recording check of %s: %w", r.Check.ProviderID, err)
+	}
+	return c, nil
+}
+
+func (s *postgresStore) ProviderStates(ctx context.Context) ([]ProviderState, error) {
+	rows, err := s.q.GetProviderStates(ctx, s.pool)
+	if err != nil {
+		return nil, fmt.Errorf("reading provider states: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.ProviderState) ProviderState { return stateRow(r).state() }), nil
+}
+
+func (s *postgresStore) StatusChangesSince(ctx context.Context, since time.Time, limit int) ([]StatusChange, error) {
+	rows, err := s.q.StatusChangesSince(ctx, s.pool, pgdb.StatusChangesSinceParams{Since: normTime(since), MaxRows: int32(clampLimit(limit))})
+	if err != nil {
+		return nil, fmt.Errorf("reading the changelog: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.StatusChange) StatusChange { return changeRow(r).change() }), nil
+}
+
+func (s *postgresStore) IncidentsSince(ctx context.Context, since time.Time, limit int) ([]Incident, error) {
+	rows, err := s.q.IncidentsSince(ctx, s.pool, pgdb.IncidentsSinceParams{Since: normTime(since), MaxRows: int32(clampLimit(limit))})
+	if err != nil {
+		return nil, fmt.Errorf("reading incidents: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.Incident) Incident { return incidentRow(r).incident() }), nil
+}
+
+func (s *postgresStore) GetIncident(ctx context.Context, id string) (Incident, error) {
+	row, err := s.q.GetIncident(ctx, s.pool, id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Incident{}, ErrNotFound
+	}
+	if err != nil {
+		return Incident{}, fmt.Errorf("reading incident: %w", err)
+	}
+	return incidentRow(row).incident(), nil
+}
+
+func (s *postgresStore) OutboxAfter(ctx context.Context, afterID int64, limit int) ([]OutboxEvent, error) {
+	rows, err := s.q.OutboxAfter(ctx, s.pool, pgdb.OutboxAfterParams{AfterID: afterID, MaxRows: int32(clampLimit(limit))})
+	if err != nil {
+		return nil, fmt.Errorf("reading the outbox: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.Outbox) OutboxEvent { return outboxRow(r).event() }), nil
+}
+
+func (s *postgresStore) DailyCheckCounts(ctx context.Context, since time.Time) ([]DayCount, error) {
+	rows, err := s.q.DailyCheckCounts(ctx, s.pool, normTime(since))
+	if err != nil {
+		return nil, fmt.Errorf("counting checks per day: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.DailyCheckCountsRow) DayCount { return dayRow(r).count() }), nil
+}
