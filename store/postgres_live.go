@@ -118,3 +118,29 @@ func (s *postgresStore) DailyCheckCounts(ctx context.Context, since time.Time) (
 	}
 	return convertRows(rows, func(r pgdb.DailyCheckCountsRow) DayCount { return dayRow(r).count() }), nil
 }
+
+// pollerLockKey is the advisory-lock key of the poller ("Switch" in ASCII).
+const pollerLockKey = 0x537769746368
+
+func (s *postgresStore) TryPollerLock(ctx context.Context) (bool, func(), error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return false, nil, fmt.Errorf("taking the poller lock: %w", err)
+	}
+	var held bool
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", int64(pollerLockKey)).Scan(&held); err != nil {
+		conn.Release()
+		return false, nil, fmt.Errorf("taking the poller lock: %w", err)
+	}
+	if !held {
+		conn.Release()
+		return false, func() {}, nil
+	}
+	// The session lock lives on this connection: keep it out of the pool until released.
+	return true, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", int64(pollerLockKey))
+		conn.Release()
+	}, nil
+}

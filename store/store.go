@@ -105,6 +105,10 @@ type Store interface {
 	// DailyCheckCounts returns per-provider, per-UTC-day check counts since a time.
 	DailyCheckCounts(ctx context.Context, since time.Time) ([]DayCount, error)
 
+	// TryPollerLock makes this process the one poller among replicas. It reports whether the lock is held;
+	// release gives it up (it also ends with the process). SQLite serves one process: always held.
+	TryPollerLock(ctx context.Context) (held bool, release func(), err error)
+
 	// CreateTrustRecord stores an attestation or handoff.
 	CreateTrustRecord(ctx context.Context, r TrustRecord) error
 	// GetTrustRecord returns the record with that ID, or ErrNotFound.
