@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,6 +22,8 @@ type Settings struct {
 	BaseURL       string        // SWITCHBOARD_BASE_URL: public base address used in verify_url and the like
 	PollInterval  time.Duration // SWITCHBOARD_POLL_INTERVAL: time between poll cycles
 	StatusBaseURL string        // SWITCHBOARD_STATUS_BASE_URL: fetch every status page from this host instead
+	SlowThreshold time.Duration // SWITCHBOARD_SLOW_THRESHOLD: an operational page fetched slower than this reads degraded
+	Poll          bool          // SWITCHBOARD_POLL: false serves without polling (tests, read-only replicas)
 	LogFormat     string        // SWITCHBOARD_LOG_FORMAT: json or text
 	LogLevel      string        // SWITCHBOARD_LOG_LEVEL: debug, info, warn, error
 }
@@ -41,13 +44,15 @@ type setting struct {
 // Load parses args (without the program or subcommand name) with getenv supplying the variables. Errors name
 // the setting; output receives the flag package's usage text on -h.
 func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
-	var raw struct{ addr, db, base, poll, status, logFormat, logLevel string }
+	var raw struct{ addr, db, base, poll, status, slow, polling, logFormat, logLevel string }
 	list := []setting{
 		{"SWITCHBOARD_ADDR", "addr", DefaultAddr, "listen address (host:port)", &raw.addr},
 		{"DATABASE_URL", "database-url", "", "database: sqlite:///path/file.db, a file path, or postgres://... (default: SQLite file switchboard.db in the working folder)", &raw.db},
 		{"SWITCHBOARD_BASE_URL", "base-url", "", "public base address used in verify_url and manage_url (default: http:// + the listen address)", &raw.base},
 		{"SWITCHBOARD_POLL_INTERVAL", "poll-interval", DefaultPollInterval.String(), "time between status-page poll cycles (Go duration, at least 10s)", &raw.poll},
 		{"SWITCHBOARD_STATUS_BASE_URL", "status-base-url", "", "when set, every status page is fetched from this host instead (for the simulator)", &raw.status},
+		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", &raw.slow},
+		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", &raw.polling},
 		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", &raw.logFormat},
 		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", &raw.logLevel},
 	}
@@ -80,6 +85,12 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL_INTERVAL %s: must be at least %s", d, MinPollInterval)
 	}
 	st.PollInterval = d
+	if st.SlowThreshold, err = time.ParseDuration(raw.slow); err != nil || st.SlowThreshold <= 0 {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_SLOW_THRESHOLD %q: want a positive Go duration such as 3s", raw.slow)
+	}
+	if st.Poll, err = strconv.ParseBool(raw.polling); err != nil {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL %q: want true or false", raw.polling)
+	}
 
 	st.BaseURL = strings.TrimRight(raw.base, "/")
 	if st.BaseURL == "" {

@@ -17,7 +17,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if st.Addr != "127.0.0.1:8080" || st.DatabaseURL != "" || st.BaseURL != "http://127.0.0.1:8080" ||
-		st.PollInterval != 10*time.Minute || st.StatusBaseURL != "" {
+		st.PollInterval != 10*time.Minute || st.StatusBaseURL != "" || st.SlowThreshold != 3*time.Second || !st.Poll {
 		t.Errorf("defaults = %+v", st)
 	}
 }
@@ -44,6 +44,8 @@ func TestInvalid(t *testing.T) {
 		"SWITCHBOARD_BASE_URL":        {"SWITCHBOARD_BASE_URL": "ftp://x"},
 		"SWITCHBOARD_STATUS_BASE_URL": {"SWITCHBOARD_STATUS_BASE_URL": "localhost:80"},
 		"SWITCHBOARD_LOG_LEVEL":       {"SWITCHBOARD_LOG_LEVEL": "loud"},
+		"SWITCHBOARD_SLOW_THRESHOLD":  {"SWITCHBOARD_SLOW_THRESHOLD": "-1s"},
+		"SWITCHBOARD_POLL":            {"SWITCHBOARD_POLL": "sometimes"},
 	}
 	for name, vars := range cases {
 		_, err := config.Load("serve", nil, env(vars), io.Discard)
