@@ -12,11 +12,15 @@ SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 NODE_OK := node_modules/.installed
 
-.PHONY: run build test test-go generate check-generated lint-spec bench tools clean
+.PHONY: run demo build test test-go generate check-generated lint-spec bench tools clean
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
 	$(GO) run ./cmd/switchboard serve
+
+## demo: the simulator and the service side by side; a provider goes down and recovers within a minute
+demo: build
+	scripts/demo.sh ./switchboard
 
 build:
 	$(GO) build -o switchboard ./cmd/switchboard

@@ -4,8 +4,10 @@ package impl
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/trust"
@@ -16,16 +18,23 @@ type Deps struct {
 	Store   store.Store
 	BaseURL string // public base address, without a trailing slash
 	Logger  *slog.Logger
+	// Now is the clock answers are computed at; time.Now when nil. Tests set it.
+	Now func() time.Time
 	// Providers is the registry of monitored providers; seeds.Providers() when nil.
 	Providers *seeds.Registry
+	// Health is the in-memory view of the polling history the live endpoints answer from. When nil, New makes
+	// one over Store that loads itself at first use and reloads in the background once older than a minute;
+	// the server command refreshes it at start and the poller after each cycle (Server.HealthView gives it).
+	Health *health.View
 }
 
 // Server implements api.StrictServerInterface. Operations not written yet fall through to the embedded
 // api.StrictUnimplemented and answer 501; the README's coverage table lists them.
 type Server struct {
 	api.StrictUnimplemented
-	deps  Deps
-	trust *trust.Service
+	deps   Deps
+	trust  *trust.Service
+	health *health.View
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)
@@ -35,11 +44,20 @@ func New(deps Deps) *Server {
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
 	}
+	if deps.Now == nil {
+		deps.Now = time.Now
+	}
 	if deps.Providers == nil {
 		deps.Providers = seeds.Providers()
 	}
+	if deps.Health == nil {
+		deps.Health = health.New(deps.Store, health.Options{Providers: deps.Providers, Logger: deps.Logger, MaxAge: DefaultHealthMaxAge})
+	}
 	return &Server{
-		deps:  deps,
-		trust: &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
+		deps:   deps,
+		trust:  &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
+		health: deps.Health,
 	}
 }
+
+func (s *Server) now() time.Time { return s.deps.Now().UTC() }

@@ -44,12 +44,16 @@ type fetchResult struct {
 	elapsed    time.Duration // request start to last body byte; zero when no response arrived
 }
 
-// conditional remembers what a URL answered last, so the next fetch can ask "has it changed?" and reuse the
-// reading on 304.
+// conditional remembers what a URL answered last, so the next fetch can ask "has it changed?". On 304 the
+// remembered body is parsed again with the new time: feed parsers judge entries by age, so an unchanged feed
+// can still read differently an hour later.
 type conditional struct {
 	etag, lastModified string
-	reading            parse.Reading
+	body               []byte
 }
+
+// maxCachedBody bounds what is kept per URL for conditional requests; larger pages are fetched whole each time.
+const maxCachedBody = 512 << 10
 
 type fetcher struct {
 	client    *http.Client
@@ -120,8 +124,7 @@ func (f *fetcher) fetch(ctx context.Context, url string, p seeds.Provider, now t
 		r.failure, r.detail, r.elapsed = classify(err), trim(err.Error(), 300), 0
 		return r
 	case res.StatusCode == http.StatusNotModified && cached:
-		r.reading = prev.reading
-		return r
+		body = prev.body
 	case res.StatusCode < 200 || res.StatusCode > 299:
 		r.failure, r.detail = FailHTTPStatus, fmt.Sprintf("HTTP %d", res.StatusCode)
 		return r
@@ -135,11 +138,17 @@ func (f *fetcher) fetch(ctx context.Context, url string, p seeds.Provider, now t
 		return r
 	}
 	r.reading = reading
-	if etag, lm := res.Header.Get("ETag"), res.Header.Get("Last-Modified"); etag != "" || lm != "" {
-		f.mu.Lock()
-		f.cache[url] = conditional{etag: etag, lastModified: lm, reading: reading}
-		f.mu.Unlock()
+	if res.StatusCode == http.StatusNotModified {
+		return r
 	}
+	etag, lm := res.Header.Get("ETag"), res.Header.Get("Last-Modified")
+	f.mu.Lock()
+	if (etag != "" || lm != "") && len(body) <= maxCachedBody {
+		f.cache[url] = conditional{etag: etag, lastModified: lm, body: body}
+	} else {
+		delete(f.cache, url)
+	}
+	f.mu.Unlock()
 	return r
 }
 

@@ -63,9 +63,9 @@ func run(t *testing.T, seq []parse.Status) (changes, events, incidents []string)
 }
 
 const (
-	op  = parse.Operational
-	deg = parse.Degraded
-	out = parse.Outage
+	op                = parse.Operational
+	deg               = parse.Degraded
+	out               = parse.Outage
 	fail parse.Status = ""
 )
 

@@ -1,7 +1,9 @@
 package seeds
 
 import (
+	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +43,51 @@ func TestParseRejects(t *testing.T) {
 	} {
 		if _, err := parseProviders([]byte(in)); err == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestAPIScopes(t *testing.T) {
+	var f struct {
+		AsOf      string           `json:"as_of"`
+		Sources   []string         `json:"sources"`
+		Providers map[string]Scope `json:"providers"`
+	}
+	if err := json.Unmarshal(apiScopesJSON, &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.AsOf == "" || len(f.Sources) == 0 {
+		t.Error("api_scopes.json lacks as_of or sources")
+	}
+	// Components only mean something on pages that list components, keywords on pages that do not.
+	componentFormats := map[string]bool{"statuspage": true, "incidentio": true, "instatus": true, "betterstack": true}
+	keywordFormats := map[string]bool{"google-cloud": true, "aws-health": true, "azure-status": true, "rss": true}
+	r := Providers()
+	for id, sc := range f.Providers {
+		p, ok := r.Get(id)
+		if !ok {
+			t.Errorf("%s: unknown provider", id)
+			continue
+		}
+		if sc.Source == "" {
+			t.Errorf("%s: scope without a source", id)
+		}
+		if len(sc.Components)+len(sc.Keywords) == 0 {
+			t.Errorf("%s: empty scope (leave the provider out instead)", id)
+		}
+		for _, v := range append(append([]string(nil), sc.Components...), sc.Keywords...) {
+			if strings.TrimSpace(v) == "" || strings.TrimSpace(v) != v {
+				t.Errorf("%s: blank or padded scope value %q", id, v)
+			}
+		}
+		if len(sc.Components) > 0 && !componentFormats[p.Format] {
+			t.Errorf("%s: components given for format %s, which has none", id, p.Format)
+		}
+		if len(sc.Keywords) > 0 && !keywordFormats[p.Format] {
+			t.Errorf("%s: keywords given for format %s, which has components", id, p.Format)
+		}
+		if got := p.Scope; len(got.Components) != len(sc.Components) || len(got.Keywords) != len(sc.Keywords) {
+			t.Errorf("%s: registry scope %+v, file says %+v", id, got, sc)
 		}
 	}
 }

@@ -2,8 +2,8 @@ package server
 
 import (
 	"crypto/rand"
-	"fmt"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"

@@ -2,8 +2,8 @@ package server
 
 import (
 	"errors"
-	"math/big"
 	"fmt"
+	"math/big"
 	"net/http"
 	"strconv"
 	"strings"

@@ -2,6 +2,7 @@
 //
 //	switchboard serve     serve the API (migrates the database first)
 //	switchboard migrate   apply the database migrations and exit
+//	switchboard simulate  serve simulated status pages of the 52 providers, with a control API
 //	switchboard version   print the version
 //
 // Every setting is an environment variable with a matching flag; see `switchboard serve -h`.
@@ -23,8 +24,12 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/config"
+	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/poller"
+	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/server"
+	"github.com/switchboard/switchboard/simulator"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -33,6 +38,8 @@ const usage = `usage: switchboard <command> [flags]
 commands:
   serve     serve the API on SWITCHBOARD_ADDR (applies migrations first)
   migrate   apply the database migrations and exit
+  simulate  serve simulated status pages for the 52 providers on SWITCHBOARD_ADDR, with a control API
+            (PUT /_control/{provider_id}); point serve at it with SWITCHBOARD_STATUS_BASE_URL
   version   print the version
 
 Run 'switchboard <command> -h' for the settings.
@@ -62,7 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
-	case "serve", "migrate":
+	case "serve", "migrate", "simulate":
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown command %q", cmd)
@@ -80,7 +87,42 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		log.Info("migrations applied", "database", s.Engine())
 		return s.Close()
 	}
+	if cmd == "simulate" {
+		return simulate(ctx, st, log, nil)
+	}
 	return serve(ctx, st, log, nil)
+}
+
+// simulate serves the status-page simulator until ctx ends.
+func simulate(ctx context.Context, st config.Settings, log *slog.Logger, ready chan<- string) error {
+	sim := simulator.New(seeds.Providers().All())
+	srv := &http.Server{
+		Handler:           sim.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		// No WriteTimeout: the "timeout" fail mode holds a request for up to two minutes on purpose.
+		IdleTimeout: 120 * time.Second,
+		ErrorLog:    slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", st.Addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", st.Addr, err)
+	}
+	log.Info("simulating status pages", "addr", ln.Addr().String(), "providers", len(sim.Providers()),
+		"control", "PUT /_control/{provider_id}")
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	sim.Close() // releases requests held by the timeout mode
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
 }
 
 // serve runs the HTTP server until ctx ends, then drains it. When ready is not nil it receives the bound
@@ -92,13 +134,44 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	}
 	defer s.Close()
 
+	reg := seeds.Providers()
+	viewOpts := health.Options{Providers: reg, Logger: log}
+	if !st.Poll {
+		// Without a poller here, another process writes the checks: follow the store on our own.
+		viewOpts.MaxAge = impl.DefaultHealthMaxAge
+	}
+	view := health.New(s, viewOpts)
+	if err := view.Refresh(ctx, time.Now()); err != nil {
+		return fmt.Errorf("loading the health view: %w", err)
+	}
 	h, err := server.NewHandler(ctx, server.Options{
-		API:    impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log}),
+		API:    impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view}),
 		Store:  s,
 		Logger: log,
 	})
 	if err != nil {
 		return err
+	}
+	pollDone := make(chan struct{})
+	if st.Poll {
+		p, err := poller.New(poller.Config{
+			Interval: st.PollInterval, SlowThreshold: st.SlowThreshold, StatusBaseURL: st.StatusBaseURL,
+			UserAgent: "Switchboard-status-poller/" + version() + " (+https://github.com/switchboard/switchboard)",
+			AfterCycle: func(ctx context.Context) {
+				if err := view.Refresh(ctx, time.Now()); err != nil {
+					log.Error("refreshing the health view", "error", err)
+				}
+			},
+		}, s, reg.All(), log.With("component", "poller"))
+		if err != nil {
+			return err
+		}
+		go func() {
+			defer close(pollDone)
+			p.Run(ctx)
+		}()
+	} else {
+		close(pollDone)
 	}
 	srv := &http.Server{
 		Handler:           h,
@@ -131,6 +204,12 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutting down: %w", err)
+	}
+	// A cycle in flight ends within its fetch timeout + 2 s; its checks are written before the store closes.
+	select {
+	case <-pollDone:
+	case <-shutdownCtx.Done():
+		log.Warn("the poller did not stop in time")
 	}
 	log.Info("stopped")
 	return nil

@@ -19,7 +19,7 @@ import (
 // as SIGTERM does and expects a clean return.
 func TestServeAndShutdown(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
-	st, err := config.Load("serve", []string{"--addr", "127.0.0.1:0", "--database-url", db}, func(string) string { return "" }, io.Discard)
+	st, err := config.Load("serve", []string{"--addr", "127.0.0.1:0", "--database-url", db, "--poll=false"}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

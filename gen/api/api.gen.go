@@ -3137,7 +3137,7 @@ type LatencyResponse struct {
 	// Provider Provider ID.
 	Provider string `json:"provider"`
 
-	// TotalChecks Number of checks (samples) in the window.
+	// TotalChecks Number of observed checks (samples) in the window; failed fetches observe nothing and are not counted.
 	TotalChecks int `json:"total_checks"`
 
 	// Trend Direction of the poll response time in the window; `unknown` when there are too few samples.
@@ -7525,6 +7525,8 @@ type ClientInterface interface {
 	//
 	// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 	//
+	// Computed over the checks of the last hour. `error_rate_1h` is the share of poll attempts that failed or read `outage`; response times are over the checks that observed a status. `congestion` is the first level reached: `critical` when `error_rate_1h` is at least 0.5 or `avg_response_time_ms` at least 8000; `high` at 0.25 or 3000 ms; `moderate` at 0.1 or 1500 ms; `low` otherwise; null when there was no poll attempt in the last hour. `response_time_trend` compares the newer half of the hour's response times with the older half (null with fewer than 4).
+	//
 	// Corresponds with GET /rate-limit-status (the `GetRateLimitStatus` operationId).
 	GetRateLimitStatus(ctx context.Context, params *GetRateLimitStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -8774,6 +8776,8 @@ func (c *Client) GetRateLimitRecovery(ctx context.Context, params *GetRateLimitR
 // GetRateLimitStatus Live congestion per provider
 //
 // Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
+//
+// Computed over the checks of the last hour. `error_rate_1h` is the share of poll attempts that failed or read `outage`; response times are over the checks that observed a status. `congestion` is the first level reached: `critical` when `error_rate_1h` is at least 0.5 or `avg_response_time_ms` at least 8000; `high` at 0.25 or 3000 ms; `moderate` at 0.1 or 1500 ms; `low` otherwise; null when there was no poll attempt in the last hour. `response_time_trend` compares the newer half of the hour's response times with the older half (null with fewer than 4).
 //
 // Corresponds with GET /rate-limit-status (the `GetRateLimitStatus` operationId).
 func (c *Client) GetRateLimitStatus(ctx context.Context, params *GetRateLimitStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15791,6 +15795,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 	//
+	// Computed over the checks of the last hour. `error_rate_1h` is the share of poll attempts that failed or read `outage`; response times are over the checks that observed a status. `congestion` is the first level reached: `critical` when `error_rate_1h` is at least 0.5 or `avg_response_time_ms` at least 8000; `high` at 0.25 or 3000 ms; `moderate` at 0.1 or 1500 ms; `low` otherwise; null when there was no poll attempt in the last hour. `response_time_trend` compares the newer half of the hour's response times with the older half (null with fewer than 4).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /rate-limit-status (the `GetRateLimitStatus` operationId).
@@ -16483,8 +16489,6 @@ type GetChangelogResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16505,11 +16509,6 @@ func (r GetChangelogResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetChangelogResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetChangelogResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17642,8 +17641,6 @@ type GetFreshnessResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17664,11 +17661,6 @@ func (r GetFreshnessResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetFreshnessResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetFreshnessResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17912,8 +17904,6 @@ type GetHealthResponse struct {
 	JSON200 *HealthResponse
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthResponse200Headers
 }
@@ -17926,11 +17916,6 @@ func (r GetHealthResponse) GetJSON200() *HealthResponse {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetHealthResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetHealthResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18056,8 +18041,6 @@ type GetIncidentsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18078,11 +18061,6 @@ func (r GetIncidentsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetIncidentsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetIncidentsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18263,8 +18241,6 @@ type GetLatencyResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18285,11 +18261,6 @@ func (r GetLatencyResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetLatencyResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetLatencyResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19760,8 +19731,6 @@ type GetRateLimitStatusResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19782,11 +19751,6 @@ func (r GetRateLimitStatusResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRateLimitStatusResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetRateLimitStatusResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21002,8 +20966,6 @@ type GetUptimeHistoryResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21024,11 +20986,6 @@ func (r GetUptimeHistoryResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetUptimeHistoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetUptimeHistoryResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -22306,6 +22263,8 @@ func (c *ClientWithResponses) GetRateLimitRecoveryWithResponse(ctx context.Conte
 //
 // Live congestion estimated from this service's polling data (the time to fetch each status page and the failed or outage checks); distinct from the published limits of `/rate-limits`. Response times are poll times in ms, not the latency of the provider's API. Sorted worst first: `congestion` critical, high, moderate, low, then null (unknown, no recent samples); ties by `avg_response_time_ms` descending (null last), then `provider_id` ascending.
 //
+// Computed over the checks of the last hour. `error_rate_1h` is the share of poll attempts that failed or read `outage`; response times are over the checks that observed a status. `congestion` is the first level reached: `critical` when `error_rate_1h` is at least 0.5 or `avg_response_time_ms` at least 8000; `high` at 0.25 or 3000 ms; `moderate` at 0.1 or 1500 ms; `low` otherwise; null when there was no poll attempt in the last hour. `response_time_trend` compares the newer half of the hour's response times with the older half (null with fewer than 4).
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /rate-limit-status (the `GetRateLimitStatus` operationId).
@@ -23093,13 +23052,6 @@ func ParseGetChangelogResponse(rsp *http.Response) (*GetChangelogResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23998,13 +23950,6 @@ func ParseGetFreshnessResponse(rsp *http.Response) (*GetFreshnessResponse, error
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24193,13 +24138,6 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	switch {
@@ -24333,13 +24271,6 @@ func ParseGetIncidentsResponse(rsp *http.Response) (*GetIncidentsResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24495,13 +24426,6 @@ func ParseGetLatencyResponse(rsp *http.Response) (*GetLatencyResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25666,13 +25590,6 @@ func ParseGetRateLimitStatusResponse(rsp *http.Response) (*GetRateLimitStatusRes
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -26637,13 +26554,6 @@ func ParseGetUptimeHistoryResponse(rsp *http.Response) (*GetUptimeHistoryRespons
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -33042,20 +32952,6 @@ func (response GetChangelog500JSONResponse) VisitGetChangelogResponse(w http.Res
 	return err
 }
 
-type GetChangelog501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetChangelog501JSONResponse) VisitGetChangelogResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetApiChangelogRequestObject struct {
 	Params GetApiChangelogParams
 }
@@ -34348,20 +34244,6 @@ func (response GetFreshness500JSONResponse) VisitGetFreshnessResponse(w http.Res
 	return err
 }
 
-type GetFreshness501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetFreshness501JSONResponse) VisitGetFreshnessResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetFunctionCallingRequestObject struct {
 	Params GetFunctionCallingParams
 }
@@ -34627,20 +34509,6 @@ func (response GetHealth500JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
-type GetHealth501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetHealth501JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetHealthPremiumRequestObject struct {
 	Params GetHealthPremiumParams
 }
@@ -34803,20 +34671,6 @@ func (response GetIncidents500JSONResponse) VisitGetIncidentsResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetIncidents501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetIncidents501JSONResponse) VisitGetIncidentsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35037,20 +34891,6 @@ func (response GetLatency500JSONResponse) VisitGetLatencyResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetLatency501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetLatency501JSONResponse) VisitGetLatencyResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -36730,20 +36570,6 @@ func (response GetRateLimitStatus500JSONResponse) VisitGetRateLimitStatusRespons
 	return err
 }
 
-type GetRateLimitStatus501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetRateLimitStatus501JSONResponse) VisitGetRateLimitStatusResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetRateLimitsRequestObject struct {
 	Params GetRateLimitsParams
 }
@@ -38146,20 +37972,6 @@ func (response GetUptimeHistory500JSONResponse) VisitGetUptimeHistoryResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetUptimeHistory501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetUptimeHistory501JSONResponse) VisitGetUptimeHistoryResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }

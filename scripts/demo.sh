@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# make demo: the simulator and the service side by side, with a scripted scenario, so that a newcomer without
+# internet sees a provider go down and recover within a minute. Ctrl-C stops both.
+set -euo pipefail
+bin=${1:-./switchboard}
+sim=127.0.0.1:${DEMO_SIM_PORT:-18090}
+api=127.0.0.1:${DEMO_API_PORT:-18080}
+dir=$(mktemp -d)
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT INT TERM
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+get() { curl -fsS "http://$api$1"; echo; }
+wait_for() { for _ in $(seq 1 50); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.2; done; echo "no answer from $1" >&2; exit 1; }
+control() { curl -fsS -X PUT "http://$sim/_control/$1" -H 'Content-Type: application/json' -d "$2" >/dev/null; }
+summary() { get /api/v1/health | python3 -c 'import json,sys; d=json.load(sys.stdin); o=d["providers"]["openai"]; print("summary:", d["summary"], "| openai:", o["status"])'; }
+
+"$bin" simulate --addr "$sim" --log-format text --log-level warn &
+pids+=($!)
+wait_for "http://$sim/_control"
+"$bin" serve --addr "$api" --database-url "sqlite://$dir/demo.db" --status-base-url "http://$sim" \
+  --poll-interval 10s --log-format text --log-level warn &
+pids+=($!)
+wait_for "http://$api/readyz"
+
+say "Polling the simulated pages of 52 providers every 10 s (service http://$api, simulator http://$sim)"
+sleep 3
+summary
+
+say "Scenario: OpenAI's API goes into a major outage"
+control openai '{"status": "outage"}'
+sleep 11
+summary
+say "/api/v1/changelog?provider=openai"
+get '/api/v1/changelog?provider=openai'
+say "/api/v1/incidents?provider=openai"
+get '/api/v1/incidents?provider=openai'
+
+say "Scenario: OpenAI recovers"
+control openai '{"status": "operational"}'
+sleep 11
+summary
+get '/api/v1/changelog?provider=openai'
+get '/api/v1/incidents?provider=openai'
+
+say "Scenario: Anthropic's status page times out: its status stays the last observed one (never outage)"
+control anthropic '{"fail": "timeout"}'
+sleep 11
+get /api/v1/freshness?provider=anthropic
+
+say "Done. Both keep running until Ctrl-C: try curl http://$api/api/v1/health, or PUT http://$sim/_control/<provider>"
+wait
