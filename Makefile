@@ -47,9 +47,12 @@ check-generated: generate
 lint-spec: $(NODE_OK)
 	node_modules/.bin/redocly lint openapi/openapi.yaml
 
-## bench: Go benchmarks (the load generator arrives with the hardening issue)
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+## bench: Go benchmarks (poll cycles, request overhead), then the service under loadgen at 64 connections
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./poller/
+	$(GO) test -run '^$$' -bench . -benchmem ./server/
+	$(GO) build -o loadgen ./cmd/loadgen
+	scripts/bench.sh ./switchboard ./loadgen
 
 tools: $(SQLC) $(OAPI)
 
@@ -64,4 +67,4 @@ $(NODE_OK): package.json package-lock.json
 	touch $@
 
 clean:
-	rm -rf $(BIN) node_modules switchboard e2e/ts/generated e2e/ts/dist
+	rm -rf $(BIN) node_modules switchboard loadgen e2e/ts/generated e2e/ts/dist

@@ -2,7 +2,10 @@ package impl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"time"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -62,20 +65,47 @@ func orDefault[T any](p *T, def T) T {
 	return *p
 }
 
-// GetHealth serves the latest status of every provider; never cached.
+// GetHealth serves the latest status of every provider. The body is the hottest answer of the service: it is
+// encoded once per view snapshot and second and reused within that second (its timestamp says when it was made),
+// while HTTP caches are told not to keep it.
 func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (api.GetHealthResponseObject, error) {
 	snap, err := s.health.Current(ctx)
 	if err != nil {
 		return nil, err
 	}
 	t := s.now()
+	if c := s.healthBody.Load(); c != nil && c.snap == snap && c.second == t.Unix() {
+		return encodedHealth(c.body), nil
+	}
 	r := snap.Health(t)
 	body := api.HealthResponse{Timestamp: t, Providers: make(map[string]api.ProviderHealth, len(r.Providers)), Summary: summary(r.Summary)}
 	for id, h := range r.Providers {
 		body.Providers[id] = api.ProviderHealth{Status: api.ProviderStatus(h.Status), LastChecked: h.LastChecked, ResponseTimeMs: h.ResponseTimeMs}
 	}
-	noStore := "no-store"
-	return api.GetHealth200JSONResponse{Body: body, Headers: api.GetHealth200ResponseHeaders{CacheControl: &noStore}}, nil
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("encoding health: %w", err)
+	}
+	s.healthBody.Store(&cachedHealth{snap: snap, second: t.Unix(), body: b})
+	return encodedHealth(b), nil
+}
+
+// cachedHealth is one encoded /health body.
+type cachedHealth struct {
+	snap   *health.Snapshot
+	second int64
+	body   []byte
+}
+
+// encodedHealth writes an already encoded HealthResponse, as the document describes it.
+type encodedHealth []byte
+
+func (b encodedHealth) VisitGetHealthResponse(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(b)
+	return err
 }
 
 func summary(s health.Summary) api.HealthSummary {

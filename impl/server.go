@@ -4,6 +4,7 @@ package impl
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard/switchboard/gen/api"
@@ -35,6 +36,8 @@ type Server struct {
 	deps   Deps
 	trust  *trust.Service
 	health *health.View
+	// healthBody is the last encoded /health answer (see GetHealth).
+	healthBody atomic.Pointer[cachedHealth]
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)

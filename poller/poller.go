@@ -277,7 +277,7 @@ func (p *Poller) Run(ctx context.Context) error {
 		}
 		if held {
 			p.RunCycle(ctx)
-			if n, err := p.store.DeleteChecksBefore(ctx, p.cfg.Now().Add(-p.cfg.Retention)); err != nil {
+			if n, err := p.store.DeleteChecksBefore(ctx, p.cfg.Now().Add(-p.cfg.Retention)); err != nil && ctx.Err() == nil {
 				p.log.Error("deleting old checks", "error", err)
 			} else if n > 0 {
 				p.log.Info("deleted checks past retention", "rows", n)

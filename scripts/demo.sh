@@ -11,7 +11,7 @@ cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm 
 trap cleanup EXIT INT TERM
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-get() { curl -fsS "http://$api$1"; echo; }
+get() { curl -fsS "http://$api$1"; }
 wait_for() { for _ in $(seq 1 50); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.2; done; echo "no answer from $1" >&2; exit 1; }
 control() { curl -fsS -X PUT "http://$sim/_control/$1" -H 'Content-Type: application/json' -d "$2" >/dev/null; }
 summary() { get /api/v1/health | python3 -c 'import json,sys; d=json.load(sys.stdin); o=d["providers"]["openai"]; print("summary:", d["summary"], "| openai:", o["status"])'; }

@@ -14,8 +14,9 @@ import (
 	"github.com/switchboard/switchboard/store"
 )
 
-// BenchmarkHandler measures what every request pays before and around its handler: routing, validation against
-// the document, logging. The 501 answers stand in for handlers that do no work.
+// BenchmarkHandler measures requests through the whole handler in process: routing, validation against the
+// document, the handler, JSON encoding, the request log (discarded). /health answers all 52 providers (unknown,
+// on an empty database); /pick is not implemented yet and answers 501 after validating three parameters.
 func BenchmarkHandler(b *testing.B) {
 	s, err := store.Open(context.Background(), "sqlite://"+filepath.Join(b.TempDir(), "b.db"), store.Options{Migrate: true})
 	if err != nil {
@@ -29,8 +30,8 @@ func BenchmarkHandler(b *testing.B) {
 	}
 	for _, c := range []struct{ name, path string }{
 		{"healthz", "/healthz"},
-		{"validated-no-params", "/api/v1/health"},
-		{"validated-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5"},
+		{"health", "/api/v1/health"},
+		{"validated-3-params-501", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5"},
 		{"rejected-400", "/api/v1/benchmarks?limit=500"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -40,8 +41,8 @@ func BenchmarkHandler(b *testing.B) {
 				for pb.Next() {
 					w := httptest.NewRecorder()
 					h.ServeHTTP(w, req)
-					if w.Code == http.StatusOK && c.name != "healthz" {
-						b.Fatal("unexpected 200")
+					if w.Code >= http.StatusInternalServerError && w.Code != http.StatusNotImplemented {
+						b.Fatalf("status %d", w.Code)
 					}
 				}
 			})
