@@ -24,8 +24,21 @@ type Settings struct {
 	StatusBaseURL string        // SWITCHBOARD_STATUS_BASE_URL: fetch every status page from this host instead
 	SlowThreshold time.Duration // SWITCHBOARD_SLOW_THRESHOLD: an operational page fetched slower than this reads degraded
 	Poll          bool          // SWITCHBOARD_POLL: false serves without polling (tests, read-only replicas)
-	LogFormat     string        // SWITCHBOARD_LOG_FORMAT: json or text
-	LogLevel      string        // SWITCHBOARD_LOG_LEVEL: debug, info, warn, error
+	// WebhookAllowLoopback lets webhook callbacks reach 127.0.0.1 over http or https (local use and tests).
+	WebhookAllowLoopback bool // SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK
+	// X402 holds the premium route's payment settings, checked by package x402.
+	X402      X402Settings
+	LogFormat string // SWITCHBOARD_LOG_FORMAT: json or text
+	LogLevel  string // SWITCHBOARD_LOG_LEVEL: debug, info, warn, error
+}
+
+// X402Settings are the raw x402 settings; package x402 validates them and fills network-dependent defaults.
+type X402Settings struct {
+	PayTo          string // SWITCHBOARD_X402_PAY_TO: the address paid; without it the premium route answers 503
+	Network        string // SWITCHBOARD_X402_NETWORK: default base
+	Asset          string // SWITCHBOARD_X402_ASSET: default the USDC contract of the network
+	FacilitatorURL string // SWITCHBOARD_X402_FACILITATOR_URL
+	PriceUSD       string // SWITCHBOARD_X402_PRICE_USD: default 0.001
 }
 
 // Defaults.
@@ -44,7 +57,10 @@ type setting struct {
 // Load parses args (without the program or subcommand name) with getenv supplying the variables. Errors name
 // the setting; output receives the flag package's usage text on -h.
 func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
-	var raw struct{ addr, db, base, poll, status, slow, polling, logFormat, logLevel string }
+	var raw struct {
+		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
+		x402                                                                       X402Settings
+	}
 	list := []setting{
 		{"SWITCHBOARD_ADDR", "addr", DefaultAddr, "listen address (host:port)", &raw.addr},
 		{"DATABASE_URL", "database-url", "", "database: sqlite:///path/file.db, a file path, or postgres://... (default: SQLite file switchboard.db in the working folder)", &raw.db},
@@ -53,6 +69,12 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_STATUS_BASE_URL", "status-base-url", "", "when set, every status page is fetched from this host instead (for the simulator)", &raw.status},
 		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", &raw.slow},
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", &raw.polling},
+		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", &raw.loopback},
+		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", &raw.x402.PayTo},
+		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments", &raw.x402.Network},
+		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", &raw.x402.Asset},
+		{"SWITCHBOARD_X402_FACILITATOR_URL", "x402-facilitator-url", "", "x402 facilitator that verifies and settles payments", &raw.x402.FacilitatorURL},
+		{"SWITCHBOARD_X402_PRICE_USD", "x402-price-usd", "0.001", "price of one premium call in USD", &raw.x402.PriceUSD},
 		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", &raw.logFormat},
 		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", &raw.logLevel},
 	}
@@ -91,6 +113,10 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	if st.Poll, err = strconv.ParseBool(raw.polling); err != nil {
 		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL %q: want true or false", raw.polling)
 	}
+	if st.WebhookAllowLoopback, err = strconv.ParseBool(raw.loopback); err != nil {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK %q: want true or false", raw.loopback)
+	}
+	st.X402 = raw.x402
 
 	st.BaseURL = strings.TrimRight(raw.base, "/")
 	if st.BaseURL == "" {

@@ -72,6 +72,11 @@ type TrustRecord struct {
 // Store is the storage the service needs. Times go in and come out in UTC, truncated to microseconds so that
 // both engines return exactly what was stored.
 type Store interface {
+	// WebhookStore holds webhook subscriptions and their deliveries (store/webhooks.go).
+	WebhookStore
+	// PaymentStore remembers x402 payment nonces (store/payments.go).
+	PaymentStore
+
 	// Engine names the implementation: "sqlite" or "postgres".
 	Engine() string
 	// Ping checks that the database answers.
