@@ -12,7 +12,7 @@ SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo build test test-go generate check-generated lint-spec bench tools clean
+.PHONY: run demo catalogs build test test-go generate check-generated lint-spec bench tools clean
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
@@ -25,12 +25,16 @@ demo: build
 build:
 	$(GO) build -o switchboard ./cmd/switchboard
 
+## catalogs: rebuild the generated catalogs in seeds/catalogs from ../shared/data (litellm, models.dev, ...)
+catalogs:
+	$(GO) run ./seeds/cmd/convert
+
 ## test: vet, then every test. The store suite runs on SQLite always and on PostgreSQL when
 ## TEST_DATABASE_URL is set (CI sets it); its subtests are listed so the output shows both engines.
 test: $(NODE_OK)
 	$(GO) vet ./...
 	SWITCHBOARD_REQUIRE_NODE=1 $(GO) test -count=1 -race $$($(GO) list ./... | grep -v '/store$$')
-	$(GO) test -count=1 -race -v -run 'TestStore|TestParseURL' ./store | grep -E '^(\s*--- |ok|FAIL|PASS|\s+store_test.go)'
+	$(GO) test -count=1 -race -v ./store | grep -E '^(\s*--- |ok|FAIL|PASS|\s+\w+_test.go)'
 
 ## generate: regenerate gen/ from openapi/ and queries/ (committed; CI fails on drift)
 generate: $(SQLC) $(OAPI)
@@ -47,10 +51,12 @@ check-generated: generate
 lint-spec: $(NODE_OK)
 	node_modules/.bin/redocly lint openapi/openapi.yaml
 
-## bench: Go benchmarks (poll cycles, request overhead), then the service under loadgen at 64 connections
+## bench: Go benchmarks (poll cycles, request overhead, one event to 10,000 webhook subscriptions), then the
+## service under loadgen at 64 connections
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./poller/
 	$(GO) test -run '^$$' -bench . -benchmem ./server/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./webhooks/
 	$(GO) build -o loadgen ./cmd/loadgen
 	scripts/bench.sh ./switchboard ./loadgen
 

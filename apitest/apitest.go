@@ -45,6 +45,9 @@ type Options struct {
 	API api.StrictServerInterface
 	// Store replaces the fresh SQLite store.
 	Store store.Store
+	// Deps, when set, adjusts the impl.Deps that Start builds its handlers from (Store, BaseURL and Logger are
+	// filled in first), for handlers that need the server's own address, such as the paid route's resource URL.
+	Deps func(*impl.Deps)
 }
 
 // Start runs the service with a fresh SQLite database in t.TempDir() and stops it when the test ends.
@@ -64,7 +67,11 @@ func Start(t testing.TB, o Options) *Server {
 	hs := httptest.NewUnstartedServer(nil)
 	base := "http://" + hs.Listener.Addr().String()
 	if o.API == nil {
-		o.API = impl.New(impl.Deps{Store: o.Store, BaseURL: base, Logger: log})
+		deps := impl.Deps{Store: o.Store, BaseURL: base, Logger: log}
+		if o.Deps != nil {
+			o.Deps(&deps)
+		}
+		o.API = impl.New(deps)
 	}
 	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log})
 	if err != nil {

@@ -11,7 +11,10 @@ import (
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
+	"github.com/switchboard/switchboard/tools"
 	"github.com/switchboard/switchboard/trust"
+	"github.com/switchboard/switchboard/webhooks"
+	"github.com/switchboard/switchboard/x402"
 )
 
 // Deps are what the handlers need.
@@ -27,6 +30,11 @@ type Deps struct {
 	// one over Store that loads itself at first use and reloads in the background once older than a minute;
 	// the server command refreshes it at start and the poller after each cycle (Server.HealthView gives it).
 	Health *health.View
+	// Payments is the premium route's x402 setup (x402.ParseSettings). Without a payee (the zero value) the
+	// route answers 503, never free data.
+	Payments x402.Config
+	// WebhookAllowLoopback lets webhook callbacks point at this machine (SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK).
+	WebhookAllowLoopback bool
 }
 
 // Server implements api.StrictServerInterface. Operations not written yet fall through to the embedded
@@ -38,6 +46,11 @@ type Server struct {
 	health *health.View
 	// healthBody is the last encoded /health answer (see GetHealth).
 	healthBody atomic.Pointer[cachedHealth]
+	// mcp is the MCP bridge, built once the server's handler exists (see UseHandler).
+	mcp atomic.Pointer[tools.Bridge]
+	// payments guards the premium route; nil when payments are not configured (see premium.go).
+	payments *x402.Service
+	webhooks *webhooks.Service
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)
@@ -57,9 +70,13 @@ func New(deps Deps) *Server {
 		deps.Health = health.New(deps.Store, health.Options{Providers: deps.Providers, Logger: deps.Logger, MaxAge: DefaultHealthMaxAge})
 	}
 	return &Server{
-		deps:   deps,
-		trust:  &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
-		health: deps.Health,
+		deps:     deps,
+		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
+		health:   deps.Health,
+		payments: newPayments(deps),
+		webhooks: &webhooks.Service{
+			Store: deps.Store, KnownProvider: deps.Providers.Known, AllowLoopback: deps.WebhookAllowLoopback, Now: deps.Now,
+		},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/switchboard/switchboard/gen/api"
@@ -91,7 +92,20 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 			},
 		})
 	})
+	if u, ok := o.API.(HandlerUser); ok {
+		if err := u.UseHandler(doc, r); err != nil {
+			return nil, fmt.Errorf("handing the finished handler to the API: %w", err)
+		}
+	}
 	return r, nil
+}
+
+// HandlerUser is an API some of whose operations send requests through the service's own handler: the MCP
+// endpoint answers a tool call with a request to the tool's endpoint, which passes the same routing, validation,
+// handlers and middleware as any HTTP request. NewHandler hands such an API the finished handler, and the
+// document it was built from, once, before it serves anything.
+type HandlerUser interface {
+	UseHandler(doc *openapi3.T, h http.Handler) error
 }
 
 // handlerError answers an error a handler returned. Callers never see its text: it is logged with the request.

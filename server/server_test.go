@@ -41,8 +41,13 @@ func TestEveryOperation(t *testing.T) {
 				if msg := r.Error(t); msg != "not implemented" {
 					t.Errorf("501 body = %q", msg)
 				}
-			case r.Status == http.StatusNotFound && op.Op.Parameters.GetByInAndName("path", "id") != nil:
-				// The sample id names no record: a 404 is the right answer, and it was validated above.
+			case r.Status == http.StatusNotFound && (op.Op.Parameters.GetByInAndName("path", "id") != nil ||
+				op.Op.Parameters.GetByInAndName("query", "id") != nil):
+				// The sample id (in the path, or the query as for /webhooks) names no record: a 404 is the right
+				// answer, and it was validated above.
+			case op.ID == "getHealthPremium" && (r.Status == http.StatusServiceUnavailable || r.Status == http.StatusPaymentRequired):
+				// The paid route refuses an unpaid request: 503 without a payee (this server), 402 with one. Both
+				// were validated above; impl's premium tests pay.
 			case r.Status >= 400:
 				t.Errorf("a minimal valid request answered %d: %s", r.Status, r.Body)
 			case documents501:

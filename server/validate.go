@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -14,6 +15,8 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/switchboard/switchboard/tools"
 )
 
 // validator checks every request against the OpenAPI document before any handler runs: a request the document
@@ -55,11 +58,23 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 				WriteError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body: larger than %d bytes", tooBig.Limit))
 				return
 			}
+			if route.Operation.Extensions["x-jsonrpc"] == true && isBodyParseError(err) {
+				// A JSON-RPC endpoint answers a body that is not JSON with JSON-RPC's parse error (-32700), the
+				// one error its clients read.
+				writeJSON(w, http.StatusBadRequest, json.RawMessage(tools.ParseError()))
+				return
+			}
 			WriteError(w, http.StatusBadRequest, DescribeValidationError(err))
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+func isBodyParseError(err error) bool {
+	var re *openapi3filter.RequestError
+	var pe *openapi3filter.ParseError
+	return errors.As(err, &re) && re.RequestBody != nil && errors.As(re.Err, &pe)
 }
 
 // DescribeValidationError turns kin-openapi's error into one sentence that names the parameter or body field,
@@ -230,6 +245,15 @@ func fieldReason(se *openapi3.SchemaError) string {
 	case "required", "additionalProperties", "oneOf", "anyOf":
 		// kin's reason names the property, never the value.
 		return se.Reason
+	case "properties":
+		// An unknown property, as kin's own validator words it: `property "colour" is unsupported`.
+		if name, ok := strings.CutPrefix(se.Reason, "property "); ok && strings.HasSuffix(name, " is unsupported") {
+			return "unknown field " + strings.Trim(strings.TrimSuffix(name, " is unsupported"), `"`)
+		}
+	case "not":
+		if sc.Not != nil && sc.Not.Value != nil && sc.Not.Value.Type.Is("null") {
+			return "must not be null"
+		}
 	}
 	return "invalid value"
 }

@@ -1,5 +1,544 @@
 package store
 
-// WebhookStore holds webhook subscriptions and their deliveries. Its methods are added with the webhooks issue,
-// implemented in store/sqlite_webhooks.go and store/postgres_webhooks.go.
-type WebhookStore interface{}
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// WebhookStore holds webhook subscriptions and their deliveries, implemented in store/sqlite_webhooks.go and
+// store/postgres_webhooks.go. Deliveries are rows, so that nothing is lost when a process stops at any moment:
+// the fan-out of an outbox event, each attempt and its outcome are written in transactions, and a delivery a
+// dead worker was sending comes back when its lease runs out.
+type WebhookStore interface {
+	// CreateWebhookSubscription stores a new active subscription.
+	CreateWebhookSubscription(ctx context.Context, s WebhookSubscription) error
+	// GetWebhookSubscription returns the subscription with that ID, or ErrNotFound.
+	GetWebhookSubscription(ctx context.Context, id string) (WebhookSubscription, error)
+	// DeactivateWebhookSubscription deactivates an active subscription for reason and cancels its pending
+	// deliveries; a deactivated one keeps its first reason. It returns the subscription as it now is, or
+	// ErrNotFound.
+	DeactivateWebhookSubscription(ctx context.Context, id string, reason DeactivationReason, at time.Time) (WebhookSubscription, error)
+	// ExpireWebhookSubscriptions deactivates (reason expired) at most limit active subscriptions whose expiry is
+	// at or before now, cancels their pending deliveries, and returns their IDs.
+	ExpireWebhookSubscriptions(ctx context.Context, now time.Time, limit int) ([]string, error)
+
+	// FanOutWebhookEvents turns up to opts.MaxEvents outbox events not fanned out yet into one pending delivery
+	// per matching subscription, and advances the durable fan-out cursor, in one transaction. With PostgreSQL
+	// one replica fans out at a time; the others get a zero result at once.
+	FanOutWebhookEvents(ctx context.Context, now time.Time, opts FanOutOptions) (FanOutResult, error)
+	// ClaimWebhookDeliveries leases at most limit due deliveries of active, unexpired subscriptions until
+	// leaseUntil, oldest due first. A leased delivery is claimed by nobody else until its lease runs out
+	// (PostgreSQL replicas claim side by side with FOR UPDATE SKIP LOCKED).
+	ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]WebhookSend, error)
+	// RecordWebhookAttempts writes the outcome of attempts in one transaction: the deliveries, the
+	// subscriptions' statistics, and deactivations (410 Gone, or MaxConsecutiveFailures failed attempts in a
+	// row). It reports what each attempt changed, in the same order.
+	RecordWebhookAttempts(ctx context.Context, attempts []WebhookAttempt) ([]WebhookAttemptResult, error)
+	// WebhookDeliveries lists a subscription's deliveries, oldest first, at most limit (MaxRows when not
+	// positive or larger).
+	WebhookDeliveries(ctx context.Context, subscriptionID string, limit int) ([]WebhookDelivery, error)
+	// PruneWebhookDeliveries deletes at most limit finished deliveries (delivered, failed, cancelled) that
+	// finished before before, and reports how many went.
+	PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int64, error)
+}
+
+// SubscriptionStatus is the state of a webhook subscription.
+type SubscriptionStatus string
+
+// The two states of a subscription: deactivation is for good.
+const (
+	SubscriptionActive      SubscriptionStatus = "active"
+	SubscriptionDeactivated SubscriptionStatus = "deactivated"
+)
+
+// DeactivationReason says why a subscription was deactivated.
+type DeactivationReason string
+
+// The reasons of the contract.
+const (
+	ReasonUnsubscribed     DeactivationReason = "unsubscribed"
+	ReasonExpired          DeactivationReason = "expired"
+	ReasonDeliveryFailures DeactivationReason = "delivery_failures"
+	ReasonGone             DeactivationReason = "gone"
+)
+
+// Valid reports whether r is one of the four reasons.
+func (r DeactivationReason) Valid() bool {
+	switch r {
+	case ReasonUnsubscribed, ReasonExpired, ReasonDeliveryFailures, ReasonGone:
+		return true
+	}
+	return false
+}
+
+// WebhookSubscription is a subscription with its delivery statistics.
+type WebhookSubscription struct {
+	ID          string
+	CallbackURL string
+	Events      []string
+	Providers   []string // nil means every provider
+	// Secret signs deliveries. It is stored because every delivery needs it, and never returned by the API.
+	Secret            *string
+	Metadata          json.RawMessage // nil when none was given
+	Status            SubscriptionStatus
+	DeactivatedReason *DeactivationReason
+	DeactivatedAt     *time.Time
+	CreatedAt         time.Time
+	ExpiresAt         *time.Time
+
+	FireCount           int64 // successful deliveries
+	FailCount           int64 // failed attempts in total
+	ConsecutiveFailures int64 // failed attempts since the last success
+	LastError           *string
+	LastDeliveryAt      *time.Time // time of the last attempt
+}
+
+// DeliveryStatus is the state of one delivery.
+type DeliveryStatus string
+
+// A delivery is pending until it is delivered, given up (failed) or its subscription is deactivated (cancelled).
+const (
+	DeliveryPending   DeliveryStatus = "pending"
+	DeliveryDelivered DeliveryStatus = "delivered"
+	DeliveryFailed    DeliveryStatus = "failed"
+	DeliveryCancelled DeliveryStatus = "cancelled"
+)
+
+// WebhookDelivery is one outbox event for one subscription, with its attempts so far.
+type WebhookDelivery struct {
+	ID             int64
+	SubscriptionID string
+	EventID        int64
+	Status         DeliveryStatus
+	Attempts       int64
+	NextAttemptAt  time.Time
+	LockedUntil    *time.Time
+	LastAttemptAt  *time.Time
+	LastError      *string
+	LastStatus     *int64 // HTTP status of the last attempt, when one came back
+	CreatedAt      time.Time
+	FinishedAt     *time.Time
+}
+
+// WebhookSend is a claimed delivery with what sending it needs.
+type WebhookSend struct {
+	DeliveryID     int64
+	SubscriptionID string
+	EventID        int64
+	Attempts       int64 // attempts made before this one
+	CallbackURL    string
+	Secret         *string
+	Event          OutboxEvent
+}
+
+// FanOutOptions bound one fan-out transaction.
+type FanOutOptions struct {
+	// MaxEvents is how many outbox events one call fans out at most (each can make one row per subscription).
+	MaxEvents int
+	// GapGrace is how long the cursor waits at a hole in the outbox IDs before it moves past it. PostgreSQL
+	// hands out IDs when rows are inserted, not when they commit, so a poll can see event 8 before a slower
+	// transaction commits event 7; events in a hole are still fanned out when they appear (the cursor only
+	// bounds the scan), so the grace must only outlast the longest transaction that writes the outbox.
+	GapGrace time.Duration
+}
+
+// FanOutResult is what one FanOutWebhookEvents call did.
+type FanOutResult struct {
+	Events     int   // outbox events fanned out
+	Deliveries int64 // delivery rows created
+	Cursor     int64 // the cursor after the call
+	Skipped    bool  // another replica was fanning out (PostgreSQL)
+}
+
+// WebhookAttempt is the outcome of one delivery attempt.
+type WebhookAttempt struct {
+	DeliveryID     int64
+	SubscriptionID string
+	At             time.Time
+	Success        bool
+	HTTPStatus     *int64 // nil when no answer came back (timeout, refused, blocked address)
+	Error          string // set when !Success: short, without the URL or any secret
+	// NextAttemptAt is when a failed delivery is tried again; nil gives it up (status failed).
+	NextAttemptAt *time.Time
+	// Gone deactivates the subscription at once (the receiver answered 410).
+	Gone bool
+	// MaxConsecutiveFailures deactivates the subscription when this failure makes that many in a row.
+	MaxConsecutiveFailures int64
+}
+
+// WebhookAttemptResult is what recording one attempt changed.
+type WebhookAttemptResult struct {
+	ConsecutiveFailures int64
+	// Deactivated is set when this attempt deactivated the subscription.
+	Deactivated *DeactivationReason
+}
+
+// webhookTx is one engine's webhook writes inside a transaction; the sequences that use them are written once,
+// below, like writeCheckResult.
+type webhookTx interface {
+	// lockCursor returns the fan-out cursor, or held=false when another transaction holds it.
+	lockCursor(ctx context.Context) (cursor int64, held bool, err error)
+	setCursor(ctx context.Context, id int64) error
+	unfannedEvents(ctx context.Context, after int64, limit int) ([]OutboxEvent, error)
+	insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time) (int64, error)
+	markFanned(ctx context.Context, eventID int64, at time.Time) error
+	fannedAfter(ctx context.Context, after int64, limit int) ([]fannedEvent, error)
+	deleteFannedThrough(ctx context.Context, id int64) error
+
+	// markSucceeded and countSuccesses take a run of successes at once (PostgreSQL: one statement each).
+	markSucceeded(ctx context.Context, as []WebhookAttempt) error
+	countSuccesses(ctx context.Context, runs []successRun) error
+	markFailed(ctx context.Context, a WebhookAttempt) error
+	countFailure(ctx context.Context, a WebhookAttempt) (consecutive int64, status SubscriptionStatus, err error)
+	deactivate(ctx context.Context, id string, reason DeactivationReason, at time.Time) (bool, error)
+	cancelDeliveries(ctx context.Context, subscriptionIDs []string, at time.Time) error
+}
+
+type fannedEvent struct {
+	EventID  int64
+	FannedAt time.Time
+}
+
+// maxFannedScan bounds the list of events fanned out above the cursor that one call reads. Only holes younger
+// than GapGrace keep events there, so it stays short; should it not, the cursor advances in steps.
+const maxFannedScan = 10_000
+
+func fanOut(ctx context.Context, tx webhookTx, now time.Time, opts FanOutOptions) (FanOutResult, error) {
+	now = normTime(now)
+	cursor, held, err := tx.lockCursor(ctx)
+	if err != nil {
+		return FanOutResult{}, fmt.Errorf("reading the fan-out cursor: %w", err)
+	}
+	if !held {
+		return FanOutResult{Skipped: true}, nil
+	}
+	res := FanOutResult{Cursor: cursor}
+	events, err := tx.unfannedEvents(ctx, cursor, max(opts.MaxEvents, 1))
+	if err != nil {
+		return FanOutResult{}, fmt.Errorf("reading outbox events to fan out: %w", err)
+	}
+	for _, e := range events {
+		n, err := tx.insertDeliveries(ctx, e, now)
+		if err != nil {
+			return FanOutResult{}, fmt.Errorf("fanning out event %d (%s): %w", e.ID, e.Type, err)
+		}
+		if err := tx.markFanned(ctx, e.ID, now); err != nil {
+			return FanOutResult{}, fmt.Errorf("marking event %d fanned out: %w", e.ID, err)
+		}
+		res.Events++
+		res.Deliveries += n
+	}
+	fanned, err := tx.fannedAfter(ctx, cursor, maxFannedScan)
+	if err != nil {
+		return FanOutResult{}, fmt.Errorf("reading fanned-out events: %w", err)
+	}
+	next := advanceCursor(cursor, fanned, now, opts.GapGrace)
+	if next != cursor {
+		if err := tx.deleteFannedThrough(ctx, next); err != nil {
+			return FanOutResult{}, fmt.Errorf("forgetting fanned-out events: %w", err)
+		}
+		if err := tx.setCursor(ctx, next); err != nil {
+			return FanOutResult{}, fmt.Errorf("moving the fan-out cursor: %w", err)
+		}
+	}
+	res.Cursor = next
+	return res, nil
+}
+
+// advanceCursor moves the cursor over the fanned-out events that follow it without a hole, and over a hole
+// once the event after it was fanned out at least grace ago: by then whatever transaction held the missing IDs
+// has committed (and its events were fanned out, they are not in the hole any more) or rolled back.
+func advanceCursor(cursor int64, fanned []fannedEvent, now time.Time, grace time.Duration) int64 {
+	next := cursor
+	for _, f := range fanned {
+		if f.EventID != next+1 && now.Sub(f.FannedAt) < grace {
+			break
+		}
+		next = f.EventID
+	}
+	return next
+}
+
+// successRun is the successes of one subscription within a run of successful attempts.
+type successRun struct {
+	SubscriptionID string
+	Count          int64
+	Last           time.Time // the latest attempt
+}
+
+func recordAttempts(ctx context.Context, tx webhookTx, attempts []WebhookAttempt) ([]WebhookAttemptResult, error) {
+	out := make([]WebhookAttemptResult, len(attempts))
+	// Successes are applied in runs: within a run their order does not matter (each resets the failure count),
+	// and a failure between two successes still sees the first and is seen by the second.
+	var run []WebhookAttempt
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		if err := tx.markSucceeded(ctx, run); err != nil {
+			return fmt.Errorf("recording %d delivered attempts: %w", len(run), err)
+		}
+		if err := tx.countSuccesses(ctx, groupSuccesses(run)); err != nil {
+			return fmt.Errorf("counting %d delivered attempts: %w", len(run), err)
+		}
+		run = run[:0]
+		return nil
+	}
+	for i, a := range attempts {
+		a.At = normTime(a.At)
+		if a.NextAttemptAt != nil {
+			t := normTime(*a.NextAttemptAt)
+			a.NextAttemptAt = &t
+		}
+		if a.Success {
+			run = append(run, a)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		if a.Error == "" {
+			a.Error = "delivery failed"
+		}
+		if err := tx.markFailed(ctx, a); err != nil {
+			return nil, fmt.Errorf("recording delivery %d: %w", a.DeliveryID, err)
+		}
+		n, status, err := tx.countFailure(ctx, a)
+		if err != nil {
+			return nil, fmt.Errorf("counting delivery %d: %w", a.DeliveryID, err)
+		}
+		out[i].ConsecutiveFailures = n
+		if status != SubscriptionActive {
+			continue
+		}
+		var reason DeactivationReason
+		switch {
+		case a.Gone:
+			reason = ReasonGone
+		case a.MaxConsecutiveFailures > 0 && n >= a.MaxConsecutiveFailures:
+			reason = ReasonDeliveryFailures
+		default:
+			continue
+		}
+		done, err := deactivate(ctx, tx, a.SubscriptionID, reason, a.At)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			out[i].Deactivated = &reason
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// groupSuccesses sums a run of successes per subscription, in the order subscriptions first appear.
+func groupSuccesses(run []WebhookAttempt) []successRun {
+	idx := map[string]int{}
+	var out []successRun
+	for _, a := range run {
+		i, ok := idx[a.SubscriptionID]
+		if !ok {
+			i = len(out)
+			idx[a.SubscriptionID] = i
+			out = append(out, successRun{SubscriptionID: a.SubscriptionID})
+		}
+		out[i].Count++
+		if a.At.After(out[i].Last) {
+			out[i].Last = a.At
+		}
+	}
+	return out
+}
+
+func deactivate(ctx context.Context, tx webhookTx, id string, reason DeactivationReason, at time.Time) (bool, error) {
+	if !reason.Valid() {
+		return false, errorf("unknown deactivation reason %q", reason)
+	}
+	done, err := tx.deactivate(ctx, id, reason, normTime(at))
+	if err != nil {
+		return false, fmt.Errorf("deactivating subscription %s: %w", id, err)
+	}
+	if !done {
+		return false, nil
+	}
+	if err := tx.cancelDeliveries(ctx, []string{id}, normTime(at)); err != nil {
+		return false, fmt.Errorf("cancelling deliveries of subscription %s: %w", id, err)
+	}
+	return true, nil
+}
+
+// subscriptionRow has the fields of both engines' webhook_subscriptions models (see rows.go).
+type subscriptionRow struct {
+	ID                  string
+	CallbackUrl         string
+	Events              string
+	Providers           *string
+	Secret              *string
+	Metadata            *string
+	Status              string
+	DeactivatedReason   *string
+	DeactivatedAt       *time.Time
+	CreatedAt           time.Time
+	ExpiresAt           *time.Time
+	FireCount           int64
+	FailCount           int64
+	ConsecutiveFailures int64
+	LastError           *string
+	LastDeliveryAt      *time.Time
+}
+
+func (r subscriptionRow) subscription() (WebhookSubscription, error) {
+	s := WebhookSubscription{
+		ID: r.ID, CallbackURL: r.CallbackUrl, Secret: r.Secret, Status: SubscriptionStatus(r.Status),
+		DeactivatedAt: normPtrTime(r.DeactivatedAt), CreatedAt: r.CreatedAt.UTC(), ExpiresAt: normPtrTime(r.ExpiresAt),
+		FireCount: r.FireCount, FailCount: r.FailCount, ConsecutiveFailures: r.ConsecutiveFailures,
+		LastError: r.LastError, LastDeliveryAt: normPtrTime(r.LastDeliveryAt),
+	}
+	if err := json.Unmarshal([]byte(r.Events), &s.Events); err != nil {
+		return WebhookSubscription{}, fmt.Errorf("reading events of subscription %s: %w", r.ID, err)
+	}
+	if r.Providers != nil {
+		if err := json.Unmarshal([]byte(*r.Providers), &s.Providers); err != nil {
+			return WebhookSubscription{}, fmt.Errorf("reading providers of subscription %s: %w", r.ID, err)
+		}
+	}
+	if r.Metadata != nil {
+		s.Metadata = json.RawMessage(*r.Metadata)
+	}
+	if r.DeactivatedReason != nil {
+		reason := DeactivationReason(*r.DeactivatedReason)
+		s.DeactivatedReason = &reason
+	}
+	return s, nil
+}
+
+// subscriptionColumns is a subscription as its insert stores it: lists as JSON text.
+type subscriptionColumns struct {
+	events    string
+	providers *string
+	metadata  *string
+}
+
+func validateSubscription(s WebhookSubscription) (subscriptionColumns, error) {
+	if s.ID == "" || s.CallbackURL == "" || s.CreatedAt.IsZero() {
+		return subscriptionColumns{}, errorf("subscription needs an ID, a callback URL and a time")
+	}
+	if len(s.Events) == 0 {
+		return subscriptionColumns{}, errorf("subscription %s has no events", s.ID)
+	}
+	// The fan-out matches an event by looking for its quoted value in the JSON text: plain identifiers only.
+	for _, v := range slices.Concat(s.Events, s.Providers) {
+		if !plainIdentifier(v) {
+			return subscriptionColumns{}, errorf("subscription %s: %q is not a plain identifier", s.ID, v)
+		}
+	}
+	var c subscriptionColumns
+	b, err := json.Marshal(s.Events)
+	if err != nil {
+		return subscriptionColumns{}, fmt.Errorf("encoding events: %w", err)
+	}
+	c.events = string(b)
+	if s.Providers != nil {
+		b, err := json.Marshal(s.Providers)
+		if err != nil {
+			return subscriptionColumns{}, fmt.Errorf("encoding providers: %w", err)
+		}
+		p := string(b)
+		c.providers = &p
+	}
+	if s.Metadata != nil {
+		if !json.Valid(s.Metadata) {
+			return subscriptionColumns{}, errorf("subscription %s: metadata is not JSON", s.ID)
+		}
+		m := string(s.Metadata)
+		c.metadata = &m
+	}
+	return c, nil
+}
+
+// plainIdentifier accepts what event types and provider IDs are made of: letters, digits, '.', '_' and '-'.
+func plainIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// needle is what the fan-out looks for in a JSON array of plain identifiers to find v.
+func needle(v string) string { return `"` + v + `"` }
+
+type deliveryRow struct {
+	ID             int64
+	SubscriptionID string
+	EventID        int64
+	Status         string
+	Attempts       int64
+	NextAttemptAt  time.Time
+	LockedUntil    *time.Time
+	LastAttemptAt  *time.Time
+	LastError      *string
+	LastStatus     *int64
+	CreatedAt      time.Time
+	FinishedAt     *time.Time
+}
+
+func (r deliveryRow) delivery() WebhookDelivery {
+	return WebhookDelivery{
+		ID: r.ID, SubscriptionID: r.SubscriptionID, EventID: r.EventID, Status: DeliveryStatus(r.Status),
+		Attempts: r.Attempts, NextAttemptAt: r.NextAttemptAt.UTC(), LockedUntil: normPtrTime(r.LockedUntil),
+		LastAttemptAt: normPtrTime(r.LastAttemptAt), LastError: r.LastError, LastStatus: r.LastStatus,
+		CreatedAt: r.CreatedAt.UTC(), FinishedAt: normPtrTime(r.FinishedAt),
+	}
+}
+
+type sendRow struct {
+	ID             int64
+	SubscriptionID string
+	EventID        int64
+	Attempts       int64
+	CallbackUrl    string
+	Secret         *string
+	EventType      string
+	ProviderID     string
+	Payload        string
+	EventCreatedAt time.Time
+}
+
+func (r sendRow) send() WebhookSend {
+	return WebhookSend{
+		DeliveryID: r.ID, SubscriptionID: r.SubscriptionID, EventID: r.EventID, Attempts: r.Attempts,
+		CallbackURL: r.CallbackUrl, Secret: r.Secret,
+		Event: OutboxEvent{ID: r.EventID, Type: r.EventType, ProviderID: r.ProviderID, Payload: json.RawMessage(r.Payload), CreatedAt: r.EventCreatedAt.UTC()},
+	}
+}
+
+// failedStatus is the delivery status a failed attempt leaves, and when it finished (nil while pending).
+func failedStatus(a WebhookAttempt) (DeliveryStatus, time.Time, *time.Time) {
+	if a.NextAttemptAt != nil {
+		return DeliveryPending, *a.NextAttemptAt, nil
+	}
+	at := a.At
+	return DeliveryFailed, a.At, &at
+}
+
+// normTimePtr is normTime for an optional time.
+func normTimePtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := normTime(*t)
+	return &u
+}

@@ -31,6 +31,8 @@ import (
 	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/simulator"
 	"github.com/switchboard/switchboard/store"
+	"github.com/switchboard/switchboard/webhooks"
+	"github.com/switchboard/switchboard/x402"
 )
 
 const usage = `usage: switchboard <command> [flags]
@@ -128,6 +130,17 @@ func simulate(ctx context.Context, st config.Settings, log *slog.Logger, ready c
 // serve runs the HTTP server until ctx ends, then drains it. When ready is not nil it receives the bound
 // address once the server accepts connections (tests listen on port 0).
 func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan<- string) error {
+	// Payment settings are checked before anything starts: a bad one fails serve, naming the setting.
+	payments, err := x402.ParseSettings(st.X402)
+	if err != nil {
+		return err
+	}
+	if payments.Enabled() {
+		log.Info("premium payments enabled", "network", payments.Network.Name, "pay_to", payments.PayTo.Hex(),
+			"asset", payments.Asset.Hex(), "price", payments.Price.String(), "facilitator", payments.FacilitatorURL)
+	} else {
+		log.Warn("premium payments not configured (SWITCHBOARD_X402_PAY_TO is empty): the premium endpoint answers 503")
+	}
 	s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
 	if err != nil {
 		return err
@@ -145,13 +158,28 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		return fmt.Errorf("loading the health view: %w", err)
 	}
 	h, err := server.NewHandler(ctx, server.Options{
-		API:    impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view}),
+		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
+			WebhookAllowLoopback: st.WebhookAllowLoopback}),
 		Store:  s,
 		Logger: log,
 	})
 	if err != nil {
 		return err
 	}
+	// The webhook worker drains the outbox the poller writes. It runs on a context the signal does not cancel:
+	// it is stopped after the HTTP server has drained, and on any early return before the store closes.
+	hooks, err := webhooks.New(webhooks.Config{
+		AllowLoopback: st.WebhookAllowLoopback,
+		UserAgent:     "Switchboard-Webhooks/" + version() + " (+https://github.com/switchboard/switchboard)",
+		Logger:        log.With("component", "webhooks"),
+	}, s)
+	if err != nil {
+		return err
+	}
+	if err := hooks.Start(context.WithoutCancel(ctx)); err != nil {
+		return err
+	}
+	defer stopWebhooks(hooks, log)
 	pollDone := make(chan struct{})
 	if st.Poll {
 		p, err := poller.New(poller.Config{
@@ -161,6 +189,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 				if err := view.Refresh(ctx, time.Now()); err != nil {
 					log.Error("refreshing the health view", "error", err)
 				}
+				hooks.Notify() // events of this cycle go out now rather than at the worker's next poll
 			},
 		}, s, reg.All(), log.With("component", "poller"))
 		if err != nil {
@@ -211,8 +240,19 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	case <-shutdownCtx.Done():
 		log.Warn("the poller did not stop in time")
 	}
+	stopWebhooks(hooks, log)
 	log.Info("stopped")
 	return nil
+}
+
+// stopWebhooks lets the deliveries in flight finish (each within its 15 s timeout) and records them. Any it
+// cannot wait for are sent again after their lease, with the same webhook-id.
+func stopWebhooks(w *webhooks.Worker, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := w.Stop(ctx); err != nil {
+		log.Warn("the webhook worker did not stop in time", "error", err)
+	}
 }
 
 func newLogger(st config.Settings, w io.Writer) *slog.Logger {

@@ -1322,6 +1322,27 @@ func (e GetLatencyParamsWindow) Valid() bool {
 	}
 }
 
+// Defines values for PostMcpParamsMCPProtocolVersion.
+const (
+	PostMcpParamsMCPProtocolVersionN20241105 PostMcpParamsMCPProtocolVersion = "2024-11-05"
+	PostMcpParamsMCPProtocolVersionN20250326 PostMcpParamsMCPProtocolVersion = "2025-03-26"
+	PostMcpParamsMCPProtocolVersionN20250618 PostMcpParamsMCPProtocolVersion = "2025-06-18"
+)
+
+// Valid indicates whether the value is a known member of the PostMcpParamsMCPProtocolVersion enum.
+func (e PostMcpParamsMCPProtocolVersion) Valid() bool {
+	switch e {
+	case PostMcpParamsMCPProtocolVersionN20241105:
+		return true
+	case PostMcpParamsMCPProtocolVersionN20250326:
+		return true
+	case PostMcpParamsMCPProtocolVersionN20250618:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPickParamsNeeds.
 const (
 	GetPickParamsNeedsFunctionCalling GetPickParamsNeeds = "function_calling"
@@ -5908,7 +5929,7 @@ type GetGuardrailsParams struct {
 
 // GetHealthPremiumParams defines parameters for GetHealthPremium.
 type GetHealthPremiumParams struct {
-	// XPAYMENT x402 v1 payment payload: base64 of the JSON `{x402Version, scheme, network, payload: {signature, authorization: {from, to, value, validAfter, validBefore, nonce}}}` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712). Absent: the answer is 402. Malformed: 400.
+	// XPAYMENT x402 v1 payment payload: base64 of the JSON `{x402Version, scheme, network, payload: {signature, authorization: {from, to, value, validAfter, validBefore, nonce}}}` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712). Absent: the answer is 402. Malformed (not base64, not JSON, a field missing or badly formed) or not acceptable: also 402, with the reason in `error` and the requirements in `accepts`, since x402 clients act on a 402; an empty header counts as absent. Only a header longer than 16384 characters answers 400.
 	XPAYMENT *string `json:"X-PAYMENT,omitempty"`
 }
 
@@ -5991,6 +6012,20 @@ type GetMaxOutputTokensParams struct {
 
 	// Limit Maximum number of records returned (1 to 100, default 50).
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// PostMcpParams defines parameters for PostMcp.
+type PostMcpParams struct {
+	// MCPProtocolVersion The MCP revision negotiated by `initialize`, which clients of revision 2025-06-18 and later send with every later request. Absent: `2024-11-05` is assumed. A revision this server does not speak answers 400.
+	MCPProtocolVersion *PostMcpParamsMCPProtocolVersion `json:"MCP-Protocol-Version,omitempty"`
+}
+
+// PostMcpParamsMCPProtocolVersion defines parameters for PostMcp.
+type PostMcpParamsMCPProtocolVersion string
+
+// PostMcp400JSONResponseBody defines parameters for PostMcp.
+type PostMcp400JSONResponseBody struct {
+	union json.RawMessage
 }
 
 // GetMcpSupportParams defines parameters for GetMcpSupport.
@@ -6994,6 +7029,68 @@ func (t *TokenEstimateResponse) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsJsonRpcResponse returns the union data inside the PostMcp400JSONResponseBody as a JsonRpcResponse
+func (t PostMcp400JSONResponseBody) AsJsonRpcResponse() (JsonRpcResponse, error) {
+	var body JsonRpcResponse
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromJsonRpcResponse overwrites any union data inside the PostMcp400JSONResponseBody as the provided JsonRpcResponse
+func (t *PostMcp400JSONResponseBody) FromJsonRpcResponse(v JsonRpcResponse) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeJsonRpcResponse performs a merge with any union data inside the PostMcp400JSONResponseBody, using the provided JsonRpcResponse
+func (t *PostMcp400JSONResponseBody) MergeJsonRpcResponse(v JsonRpcResponse) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsError returns the union data inside the PostMcp400JSONResponseBody as a Error
+func (t PostMcp400JSONResponseBody) AsError() (Error, error) {
+	var body Error
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromError overwrites any union data inside the PostMcp400JSONResponseBody as the provided Error
+func (t *PostMcp400JSONResponseBody) FromError(v Error) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeError performs a merge with any union data inside the PostMcp400JSONResponseBody, using the provided Error
+func (t *PostMcp400JSONResponseBody) MergeError(v Error) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PostMcp400JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PostMcp400JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -7340,12 +7437,20 @@ type ClientInterface interface {
 	// PostMcpWithBody MCP server (JSON-RPC 2.0)
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-	// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-	// - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-	//   object), `serverInfo` (`name`);
-	// - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-	//   `{"type": "text", "text": <JSON text of the tool output>}`.
+	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+	//   negotiation);
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+	//   from the operation's parameters; list parameters are arrays);
+	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -7357,24 +7462,36 @@ type ClientInterface interface {
 	// service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 	// service_migration_guide.
 	//
-	// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-	// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-	// holds only notifications answers 202 with no body.
+	// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /mcp (the `PostMcp` operationId).
-	PostMcpWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PostMcpWithBody(ctx context.Context, params *PostMcpParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostMcp MCP server (JSON-RPC 2.0)
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-	// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-	// - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-	//   object), `serverInfo` (`name`);
-	// - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-	//   `{"type": "text", "text": <JSON text of the tool output>}`.
+	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+	//   negotiation);
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+	//   from the operation's parameters; list parameters are arrays);
+	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -7386,14 +7503,18 @@ type ClientInterface interface {
 	// service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 	// service_migration_guide.
 	//
-	// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-	// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-	// holds only notifications answers 202 with no body.
+	// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /mcp (the `PostMcp` operationId).
-	PostMcp(ctx context.Context, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	PostMcp(ctx context.Context, params *PostMcpParams, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMcpSupport Model Context Protocol (MCP) support per provider
 	//
@@ -8392,12 +8513,20 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 // PostMcpWithBody MCP server (JSON-RPC 2.0)
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-//   - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-//     object), `serverInfo` (`name`);
-//   - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-//     `{"type": "text", "text": <JSON text of the tool output>}`.
+// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+// answer is `application/json`, whatever `Accept` lists. Methods:
+//   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+//     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+//     negotiation);
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+//     from the operation's parameters; list parameters are arrays);
+//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -8409,15 +8538,19 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 // service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 // service_migration_guide.
 //
-// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-// holds only notifications answers 202 with no body.
+// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /mcp (the `PostMcp` operationId).
-func (c *Client) PostMcpWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPostMcpRequestWithBody(c.Server, contentType, body)
+func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostMcpRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8431,12 +8564,20 @@ func (c *Client) PostMcpWithBody(ctx context.Context, contentType string, body i
 // PostMcp MCP server (JSON-RPC 2.0)
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-//   - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-//     object), `serverInfo` (`name`);
-//   - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-//     `{"type": "text", "text": <JSON text of the tool output>}`.
+// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+// answer is `application/json`, whatever `Accept` lists. Methods:
+//   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+//     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+//     negotiation);
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+//     from the operation's parameters; list parameters are arrays);
+//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -8448,15 +8589,19 @@ func (c *Client) PostMcpWithBody(ctx context.Context, contentType string, body i
 // service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 // service_migration_guide.
 //
-// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-// holds only notifications answers 202 with no body.
+// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /mcp (the `PostMcp` operationId).
-func (c *Client) PostMcp(ctx context.Context, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPostMcpRequest(c.Server, body)
+func (c *Client) PostMcp(ctx context.Context, params *PostMcpParams, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostMcpRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11913,18 +12058,18 @@ func NewGetMaxOutputTokensRequest(server string, params *GetMaxOutputTokensParam
 }
 
 // NewPostMcpRequest calls the generic PostMcp builder with application/json body
-func NewPostMcpRequest(server string, body PostMcpJSONRequestBody) (*http.Request, error) {
+func NewPostMcpRequest(server string, params *PostMcpParams, body PostMcpJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewPostMcpRequestWithBody(server, "application/json", bodyReader)
+	return NewPostMcpRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewPostMcpRequestWithBody constructs an http.Request for the PostMcp method, with any body, and a specified content type
-func NewPostMcpRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewPostMcpRequestWithBody(server string, params *PostMcpParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -11948,6 +12093,21 @@ func NewPostMcpRequestWithBody(server string, contentType string, body io.Reader
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.MCPProtocolVersion != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "MCP-Protocol-Version", *params.MCPProtocolVersion, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("MCP-Protocol-Version", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15574,12 +15734,20 @@ type ClientWithResponsesInterface interface {
 	// PostMcpWithBodyWithResponse MCP server (JSON-RPC 2.0)
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-	// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-	// - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-	//   object), `serverInfo` (`name`);
-	// - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-	//   `{"type": "text", "text": <JSON text of the tool output>}`.
+	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+	//   negotiation);
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+	//   from the operation's parameters; list parameters are arrays);
+	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -15591,24 +15759,36 @@ type ClientWithResponsesInterface interface {
 	// service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 	// service_migration_guide.
 	//
-	// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-	// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-	// holds only notifications answers 202 with no body.
+	// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /mcp (the `PostMcp` operationId).
-	PostMcpWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostMcpResponse, error)
+	PostMcpWithBodyWithResponse(ctx context.Context, params *PostMcpParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostMcpResponse, error)
 
 	// PostMcpWithResponse MCP server (JSON-RPC 2.0)
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-	// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-	// - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-	//   object), `serverInfo` (`name`);
-	// - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-	//   `{"type": "text", "text": <JSON text of the tool output>}`.
+	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+	//   negotiation);
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+	//   from the operation's parameters; list parameters are arrays);
+	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -15620,14 +15800,18 @@ type ClientWithResponsesInterface interface {
 	// service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 	// service_migration_guide.
 	//
-	// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-	// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-	// holds only notifications answers 202 with no body.
+	// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /mcp (the `PostMcp` operationId).
-	PostMcpWithResponse(ctx context.Context, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*PostMcpResponse, error)
+	PostMcpWithResponse(ctx context.Context, params *PostMcpParams, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*PostMcpResponse, error)
 
 	// GetMcpSupportWithResponse Model Context Protocol (MCP) support per provider
 	//
@@ -17963,8 +18147,6 @@ type GetHealthPremiumResponse struct {
 	JSON402 *PaymentRequired
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
@@ -17989,11 +18171,6 @@ func (r GetHealthPremiumResponse) GetJSON402() *PaymentRequired {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetHealthPremiumResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetHealthPremiumResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -18436,13 +18613,11 @@ type PostMcpResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *McpResponse
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequest
+	JSON400 *PostMcp400JSONResponseBody
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18451,7 +18626,7 @@ func (r PostMcpResponse) GetJSON200() *McpResponse {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r PostMcpResponse) GetJSON400() *BadRequest {
+func (r PostMcpResponse) GetJSON400() *PostMcp400JSONResponseBody {
 	return r.JSON400
 }
 
@@ -18463,11 +18638,6 @@ func (r PostMcpResponse) GetJSON413() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostMcpResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r PostMcpResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21090,8 +21260,6 @@ type DeleteWebhookResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21112,11 +21280,6 @@ func (r DeleteWebhookResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteWebhookResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r DeleteWebhookResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21159,8 +21322,6 @@ type GetWebhookResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21181,11 +21342,6 @@ func (r GetWebhookResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetWebhookResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetWebhookResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21230,8 +21386,6 @@ type CreateWebhookResponse struct {
 	JSON413 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21257,11 +21411,6 @@ func (r CreateWebhookResponse) GetJSON413() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateWebhookResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r CreateWebhookResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21922,12 +22071,20 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 // PostMcpWithBodyWithResponse MCP server (JSON-RPC 2.0)
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-//   - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-//     object), `serverInfo` (`name`);
-//   - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-//     `{"type": "text", "text": <JSON text of the tool output>}`.
+// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+// answer is `application/json`, whatever `Accept` lists. Methods:
+//   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+//     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+//     negotiation);
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+//     from the operation's parameters; list parameters are arrays);
+//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -21939,15 +22096,19 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 // service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 // service_migration_guide.
 //
-// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-// holds only notifications answers 202 with no body.
+// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /mcp (the `PostMcp` operationId).
-func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostMcpResponse, error) {
-	rsp, err := c.PostMcpWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, params *PostMcpParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostMcpResponse, error) {
+	rsp, err := c.PostMcpWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -21957,12 +22118,20 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, c
 // PostMcpWithResponse MCP server (JSON-RPC 2.0)
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
-// `JsonRpcError` schemas); it reports protocol version `2024-11-05`. Methods:
-//   - `initialize` (params: empty object): result `protocolVersion` (`2024-11-05`), `capabilities` (`tools`
-//     object), `serverInfo` (`name`);
-//   - `tools/list` (params: empty object): result `tools`, an array of 34 tools each with `name` and input schema;
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of
-//     `{"type": "text", "text": <JSON text of the tool output>}`.
+// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
+// answer is `application/json`, whatever `Accept` lists. Methods:
+//   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
+//     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
+//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
+//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
+//     negotiation);
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
+//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
+//     from the operation's parameters; list parameters are arrays);
+//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
+//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
+//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
@@ -21974,15 +22143,19 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, c
 // service_error_codes, service_reference_compat, service_overflow_behaviour, service_guardrails,
 // service_migration_guide.
 //
-// A body that is JSON but not valid JSON-RPC (unknown method, bad params, missing `jsonrpc`) is answered 200
-// with a JSON-RPC error object, not HTTP 400; only a body that is not JSON at all answers 400. A request that
-// holds only notifications answers 202 with no body.
+// A body that is JSON but not valid JSON-RPC is answered 200 with a JSON-RPC error object, not HTTP 400:
+// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
+// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
+// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
+// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
+// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
+// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /mcp (the `PostMcp` operationId).
-func (c *ClientWithResponses) PostMcpWithResponse(ctx context.Context, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*PostMcpResponse, error) {
-	rsp, err := c.PostMcp(ctx, body, reqEditors...)
+func (c *ClientWithResponses) PostMcpWithResponse(ctx context.Context, params *PostMcpParams, body PostMcpJSONRequestBody, reqEditors ...RequestEditorFn) (*PostMcpResponse, error) {
+	rsp, err := c.PostMcp(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -24198,13 +24371,6 @@ func ParseGetHealthPremiumResponse(rsp *http.Response) (*GetHealthPremiumRespons
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24565,7 +24731,7 @@ func ParsePostMcpResponse(rsp *http.Response) (*PostMcpResponse, error) {
 		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest BadRequest
+		var dest PostMcp400JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -24584,13 +24750,6 @@ func ParsePostMcpResponse(rsp *http.Response) (*PostMcpResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26649,13 +26808,6 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -26702,13 +26854,6 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26763,13 +26908,6 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26939,7 +27077,7 @@ type ServerInterface interface {
 	GetMaxOutputTokens(w http.ResponseWriter, r *http.Request, params GetMaxOutputTokensParams)
 	// PostMcp MCP server (JSON-RPC 2.0)
 	// (POST /mcp)
-	PostMcp(w http.ResponseWriter, r *http.Request)
+	PostMcp(w http.ResponseWriter, r *http.Request, params PostMcpParams)
 	// GetMcpSupport Model Context Protocol (MCP) support per provider
 	// (GET /mcp-support)
 	GetMcpSupport(w http.ResponseWriter, r *http.Request, params GetMcpSupportParams)
@@ -27284,7 +27422,7 @@ func (_ Unimplemented) GetMaxOutputTokens(w http.ResponseWriter, r *http.Request
 
 // PostMcp MCP server (JSON-RPC 2.0)
 // (POST /mcp)
-func (_ Unimplemented) PostMcp(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) PostMcp(w http.ResponseWriter, r *http.Request, params PostMcpParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -29581,8 +29719,35 @@ func (siw *ServerInterfaceWrapper) GetMaxOutputTokens(w http.ResponseWriter, r *
 // PostMcp operation middleware
 func (siw *ServerInterfaceWrapper) PostMcp(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PostMcpParams
+
+	headers := r.Header
+
+	// ------------- Optional header parameter "MCP-Protocol-Version" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("MCP-Protocol-Version")]; found {
+		var MCPProtocolVersion PostMcpParamsMCPProtocolVersion
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "MCP-Protocol-Version", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "MCP-Protocol-Version", valueList[0], &MCPProtocolVersion, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "MCP-Protocol-Version", Err: err})
+			return
+		}
+
+		params.MCPProtocolVersion = &MCPProtocolVersion
+
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.PostMcp(w, r)
+		siw.Handler.PostMcp(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -34583,20 +34748,6 @@ func (response GetHealthPremium500JSONResponse) VisitGetHealthPremiumResponse(w 
 	return err
 }
 
-type GetHealthPremium501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetHealthPremium501JSONResponse) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetHealthPremium503JSONResponse Error
 
 func (response GetHealthPremium503JSONResponse) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
@@ -35052,7 +35203,8 @@ func (response GetMaxOutputTokens501JSONResponse) VisitGetMaxOutputTokensRespons
 }
 
 type PostMcpRequestObject struct {
-	Body *PostMcpJSONRequestBody
+	Params PostMcpParams
+	Body   *PostMcpJSONRequestBody
 }
 
 type PostMcpResponseObject interface {
@@ -35089,12 +35241,12 @@ func (response PostMcp202Response) VisitPostMcpResponse(w http.ResponseWriter) e
 	return nil
 }
 
-type PostMcp400JSONResponse struct{ BadRequestJSONResponse }
+type PostMcp400JSONResponse = PostMcp400JSONResponseBody
 
 func (response PostMcp400JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.union); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -35127,20 +35279,6 @@ func (response PostMcp500JSONResponse) VisitPostMcpResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type PostMcp501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response PostMcp501JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -38105,20 +38243,6 @@ func (response DeleteWebhook500JSONResponse) VisitDeleteWebhookResponse(w http.R
 	return err
 }
 
-type DeleteWebhook501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response DeleteWebhook501JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetWebhookRequestObject struct {
 	Params GetWebhookParams
 }
@@ -38179,20 +38303,6 @@ func (response GetWebhook500JSONResponse) VisitGetWebhookResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetWebhook501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetWebhook501JSONResponse) VisitGetWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -38271,20 +38381,6 @@ func (response CreateWebhook500JSONResponse) VisitCreateWebhookResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type CreateWebhook501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response CreateWebhook501JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -39563,8 +39659,10 @@ func (sh *strictHandler) GetMaxOutputTokens(w http.ResponseWriter, r *http.Reque
 }
 
 // PostMcp operation middleware
-func (sh *strictHandler) PostMcp(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) PostMcp(w http.ResponseWriter, r *http.Request, params PostMcpParams) {
 	var request PostMcpRequestObject
+
+	request.Params = params
 
 	var body PostMcpJSONRequestBody
 	if err := runtime.BindJSONBody(r, &body); err != nil {

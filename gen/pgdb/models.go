@@ -37,6 +37,19 @@ type Outbox struct {
 	CheckID    int64
 }
 
+type Payment struct {
+	Nonce       string
+	Payer       string
+	Network     string
+	Asset       string
+	Amount      string
+	ValidBefore time.Time
+	State       string
+	ClaimedAt   time.Time
+	FinishedAt  *time.Time
+	TxHash      *string
+}
+
 type ProviderState struct {
 	ProviderID     string
 	LastStatus     string
@@ -65,4 +78,48 @@ type TrustRecord struct {
 	ToAgent     *string
 	TaskID      *string
 	ContextHash *string
+}
+
+type WebhookCursor struct {
+	Name        string
+	LastEventID int64
+}
+
+type WebhookDelivery struct {
+	ID             int64
+	SubscriptionID string
+	EventID        int64
+	Status         string
+	Attempts       int64
+	NextAttemptAt  time.Time
+	LockedUntil    *time.Time
+	LastAttemptAt  *time.Time
+	LastError      *string
+	LastStatus     *int64
+	CreatedAt      time.Time
+	FinishedAt     *time.Time
+}
+
+type WebhookFannedEvent struct {
+	EventID  int64
+	FannedAt time.Time
+}
+
+type WebhookSubscription struct {
+	ID                  string
+	CallbackUrl         string
+	Events              string
+	Providers           *string
+	Secret              *string
+	Metadata            *string
+	Status              string
+	DeactivatedReason   *string
+	DeactivatedAt       *time.Time
+	CreatedAt           time.Time
+	ExpiresAt           *time.Time
+	FireCount           int64
+	FailCount           int64
+	ConsecutiveFailures int64
+	LastError           *string
+	LastDeliveryAt      *time.Time
 }

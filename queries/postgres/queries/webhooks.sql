@@ -1,0 +1,134 @@
+-- name: InsertWebhookSubscription :exec
+INSERT INTO webhook_subscriptions (id, callback_url, events, providers, secret, metadata, status, created_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8);
+
+-- name: GetWebhookSubscription :one
+SELECT * FROM webhook_subscriptions WHERE id = $1;
+
+-- name: DeactivateWebhookSubscription :execrows
+-- Only an active subscription changes: a deactivated one keeps its first reason.
+UPDATE webhook_subscriptions SET status = 'deactivated', deactivated_reason = sqlc.arg(reason), deactivated_at = sqlc.arg(at)
+WHERE id = sqlc.arg(id) AND status = 'active';
+
+-- name: ExpireWebhookSubscriptions :many
+UPDATE webhook_subscriptions SET status = 'deactivated', deactivated_reason = 'expired', deactivated_at = expires_at
+WHERE id IN (
+    SELECT s.id FROM webhook_subscriptions s
+    WHERE s.status = 'active' AND s.expires_at IS NOT NULL AND s.expires_at <= sqlc.arg(now)
+    LIMIT sqlc.arg(max_rows)
+    FOR UPDATE SKIP LOCKED)
+RETURNING id;
+
+-- name: CancelWebhookDeliveries :execrows
+UPDATE webhook_deliveries SET status = 'cancelled', finished_at = sqlc.arg(at), locked_until = NULL
+WHERE status = 'pending' AND subscription_id = ANY(sqlc.arg(subscription_ids)::text[]);
+
+-- name: LockWebhookCursor :many
+-- The fan-out runs on one replica at a time: whoever holds the cursor row. The others skip instead of waiting.
+SELECT last_event_id FROM webhook_cursor WHERE name = 'outbox' FOR UPDATE SKIP LOCKED;
+
+-- name: SetWebhookCursor :exec
+UPDATE webhook_cursor SET last_event_id = $1 WHERE name = 'outbox';
+
+-- name: UnfannedOutboxEvents :many
+-- Events above the cursor not fanned out yet, oldest first.
+SELECT o.id, o.event_type, o.provider_id, o.payload, o.created_at, o.check_id FROM outbox o
+WHERE o.id > sqlc.arg(after_id) AND NOT EXISTS (SELECT 1 FROM webhook_fanned_events f WHERE f.event_id = o.id)
+ORDER BY o.id
+LIMIT sqlc.arg(max_rows);
+
+-- name: InsertWebhookDeliveries :execrows
+-- One pending delivery for every active, unexpired subscription that existed when the event happened and
+-- whose filters match it. events and providers are JSON arrays of plain identifiers (no quotes or escapes in
+-- them), so looking for the quoted value is an exact element match.
+INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at)
+SELECT s.id, sqlc.arg(event_id)::bigint, 'pending', 0, sqlc.arg(now)::timestamptz, sqlc.arg(now)::timestamptz
+FROM webhook_subscriptions s
+WHERE s.status = 'active'
+  AND (s.expires_at IS NULL OR s.expires_at > sqlc.arg(now)::timestamptz)
+  AND s.created_at <= sqlc.arg(event_created_at)::timestamptz
+  AND strpos(s.events, sqlc.arg(event_needle)::text) > 0
+  AND (s.providers IS NULL OR strpos(s.providers, sqlc.arg(provider_needle)::text) > 0)
+ON CONFLICT (subscription_id, event_id) DO NOTHING;
+
+-- name: MarkWebhookEventFanned :exec
+INSERT INTO webhook_fanned_events (event_id, fanned_at) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING;
+
+-- name: FannedWebhookEventsAfter :many
+SELECT event_id, fanned_at FROM webhook_fanned_events WHERE event_id > sqlc.arg(after_id) ORDER BY event_id LIMIT sqlc.arg(max_rows);
+
+-- name: DeleteFannedWebhookEvents :exec
+DELETE FROM webhook_fanned_events WHERE event_id <= $1;
+
+-- name: ClaimWebhookDeliveries :many
+-- Due deliveries that no worker holds, oldest due first. SKIP LOCKED lets replicas claim side by side without
+-- waiting on or taking each other's rows; the lease (locked_until) keeps the others off a claimed row while it
+-- is being sent, after this transaction has ended.
+-- Plan stability: "due" reads the partial index alone, in its order, and stops after max_rows. Joining the
+-- subscriptions there lets the planner, when its statistics lag behind a large fan-out, sort every pending row
+-- on each claim. The subscription check runs on the few rows found; a delivery whose subscription expired or
+-- was deactivated in the meantime is cancelled, never sent. IDs go through arrays so each step is an index
+-- lookup.
+WITH due AS (
+    SELECT d.id, d.subscription_id FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= sqlc.arg(now)
+      AND (d.locked_until IS NULL OR d.locked_until <= sqlc.arg(now))
+    ORDER BY d.next_attempt_at, d.id
+    LIMIT sqlc.arg(max_rows)
+    FOR UPDATE SKIP LOCKED
+), live AS (
+    SELECT due.id FROM due JOIN webhook_subscriptions s ON s.id = due.subscription_id
+    WHERE s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > sqlc.arg(now))
+), dropped AS (
+    UPDATE webhook_deliveries SET status = 'cancelled', finished_at = sqlc.arg(now), locked_until = NULL
+    WHERE webhook_deliveries.id = ANY(ARRAY(SELECT due.id FROM due EXCEPT SELECT live.id FROM live))
+), claimed AS (
+    UPDATE webhook_deliveries SET locked_until = sqlc.arg(locked_until)
+    WHERE webhook_deliveries.id = ANY(ARRAY(SELECT live.id FROM live))
+    RETURNING webhook_deliveries.id, webhook_deliveries.subscription_id, webhook_deliveries.event_id, webhook_deliveries.attempts
+)
+SELECT c.id, c.subscription_id, c.event_id, c.attempts, s.callback_url, s.secret,
+       o.event_type, o.provider_id, o.payload, o.created_at AS event_created_at
+FROM claimed c
+JOIN webhook_subscriptions s ON s.id = c.subscription_id
+JOIN outbox o ON o.id = c.event_id;
+
+-- name: MarkWebhookDeliveryFailed :exec
+-- A delivery cancelled while it was in flight stays cancelled.
+UPDATE webhook_deliveries
+SET status = CASE WHEN status = 'pending' THEN sqlc.arg(status)::text ELSE status END,
+    attempts = attempts + 1, last_attempt_at = sqlc.arg(at), next_attempt_at = sqlc.arg(next_attempt_at),
+    finished_at = sqlc.narg(finished_at), locked_until = NULL, last_error = sqlc.arg(last_error),
+    last_status = sqlc.narg(last_status)
+WHERE id = sqlc.arg(id);
+
+-- name: CountWebhookFailure :one
+UPDATE webhook_subscriptions
+SET fail_count = fail_count + 1, consecutive_failures = consecutive_failures + 1, last_error = sqlc.arg(last_error),
+    last_delivery_at = sqlc.arg(at)
+WHERE id = sqlc.arg(id)
+RETURNING consecutive_failures, status;
+
+-- name: ListWebhookDeliveries :many
+SELECT * FROM webhook_deliveries WHERE subscription_id = sqlc.arg(subscription_id) ORDER BY id LIMIT sqlc.arg(max_rows);
+
+-- name: PruneWebhookDeliveries :execrows
+DELETE FROM webhook_deliveries WHERE id IN (
+    SELECT p.id FROM webhook_deliveries p WHERE p.status <> 'pending' AND p.finished_at < sqlc.arg(before) LIMIT sqlc.arg(max_rows));
+
+-- name: MarkWebhookDeliveriesSucceeded :exec
+-- Many successes in one statement: a batch of outcomes is one round trip, not two per delivery.
+UPDATE webhook_deliveries d
+SET status = 'delivered', attempts = d.attempts + 1, last_attempt_at = u.at, finished_at = u.at,
+    locked_until = NULL, last_error = NULL, last_status = u.last_status
+FROM (SELECT unnest(sqlc.arg(ids)::bigint[]) AS id, unnest(sqlc.arg(ats)::timestamptz[]) AS at,
+             unnest(sqlc.arg(statuses)::bigint[]) AS last_status) u
+WHERE d.id = u.id;
+
+-- name: CountWebhookSuccesses :exec
+-- ids are distinct: the caller sums the successes of each subscription into counts.
+UPDATE webhook_subscriptions s
+SET fire_count = s.fire_count + u.n, consecutive_failures = 0, last_delivery_at = u.at
+FROM (SELECT unnest(sqlc.arg(ids)::text[]) AS id, unnest(sqlc.arg(counts)::bigint[]) AS n,
+             unnest(sqlc.arg(ats)::timestamptz[]) AS at) u
+WHERE s.id = u.id;

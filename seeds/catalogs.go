@@ -1,0 +1,259 @@
+package seeds
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// catalogFS holds the reference catalogs of seeds/catalogs. pricing.json, models.json and benchmarks.json are
+// generated from ../shared/data by `go run ./seeds/cmd/convert` (do not edit them by hand); rate_limits.json and
+// free_tier.json are hand-curated from the providers' official pages.
+//
+//go:embed catalogs/*.json
+var catalogFS embed.FS
+
+// Catalog names, as passed to LoadCatalog.
+const (
+	CatalogPricing    = "pricing"
+	CatalogModels     = "models"
+	CatalogBenchmarks = "benchmarks"
+	CatalogRateLimits = "rate_limits"
+	CatalogFreeTier   = "free_tier"
+)
+
+// CatalogNames lists every catalog, in name order.
+func CatalogNames() []string {
+	return []string{CatalogBenchmarks, CatalogFreeTier, CatalogModels, CatalogPricing, CatalogRateLimits}
+}
+
+// Source is one source of a catalog (the OpenAPI Source schema): a data set or a provider's official page.
+type Source struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// License of the data (for example CC-BY-4.0, which requires crediting the source), or null for a provider's
+	// own documentation.
+	License *string `json:"license"`
+}
+
+// Catalog is one loaded catalog file: its as-of date, sources and records. Records are kept as raw JSON, each
+// valid against the OpenAPI record schema of its endpoint; decode them with Records or the typed accessors.
+type Catalog struct {
+	Name    string            `json:"-"`
+	AsOf    string            `json:"as_of"`
+	Sources []Source          `json:"sources"`
+	Records []json.RawMessage `json:"records"`
+}
+
+// Records decodes every record of c into a slice of T.
+func Records[T any](c *Catalog) ([]T, error) {
+	out := make([]T, len(c.Records))
+	for i, r := range c.Records {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			return nil, fmt.Errorf("seeds: %s record %d: %w", c.Name, i, err)
+		}
+	}
+	return out, nil
+}
+
+var asOfRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// loadCatalogs reads and checks every embedded catalog once.
+var loadCatalogs = sync.OnceValues(func() (map[string]*Catalog, error) {
+	entries, err := catalogFS.ReadDir("catalogs")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*Catalog{}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".json")
+		b, err := catalogFS.ReadFile(path.Join("catalogs", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		c, err := parseCatalog(name, b)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = c
+	}
+	for _, n := range CatalogNames() {
+		if out[n] == nil {
+			return nil, fmt.Errorf("seeds: catalog %s.json is missing", n)
+		}
+	}
+	return out, nil
+})
+
+// parseCatalog decodes one catalog file and checks its envelope and provider IDs.
+func parseCatalog(name string, b []byte) (*Catalog, error) {
+	var c Catalog
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("seeds: parsing catalogs/%s.json: %w", name, err)
+	}
+	c.Name = name
+	if !asOfRE.MatchString(c.AsOf) {
+		return nil, fmt.Errorf("seeds: catalogs/%s.json: as_of %q is not YYYY-MM-DD", name, c.AsOf)
+	}
+	if len(c.Sources) == 0 {
+		return nil, fmt.Errorf("seeds: catalogs/%s.json has no sources", name)
+	}
+	for i, s := range c.Sources {
+		if s.Name == "" || s.URL == "" {
+			return nil, fmt.Errorf("seeds: catalogs/%s.json: source %d lacks a name or url", name, i)
+		}
+	}
+	if c.Records == nil {
+		return nil, fmt.Errorf("seeds: catalogs/%s.json has no records array", name)
+	}
+	reg := Providers()
+	for i, r := range c.Records {
+		var id struct {
+			ProviderID string `json:"provider_id"`
+		}
+		if err := json.Unmarshal(r, &id); err != nil {
+			return nil, fmt.Errorf("seeds: catalogs/%s.json record %d: %w", name, i, err)
+		}
+		if !reg.Known(id.ProviderID) {
+			return nil, fmt.Errorf("seeds: catalogs/%s.json record %d: unknown provider %q", name, i, id.ProviderID)
+		}
+	}
+	return &c, nil
+}
+
+// LoadCatalog returns the catalog of that name (see CatalogNames). The catalogs are read and checked once; the
+// returned value is shared: do not modify it.
+func LoadCatalog(name string) (*Catalog, error) {
+	all, err := loadCatalogs()
+	if err != nil {
+		return nil, err
+	}
+	c, ok := all[name]
+	if !ok {
+		names := make([]string, 0, len(all))
+		for n := range all {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("seeds: no catalog %q (have %s)", name, strings.Join(names, ", "))
+	}
+	return c, nil
+}
+
+// CatalogJSON returns the raw bytes of a catalog file as embedded.
+func CatalogJSON(name string) ([]byte, error) {
+	return catalogFS.ReadFile(path.Join("catalogs", name+".json"))
+}
+
+// ---- typed records (the OpenAPI record schemas) ----
+
+// PricingRates are prices in USD; each nil when it does not apply or is unknown.
+type PricingRates struct {
+	InputPer1MTokens       *float64 `json:"input_per_1m_tokens"`
+	OutputPer1MTokens      *float64 `json:"output_per_1m_tokens"`
+	CachedInputPer1MTokens *float64 `json:"cached_input_per_1m_tokens"`
+	PerImage               *float64 `json:"per_image"`
+	PerMinuteAudio         *float64 `json:"per_minute_audio"`
+	Per1kCharacters        *float64 `json:"per_1k_characters"`
+	PerRequest             *float64 `json:"per_request"`
+}
+
+// PricingRecord is one record of the pricing catalog.
+type PricingRecord struct {
+	ProviderID string       `json:"provider_id"`
+	Model      string       `json:"model"`
+	Task       string       `json:"task"`
+	Pricing    PricingRates `json:"pricing"`
+	FreeTier   bool         `json:"free_tier"`
+}
+
+// ModelCapabilities are the capability flags of a model.
+type ModelCapabilities struct {
+	Vision          bool `json:"vision"`
+	FunctionCalling bool `json:"function_calling"`
+	JSONMode        bool `json:"json_mode"`
+}
+
+// ModelRecord is one record of the model catalog.
+type ModelRecord struct {
+	ProviderID      string            `json:"provider_id"`
+	ModelID         string            `json:"model_id"`
+	Task            string            `json:"task"`
+	ContextWindow   *int64            `json:"context_window"`
+	MaxOutputTokens *int64            `json:"max_output_tokens"`
+	Capabilities    ModelCapabilities `json:"capabilities"`
+	KnowledgeCutoff *string           `json:"knowledge_cutoff"`
+}
+
+// BenchmarkRecord is one record of the benchmark catalog: scores in percent by benchmark name.
+type BenchmarkRecord struct {
+	ProviderID string             `json:"provider_id"`
+	ModelID    string             `json:"model_id"`
+	Scores     map[string]float64 `json:"scores"`
+}
+
+// RateLimitValues are the limits of one tier; each nil when unknown, not published or unlimited.
+type RateLimitValues struct {
+	RequestsPerMinute  *int64 `json:"requests_per_minute"`
+	TokensPerMinute    *int64 `json:"tokens_per_minute"`
+	RequestsPerDay     *int64 `json:"requests_per_day"`
+	TokensPerDay       *int64 `json:"tokens_per_day"`
+	ConcurrentRequests *int64 `json:"concurrent_requests"`
+}
+
+// RateLimitRecord is one record of the rate-limit catalog (one provider tier).
+type RateLimitRecord struct {
+	ProviderID string          `json:"provider_id"`
+	Tier       string          `json:"tier"`
+	Limits     RateLimitValues `json:"limits"`
+	Notes      *string         `json:"notes"`
+	SourceURL  string          `json:"source_url"`
+}
+
+// FreeTierRecord is one record of the free-tier catalog (one per provider).
+type FreeTierRecord struct {
+	ProviderID           string   `json:"provider_id"`
+	ProviderName         string   `json:"provider_name"`
+	HasFreeTier          bool     `json:"has_free_tier"`
+	TierType             *string  `json:"tier_type"`
+	RequiresCreditCard   *bool    `json:"requires_credit_card"`
+	IncludedModels       []string `json:"included_models"`
+	MonthlyTokenCap      *int64   `json:"monthly_token_cap"`
+	DailyRequestCap      *int64   `json:"daily_request_cap"`
+	MonthlyRequestCap    *int64   `json:"monthly_request_cap"`
+	TrialCreditUSD       *float64 `json:"trial_credit_usd"`
+	TrialCreditRecurring *bool    `json:"trial_credit_recurring"`
+	RateLimitsApply      *bool    `json:"rate_limits_apply"`
+	RateLimitsURL        *string  `json:"rate_limits_url"`
+	Notes                *string  `json:"notes"`
+}
+
+func typed[T any](name string) ([]T, error) {
+	c, err := LoadCatalog(name)
+	if err != nil {
+		return nil, err
+	}
+	return Records[T](c)
+}
+
+// PricingRecords decodes the pricing catalog.
+func PricingRecords() ([]PricingRecord, error) { return typed[PricingRecord](CatalogPricing) }
+
+// ModelRecords decodes the model catalog.
+func ModelRecords() ([]ModelRecord, error) { return typed[ModelRecord](CatalogModels) }
+
+// BenchmarkRecords decodes the benchmark catalog.
+func BenchmarkRecords() ([]BenchmarkRecord, error) { return typed[BenchmarkRecord](CatalogBenchmarks) }
+
+// RateLimitRecords decodes the rate-limit catalog.
+func RateLimitRecords() ([]RateLimitRecord, error) { return typed[RateLimitRecord](CatalogRateLimits) }
+
+// FreeTierRecords decodes the free-tier catalog.
+func FreeTierRecords() ([]FreeTierRecord, error) { return typed[FreeTierRecord](CatalogFreeTier) }

@@ -1,0 +1,370 @@
+package seeds
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/switchboard/switchboard/openapi"
+	"github.com/switchboard/switchboard/seeds/cmd/convert/conv"
+)
+
+// recordSchemas names the OpenAPI schema every record of a catalog must satisfy.
+var recordSchemas = map[string]string{
+	CatalogPricing:    "PricingRecord",
+	CatalogModels:     "ModelRecord",
+	CatalogBenchmarks: "BenchmarksRecord",
+	CatalogRateLimits: "RateLimitTier",
+	CatalogFreeTier:   "FreeTierRecord",
+}
+
+func loadDoc(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := openapi.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func schema(t *testing.T, doc *openapi3.T, name string) *openapi3.Schema {
+	t.Helper()
+	ref, ok := doc.Components.Schemas[name]
+	if !ok || ref.Value == nil {
+		t.Fatalf("the OpenAPI document has no schema %s", name)
+	}
+	return ref.Value
+}
+
+func TestCatalogsLoad(t *testing.T) {
+	for _, name := range CatalogNames() {
+		c, err := LoadCatalog(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Records) == 0 {
+			t.Errorf("%s: no records", name)
+		}
+		again, _ := LoadCatalog(name)
+		if again != c {
+			t.Errorf("%s: LoadCatalog does not return the catalog loaded once", name)
+		}
+	}
+	if _, err := LoadCatalog("nope"); err == nil {
+		t.Error("LoadCatalog accepts an unknown name")
+	}
+	if _, err := PricingRecords(); err != nil {
+		t.Error(err)
+	}
+	if _, err := ModelRecords(); err != nil {
+		t.Error(err)
+	}
+	if _, err := BenchmarkRecords(); err != nil {
+		t.Error(err)
+	}
+	if _, err := RateLimitRecords(); err != nil {
+		t.Error(err)
+	}
+	if _, err := FreeTierRecords(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestCatalogRecordsMatchOpenAPI validates every record of every catalog against the record schema of its
+// endpoint, and every source against the Source schema.
+func TestCatalogRecordsMatchOpenAPI(t *testing.T) {
+	doc := loadDoc(t)
+	source := schema(t, doc, "Source")
+	for _, name := range CatalogNames() {
+		c, err := LoadCatalog(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := schema(t, doc, recordSchemas[name])
+		failures := 0
+		for i, raw := range c.Records {
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				t.Fatalf("%s record %d: %v", name, i, err)
+			}
+			if err := rec.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+				failures++
+				if failures <= 5 {
+					t.Errorf("%s record %d (%s) does not match %s: %v", name, i, raw, recordSchemas[name], err)
+				}
+			}
+		}
+		if failures > 5 {
+			t.Errorf("%s: %d records fail %s in all", name, failures, recordSchemas[name])
+		}
+		for i, s := range c.Sources {
+			b, _ := json.Marshal(s)
+			var v any
+			_ = json.Unmarshal(b, &v)
+			if err := source.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+				t.Errorf("%s source %d: %v", name, i, err)
+			}
+		}
+	}
+}
+
+func TestCatalogEnvelopes(t *testing.T) {
+	for _, name := range CatalogNames() {
+		c, err := LoadCatalog(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !asOfRE.MatchString(c.AsOf) {
+			t.Errorf("%s: as_of %q", name, c.AsOf)
+		}
+		if len(c.Sources) == 0 {
+			t.Errorf("%s: no sources", name)
+		}
+		for _, s := range c.Sources {
+			if s.Name == "" || !strings.HasPrefix(s.URL, "https://") {
+				t.Errorf("%s: source %+v lacks a name or an https URL", name, s)
+			}
+			llmStats := strings.Contains(s.URL, "llm-leaderboard") || strings.Contains(strings.ToLower(s.Name), "llm-stats")
+			if llmStats && (s.License == nil || *s.License != "CC-BY-4.0" || !strings.Contains(s.Name, "LLM-Stats.com")) {
+				t.Errorf("%s: llm-stats is not credited as CC-BY-4.0 with its attribution: %+v", name, s)
+			}
+		}
+		// Files end with a newline and are indented JSON, as the converter writes them.
+		b, err := CatalogJSON(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(b, []byte("}\n")) {
+			t.Errorf("%s.json does not end with a newline", name)
+		}
+	}
+}
+
+func TestCatalogProvidersAndKeys(t *testing.T) {
+	reg := Providers()
+	type rec struct {
+		ProviderID string `json:"provider_id"`
+		Model      string `json:"model"`
+		ModelID    string `json:"model_id"`
+		Tier       string `json:"tier"`
+	}
+	for _, name := range CatalogNames() {
+		c, _ := LoadCatalog(name)
+		recs, err := Records[rec](c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		prev := ""
+		for i, r := range recs {
+			if !reg.Known(r.ProviderID) {
+				t.Errorf("%s record %d: provider %q is not one of the %d", name, i, r.ProviderID, MonitoredProviders)
+			}
+			second := r.Model + r.ModelID + r.Tier
+			k := r.ProviderID + "\x00" + second
+			if name != CatalogFreeTier && strings.TrimSpace(second) == "" {
+				t.Errorf("%s record %d: no model or tier", name, i)
+			}
+			if seen[k] {
+				t.Errorf("%s: duplicate (%s, %s)", name, r.ProviderID, second)
+			}
+			seen[k] = true
+			if k < prev {
+				t.Errorf("%s: record %d (%s, %s) is out of order (provider ID, then model or tier)", name, i, r.ProviderID, second)
+			}
+			prev = k
+		}
+	}
+	// The free-tier catalog has exactly one record per monitored provider.
+	ft, err := FreeTierRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ft) != MonitoredProviders {
+		t.Errorf("free_tier: %d records, want %d", len(ft), MonitoredProviders)
+	}
+	for _, r := range ft {
+		p, _ := reg.Get(r.ProviderID)
+		if r.ProviderName != p.Name {
+			t.Errorf("free_tier %s: provider_name %q, providers.json says %q", r.ProviderID, r.ProviderName, p.Name)
+		}
+		if !r.HasFreeTier && (r.TierType != nil || len(r.IncludedModels) > 0 || r.TrialCreditUSD != nil) {
+			t.Errorf("free_tier %s: no free tier but free-tier details", r.ProviderID)
+		}
+		if r.TrialCreditUSD == nil && r.TrialCreditRecurring != nil && *r.TrialCreditRecurring {
+			t.Errorf("free_tier %s: recurring trial credit without an amount", r.ProviderID)
+		}
+		if r.Notes == nil || *r.Notes == "" {
+			t.Errorf("free_tier %s: no notes (say where the facts come from or that they are unknown)", r.ProviderID)
+		}
+	}
+	// Rate limits: every tier names its official page; a tier without any value says why.
+	rl, err := RateLimitRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	providers := map[string]bool{}
+	for _, r := range rl {
+		providers[r.ProviderID] = true
+		if !strings.HasPrefix(r.SourceURL, "https://") {
+			t.Errorf("rate_limits %s/%s: source_url %q", r.ProviderID, r.Tier, r.SourceURL)
+		}
+		if r.Notes == nil || *r.Notes == "" {
+			t.Errorf("rate_limits %s/%s: no notes", r.ProviderID, r.Tier)
+		}
+	}
+	for _, p := range []string{"openai", "anthropic", "google-gemini", "mistral", "cohere", "groq", "together", "fireworks",
+		"deepseek", "perplexity", "xai", "openrouter", "cerebras", "ai21"} {
+		if !providers[p] {
+			t.Errorf("rate_limits: no record for %s", p)
+		}
+	}
+	if !providers["azure-openai"] && !providers["aws-bedrock"] {
+		t.Error("rate_limits: neither azure-openai nor aws-bedrock")
+	}
+}
+
+// TestIncludedFreeModelsAreCataloged checks that the free-tier catalog names models of the model catalog, so
+// that pricing's free_tier flag (derived from it) points at real records.
+func TestIncludedFreeModelsAreCataloged(t *testing.T) {
+	models, err := ModelRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, m := range models {
+		have[m.ProviderID+"/"+m.ModelID] = true
+	}
+	ft, _ := FreeTierRecords()
+	for _, r := range ft {
+		for _, m := range r.IncludedModels {
+			if !have[r.ProviderID+"/"+m] {
+				t.Errorf("free_tier %s includes %q, which is not in models.json", r.ProviderID, m)
+			}
+		}
+	}
+}
+
+// dataDir is ../shared/data beside the repository (the tests run in seeds/).
+func dataDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "litellm-model-prices.json")); err != nil {
+		t.Skipf("reference data not found at %s (%v): the converter check needs ../shared/data", dir, err)
+	}
+	return dir
+}
+
+func convert(t *testing.T, dir string) *conv.Result {
+	t.Helper()
+	known := map[string]bool{}
+	for _, p := range Providers().All() {
+		known[p.ID] = true
+	}
+	ft, err := CatalogJSON(CatalogFreeTier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := conv.Convert(conv.Input{DataDir: dir, KnownProviders: known, FreeTierJSON: ft})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestGeneratedCatalogsUpToDate re-runs the converter on ../shared/data and compares its output with the
+// committed files: a difference means someone edited a generated file by hand, or changed the converter or the
+// data without running `go run ./seeds/cmd/convert`.
+func TestGeneratedCatalogsUpToDate(t *testing.T) {
+	dir := dataDir(t)
+	res := convert(t, dir)
+	for _, name := range conv.Files {
+		want, err := CatalogJSON(strings.TrimSuffix(name, ".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(res.Files[name], want) {
+			t.Errorf("seeds/catalogs/%s is not what the converter produces from %s: run `go run ./seeds/cmd/convert`", name, dir)
+		}
+	}
+	s := res.Stats
+	if s.Pricing < 300 || len(s.PricingProviders) < 40 {
+		t.Errorf("pricing: %d records over %d providers, expected at least 300 over 40", s.Pricing, len(s.PricingProviders))
+	}
+	if s.KnowledgeFromLLMStats > 0 {
+		c, _ := LoadCatalog(CatalogModels)
+		if !credits(c) {
+			t.Error("models.json uses llm-stats knowledge cutoffs but does not credit llm-stats")
+		}
+	}
+	if c, _ := LoadCatalog(CatalogBenchmarks); !credits(c) {
+		t.Error("benchmarks.json does not credit llm-stats")
+	}
+}
+
+func credits(c *Catalog) bool {
+	for _, s := range c.Sources {
+		if strings.Contains(s.URL, "JonathanChavezTamales/llm-leaderboard") && s.License != nil && *s.License == "CC-BY-4.0" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestConverterDeterministic runs the conversion twice and expects identical bytes.
+func TestConverterDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: converts the reference data twice")
+	}
+	dir := dataDir(t)
+	a, b := convert(t, dir), convert(t, dir)
+	for _, name := range conv.Files {
+		if !bytes.Equal(a.Files[name], b.Files[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
+	}
+}
+
+func TestParseCatalogRejects(t *testing.T) {
+	for name, in := range map[string]string{
+		"not json":         `{`,
+		"bad as_of":        `{"as_of":"2026-7-1","sources":[{"name":"a","url":"https://a","license":null}],"records":[]}`,
+		"no sources":       `{"as_of":"2026-07-01","sources":[],"records":[]}`,
+		"no records":       `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}]}`,
+		"unknown provider": `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}],"records":[{"provider_id":"nope"}]}`,
+		"unknown field":    `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}],"records":[],"x":1}`,
+	} {
+		if _, err := parseCatalog("test", []byte(in)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestRecordSchemasReject makes sure the schema check has teeth: broken records fail it.
+func TestRecordSchemasReject(t *testing.T) {
+	doc := loadDoc(t)
+	for schemaName, in := range map[string]string{
+		"PricingRecord":    `{"provider_id":"openai","model":"m","task":"llm","pricing":{"input_per_1m_tokens":-1,"output_per_1m_tokens":null,"cached_input_per_1m_tokens":null,"per_image":null,"per_minute_audio":null,"per_1k_characters":null,"per_request":null},"free_tier":false}`,
+		"ModelRecord":      `{"provider_id":"openai","model_id":"m","task":"llm","context_window":1,"max_output_tokens":1,"capabilities":{"vision":true,"function_calling":true,"json_mode":true},"knowledge_cutoff":"2024-01-01"}`,
+		"RateLimitTier":    `{"provider_id":"openai","tier":"free","limits":{"requests_per_minute":1,"tokens_per_minute":1,"requests_per_day":1,"tokens_per_day":1,"concurrent_requests":1},"notes":null,"source_url":"https://x","extra":1}`,
+		"BenchmarksRecord": `{"provider_id":"openai","model_id":"m","scores":{"mmlu":"high"}}`,
+		"FreeTierRecord":   `{"provider_id":"openai"}`,
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(in), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := schema(t, doc, schemaName).VisitJSON(v, openapi3.EnableJSONSchema2020()); err == nil {
+			t.Errorf("%s accepts a broken record", schemaName)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+// Command convert regenerates the generated catalogs of seeds/catalogs (pricing.json, models.json,
+// benchmarks.json) from the reference data in ../shared/data:
+//
+//	go run ./seeds/cmd/convert [-data ../shared/data] [-out seeds/catalogs]
+//
+// Relative paths are resolved against the repository root (the folder with go.mod), so the command works from any
+// folder inside the repository. The output is deterministic: running it again on the same data gives the same
+// bytes. The sources, units and precedence rules are described in package conv. rate_limits.json and
+// free_tier.json in the same folder are hand-curated and are not touched, but free_tier.json is read: the models
+// it lists get free_tier=true in pricing.json.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/seeds/cmd/convert/conv"
+)
+
+func main() {
+	data := flag.String("data", "../shared/data", "folder with the reference data (relative to the repository root unless absolute)")
+	out := flag.String("out", "seeds/catalogs", "folder the catalogs are written to (relative to the repository root unless absolute)")
+	verbose := flag.Bool("v", false, "print what was kept and dropped")
+	flag.Parse()
+	if err := run(*data, *out, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "convert:", err)
+		os.Exit(1)
+	}
+}
+
+func run(data, out string, verbose bool) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(data) {
+		data = filepath.Join(root, data)
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	known := map[string]bool{}
+	for _, p := range seeds.Providers().All() {
+		known[p.ID] = true
+	}
+	freeTier, err := os.ReadFile(filepath.Join(out, "free_tier.json"))
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	res, err := conv.Convert(conv.Input{DataDir: data, KnownProviders: known, FreeTierJSON: freeTier})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, name := range conv.Files {
+		if err := os.WriteFile(filepath.Join(out, name), res.Files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	s := res.Stats
+	fmt.Printf("pricing.json: %d records, %d providers\n", s.Pricing, len(s.PricingProviders))
+	fmt.Printf("models.json: %d records, %d providers\n", s.Models, len(s.ModelsProviders))
+	fmt.Printf("benchmarks.json: %d records, %d providers\n", s.Benchmarks, len(s.BenchmarkProviders))
+	if verbose {
+		fmt.Printf("pricing by provider: %v\n", s.ByPricingProvider)
+		fmt.Printf("pricing by task: %v\n", s.PricingTasks)
+		fmt.Printf("models by provider: %v\n", s.ByModelsProvider)
+		fmt.Printf("benchmarks by provider: %v\n", s.ByBenchmarkProvider)
+		fmt.Printf("retired (provider, model) pairs dropped: %d\n", s.Deprecated)
+		fmt.Printf("genai-prices dated overrides: %s\n", strings.Join(s.GenAIOverrides, "; "))
+		fmt.Printf("genai-prices fallbacks: %d, added: %d; cached prices filled from models.dev: %d\n", len(s.GenAIFallbacks), s.GenAIAdded, s.CachedFilled)
+		fmt.Printf("knowledge cutoffs from llm-stats: %d\n", s.KnowledgeFromLLMStats)
+		fmt.Printf("kept with a deprecation date after as_of: %s\n", strings.Join(s.DeprecatedAfterAsOf, "; "))
+		fmt.Printf("litellm providers not mapped: %v\n", s.SkippedLiteLLMProviders)
+	}
+	return nil
+}
+
+// repoRoot walks up from the working directory to the folder holding go.mod.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,233 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// toolResult is the result of tools/call: the endpoint's body as one text item; isError when it answered an
+// error status.
+type toolResult struct {
+	Content []textContent `json:"content"`
+	IsError bool          `json:"isError,omitempty"`
+}
+
+type textContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func textResult(text string, isError bool) toolResult {
+	return toolResult{Content: []textContent{{Type: "text", Text: text}}, IsError: isError}
+}
+
+// errorResult is a tool error the bridge found itself, in the service's error shape.
+func errorResult(msg string) toolResult {
+	b, _ := json.Marshal(map[string]string{"error": msg})
+	return textResult(string(b), true)
+}
+
+type innerCall struct{}
+
+// IsToolCall reports whether ctx belongs to a request the bridge sent for a tool call. The MCP endpoint refuses
+// such requests, so a tool can never reach the bridge again, however the document evolves.
+func IsToolCall(ctx context.Context) bool { return ctx.Value(innerCall{}) != nil }
+
+// budget is what is left of the bytes one MCP request may gather from endpoint answers.
+type budget struct{ left int }
+
+// call runs one tool call: the arguments become the endpoint's request, which goes through the service's
+// handler exactly as an HTTP request would.
+func (b *Bridge) call(ctx context.Context, t *Tool, args map[string]json.RawMessage, budget *budget) toolResult {
+	if IsToolCall(ctx) {
+		return errorResult("tools cannot call the MCP endpoint")
+	}
+	target, err := t.target(args)
+	if err != nil {
+		// Arguments that cannot become a request at all (an unknown name, an object where a value goes) are
+		// worded like the endpoint's own 400s, so a model corrects them the same way.
+		return errorResult(err.Error())
+	}
+	// The endpoint's request starts from a fresh context, as a request from a new connection would: values the
+	// MCP request picked up on its way in (the router's own routing state above all) must not leak into it.
+	// It still ends when the MCP request ends, or after the call timeout.
+	inner, cancel := context.WithTimeout(context.WithValue(context.Background(), innerCall{}, true), b.timeout)
+	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
+	ctx = inner
+	req, err := http.NewRequestWithContext(ctx, t.method, target, nil)
+	if err != nil {
+		b.log.ErrorContext(ctx, "building a tool request", "tool", t.Name, "error", err)
+		return errorResult("internal error")
+	}
+	req.Header.Set("Accept", "application/json")
+	// Logged as the request's remote address; the call has none of its own.
+	req.RemoteAddr = "mcp"
+	rec := &recorder{header: http.Header{}, limit: budget.left}
+	b.handler.ServeHTTP(rec, req)
+	budget.left -= rec.body.Len()
+	if rec.overflow {
+		b.log.WarnContext(ctx, "tool answer over the MCP size budget", "tool", t.Name, "limit", rec.limit)
+		return errorResult(fmt.Sprintf("the answer of %s is larger than the %d bytes one MCP request may return", t.Name, b.answer))
+	}
+	status := rec.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return textResult(rec.body.String(), status < 200 || status > 299)
+}
+
+// target is the URL path and query of the tool's endpoint for args: path parameters substituted, query
+// parameters as the document's style says (lists comma-separated unless exploded). Null means absent.
+func (t *Tool) target(args map[string]json.RawMessage) (string, error) {
+	names := make([]string, 0, len(args))
+	for name := range args {
+		names = append(names, name)
+	}
+	slices.Sort(names) // deterministic: the first unknown argument is the one named
+	path := t.path
+	q := url.Values{}
+	for _, name := range names {
+		p, ok := t.params[name]
+		if !ok {
+			return "", fmt.Errorf("argument %s: unknown; the tool takes %s", name, t.paramList())
+		}
+		raw := args[name]
+		if string(raw) == "null" {
+			continue
+		}
+		values, err := argValues(raw, p.array)
+		if err != nil {
+			return "", fmt.Errorf("argument %s: %w", name, err)
+		}
+		switch {
+		case p.in == openapi3.ParameterInPath:
+			path = strings.ReplaceAll(path, "{"+name+"}", url.PathEscape(strings.Join(values, ",")))
+		case p.explode:
+			q[name] = values
+		default:
+			q.Set(name, strings.Join(values, ","))
+		}
+	}
+	if i := strings.IndexByte(path, '{'); i >= 0 {
+		end := strings.IndexByte(path[i:], '}')
+		if end > 0 {
+			return "", fmt.Errorf("argument %s: is required", path[i+1:i+end])
+		}
+	}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
+	}
+	return path, nil
+}
+
+func (t *Tool) paramList() string {
+	if len(t.params) == 0 {
+		return "no arguments"
+	}
+	names := make([]string, 0, len(t.params))
+	for n := range t.params {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// argValues turns one argument into query values. Scalars keep their JSON text (numbers exactly as sent), so
+// the endpoint's validation judges them as it judges the same query string over HTTP. A list parameter takes an
+// array or a single value.
+func argValues(raw json.RawMessage, list bool) ([]string, error) {
+	if firstByte(raw) == '[' {
+		if !list {
+			return nil, fmt.Errorf("must be a single value, not an array")
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, fmt.Errorf("invalid list")
+		}
+		out := make([]string, 0, len(items))
+		for _, it := range items {
+			s, err := scalar(it)
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %w", len(out)+1, err)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	s, err := scalar(raw)
+	if err != nil {
+		return nil, err
+	}
+	return []string{s}, nil
+}
+
+func scalar(raw json.RawMessage) (string, error) {
+	switch c := firstByte(raw); {
+	case c == '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", fmt.Errorf("invalid string")
+		}
+		return s, nil
+	case c == '-' || c >= '0' && c <= '9':
+		return normalizeNumber(string(bytes.TrimSpace(raw))), nil
+	case c == 't' || c == 'f':
+		return string(bytes.TrimSpace(raw)), nil
+	case c == '{':
+		return "", fmt.Errorf("must not be an object")
+	case c == '[':
+		return "", fmt.Errorf("must not be a nested array")
+	}
+	return "", fmt.Errorf("must not be null")
+}
+
+// normalizeNumber writes an integral number without exponent or fraction (2e3 and 2000.0 as 2000), as a query
+// string would carry it; anything else keeps its JSON text.
+func normalizeNumber(s string) string {
+	if !strings.ContainsAny(s, ".eE") {
+		return s
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != float64(int64(f)) || f > 1<<53 || f < -(1<<53) {
+		return s
+	}
+	return strconv.FormatInt(int64(f), 10)
+}
+
+// recorder is the ResponseWriter of a tool call: it keeps the status and up to limit bytes of the body.
+type recorder struct {
+	header   http.Header
+	status   int
+	body     bytes.Buffer
+	limit    int
+	overflow bool
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if r.body.Len()+len(p) > r.limit {
+		r.overflow = true
+		return 0, fmt.Errorf("tool answer larger than %d bytes", r.limit)
+	}
+	return r.body.Write(p)
+}

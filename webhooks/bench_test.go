@@ -1,0 +1,138 @@
+package webhooks_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/store"
+	"github.com/switchboard/switchboard/webhooks"
+)
+
+// BenchmarkFanOut10k: one status change reaches 10,000 subscriptions, each a signed POST to a receiver on
+// loopback (allow-loopback on), through the worker's production loop with its default concurrency and
+// timeout. Reported: the time from the event being written (with its check, as the poller does) to the last
+// delivery recorded, and the peak Go heap during it (receivers included: they run in this process). BENCH_WEBHOOK_RECEIVERS sets how many receiver servers share the
+// 10,000 callback URLs (default 100, so 100 paths each; 10000 gives every subscription its own host).
+func BenchmarkFanOut10k(b *testing.B) {
+	const subs = 10_000
+	nrecv := 100
+	if v, err := strconv.Atoi(os.Getenv("BENCH_WEBHOOK_RECEIVERS")); err == nil && v > 0 {
+		nrecv = min(v, subs)
+	}
+	for _, e := range apitest.Engines(b) {
+		b.Run(e.Name, func(b *testing.B) {
+			st, _ := e.Open(b)
+			var got atomic.Int64
+			handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				got.Add(1)
+				w.WriteHeader(http.StatusNoContent)
+			})
+			urls := make([]string, nrecv)
+			for i := range urls {
+				srv := httptest.NewServer(handler)
+				b.Cleanup(srv.Close)
+				urls[i] = srv.URL
+			}
+			ctx := context.Background()
+			created := time.Now().Add(-time.Minute)
+			for i := range subs {
+				err := st.CreateWebhookSubscription(ctx, store.WebhookSubscription{
+					ID: uuid.NewString(), CallbackURL: fmt.Sprintf("%s/hook/%d", urls[i%nrecv], i),
+					Events: []string{"provider.down", "provider.up"}, Secret: ptr(fmt.Sprintf("bench-secret-%08d", i)),
+					Status: store.SubscriptionActive, CreatedAt: created,
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			// The production loop: Run in the background, woken by Notify as the poller does after a cycle.
+			w, err := webhooks.New(webhooks.Config{AllowLoopback: true, Logger: slog.New(slog.DiscardHandler)}, st)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := w.Start(ctx); err != nil {
+				b.Fatal(err)
+			}
+			defer w.Stop(ctx)
+			var worst time.Duration
+			var peak uint64
+			b.ResetTimer()
+			for i := range b.N {
+				b.StopTimer()
+				kind, prev, cur := "provider.down", "operational", "outage"
+				if i%2 == 1 {
+					kind, prev, cur = "provider.up", "outage", "operational"
+				}
+				before, recorded := got.Load(), w.Stats().Delivered
+				runtime.GC()
+				stop := sampleHeap(&peak)
+				b.StartTimer()
+				start := time.Now()
+				payload, _ := json.Marshal(map[string]string{"provider_id": "openai", "previous_status": prev, "current_status": cur, "description": "benchmark"})
+				if _, err := st.RecordCheckResult(ctx, store.CheckResult{
+					Check:  store.Check{ProviderID: "openai", CheckedAt: start, Outcome: store.Outcome(cur)},
+					Events: []store.OutboxEvent{{Type: kind, ProviderID: "openai", Payload: payload, CreatedAt: start}},
+				}); err != nil {
+					b.Fatal(err)
+				}
+				w.Notify()
+				deadline := time.Now().Add(2 * time.Minute)
+				for got.Load()-before < subs || w.Stats().Delivered-recorded < subs {
+					if time.Now().After(deadline) {
+						b.Fatalf("after 2 min: %d deliveries arrived, %d recorded, want %d", got.Load()-before, w.Stats().Delivered-recorded, subs)
+					}
+					time.Sleep(2 * time.Millisecond)
+				}
+				took := time.Since(start)
+				b.StopTimer()
+				stop()
+				if n := got.Load() - before; n != subs {
+					b.Fatalf("%d deliveries arrived, want %d", n, subs)
+				}
+				worst = max(worst, took)
+			}
+			b.ReportMetric(worst.Seconds(), "s/10k-deliveries")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+			b.Logf("%s: one event to %d subscriptions over %d receivers: slowest run %s, peak heap %.1f MiB",
+				e.Name, subs, nrecv, worst.Round(time.Millisecond), float64(peak)/(1<<20))
+		})
+	}
+}
+
+// sampleHeap records the largest live heap seen until the returned function is called.
+func sampleHeap(peak *uint64) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			*peak = max(*peak, sample[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}

@@ -1,0 +1,222 @@
+// Package webhooks pushes status events to subscribers: subscriptions (validation, creation, reads and
+// unsubscribing), the delivery worker that drains the durable outbox into signed HTTP POSTs with retries, and the
+// HTTP client that refuses to reach internal addresses.
+//
+// The flow: the poller writes events into the outbox in the same transaction as the check that caused them. The
+// worker fans each event out into one delivery row per matching subscription (a unique key makes that
+// idempotent, a cursor in the database makes it resumable), then claims due deliveries under a lease, sends
+// them with bounded concurrency and records each outcome. Every step is a database transaction, so stopping the
+// process at any moment loses nothing: at worst a delivery is sent again, with the same webhook-id.
+package webhooks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/switchboard/switchboard/store"
+)
+
+// The event types of the contract.
+var EventTypes = []string{"provider.down", "provider.up", "provider.degraded", "incident.new", "incident.resolved"}
+
+// Limits of a subscription, as the OpenAPI document states them.
+const (
+	MaxCallbackURLLength = 2048
+	MinSecretLength      = 16
+	MaxSecretLength      = 256
+	MaxExpiresInHours    = 8760
+	MaxMetadataBytes     = 16 << 10
+)
+
+// InputError is a caller's mistake; its message names the field and never contains the submitted value.
+type InputError struct{ Msg string }
+
+func (e *InputError) Error() string { return e.Msg }
+
+// UnknownProviderError is a provider filter naming a provider that is not monitored.
+type UnknownProviderError struct{ ID string }
+
+func (e *UnknownProviderError) Error() string { return fmt.Sprintf("unknown provider %q", e.ID) }
+
+// ErrNotFound is returned for an id that names no subscription.
+var ErrNotFound = store.ErrNotFound
+
+// Service creates, reads and deactivates subscriptions.
+type Service struct {
+	Store         store.Store
+	KnownProvider func(id string) bool
+	// AllowLoopback lets callbacks reach this machine (127.0.0.0/8, ::1, localhost), also over plain http.
+	AllowLoopback bool
+	Now           func() time.Time // defaults to time.Now
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// CreateInput is a subscription request.
+type CreateInput struct {
+	CallbackURL    string
+	Events         []string
+	Providers      *[]string // nil or absent: every provider
+	Secret         *string
+	ExpiresInHours *float64
+	// Metadata is the decoded JSON value; nil when none was given.
+	Metadata any
+}
+
+// Create validates in and stores a new active subscription.
+func (s *Service) Create(ctx context.Context, in CreateInput) (store.WebhookSubscription, error) {
+	if err := CheckCallbackURL(in.CallbackURL, s.AllowLoopback); err != nil {
+		return store.WebhookSubscription{}, err
+	}
+	events, err := checkEvents(in.Events)
+	if err != nil {
+		return store.WebhookSubscription{}, err
+	}
+	var providers []string
+	if in.Providers != nil {
+		if providers, err = s.checkProviders(*in.Providers); err != nil {
+			return store.WebhookSubscription{}, err
+		}
+	}
+	if in.Secret != nil {
+		if n := len([]rune(*in.Secret)); n < MinSecretLength || n > MaxSecretLength {
+			return store.WebhookSubscription{}, &InputError{fmt.Sprintf("body field secret: must be %d to %d characters", MinSecretLength, MaxSecretLength)}
+		}
+	}
+	now := s.now()
+	sub := store.WebhookSubscription{
+		ID: uuid.NewString(), CallbackURL: in.CallbackURL, Events: events, Providers: providers, Secret: in.Secret,
+		Status: store.SubscriptionActive, CreatedAt: now,
+	}
+	if h := in.ExpiresInHours; h != nil {
+		if math.IsNaN(*h) || *h <= 0 || *h > MaxExpiresInHours {
+			return store.WebhookSubscription{}, &InputError{fmt.Sprintf("body field expires_in_hours: must be greater than 0 and at most %d", MaxExpiresInHours)}
+		}
+		exp := now.Add(time.Duration(*h * float64(time.Hour)))
+		sub.ExpiresAt = &exp
+	}
+	if in.Metadata != nil {
+		b, err := json.Marshal(in.Metadata)
+		if err != nil {
+			return store.WebhookSubscription{}, &InputError{"body field metadata: not a JSON value"}
+		}
+		if len(b) > MaxMetadataBytes {
+			return store.WebhookSubscription{}, &InputError{fmt.Sprintf("body field metadata: must be at most %d bytes when serialised", MaxMetadataBytes)}
+		}
+		sub.Metadata = b
+	}
+	if err := s.Store.CreateWebhookSubscription(ctx, sub); err != nil {
+		return store.WebhookSubscription{}, fmt.Errorf("creating webhook subscription: %w", err)
+	}
+	// Read back what was stored, so the answer is exactly what later reads return (times truncated the same way).
+	return s.Store.GetWebhookSubscription(ctx, sub.ID)
+}
+
+// Get returns a subscription with its statistics, or ErrNotFound. A subscription whose expiry has passed reads
+// deactivated (expired) even before the worker has got to it: it is deactivated here and then.
+func (s *Service) Get(ctx context.Context, id string) (store.WebhookSubscription, error) {
+	sub, err := s.Store.GetWebhookSubscription(ctx, id)
+	if err != nil {
+		return store.WebhookSubscription{}, err
+	}
+	if sub.Status == store.SubscriptionActive && sub.ExpiresAt != nil && !sub.ExpiresAt.After(s.now()) {
+		return s.Store.DeactivateWebhookSubscription(ctx, id, store.ReasonExpired, *sub.ExpiresAt)
+	}
+	return sub, nil
+}
+
+// Unsubscribe deactivates a subscription (reason unsubscribed) and returns it, or ErrNotFound. An already
+// deactivated subscription keeps its reason; an expired one reads expired.
+func (s *Service) Unsubscribe(ctx context.Context, id string) (store.WebhookSubscription, error) {
+	sub, err := s.Get(ctx, id)
+	if err != nil || sub.Status != store.SubscriptionActive {
+		return sub, err
+	}
+	return s.Store.DeactivateWebhookSubscription(ctx, id, store.ReasonUnsubscribed, s.now())
+}
+
+// CheckCallbackURL judges a callback address at subscribe time: an absolute https URL (or, with allowLoopback,
+// http to this machine), without credentials, whose host, when it is an IP literal, is allowed. Host names are
+// judged again on every connection, on the IP actually dialled.
+func CheckCallbackURL(raw string, allowLoopback bool) error {
+	const field = "body field callback_url: "
+	if raw == "" || len(raw) > MaxCallbackURLLength {
+		return &InputError{fmt.Sprintf(field+"must be 1 to %d characters", MaxCallbackURLLength)}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || u.Opaque != "" || u.Hostname() == "" {
+		return &InputError{field + "must be an absolute URL with a host"}
+	}
+	if u.User != nil {
+		return &InputError{field + "must not contain credentials; use secret to authenticate deliveries"}
+	}
+	host := u.Hostname()
+	loopback := isLoopbackHost(host)
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !allowLoopback {
+			return &InputError{field + "must use https"}
+		}
+		if !loopback {
+			return &InputError{field + "must use https (plain http is allowed for loopback hosts only)"}
+		}
+	default:
+		return &InputError{field + "must use https"}
+	}
+	if loopback && !allowLoopback {
+		return &InputError{field + "must not point at this machine (loopback)"}
+	}
+	var blocked *BlockedAddressError
+	if errors.As(checkHostLiteral(strings.TrimSuffix(host, "."), allowLoopback), &blocked) {
+		return &InputError{field + "must not point at a " + blocked.Reason + " address"}
+	}
+	return nil
+}
+
+func checkEvents(events []string) ([]string, error) {
+	if len(events) == 0 {
+		return nil, &InputError{"body field events: must have at least 1 item"}
+	}
+	out := make([]string, 0, len(events))
+	for _, e := range events {
+		if !slices.Contains(EventTypes, e) {
+			return nil, &InputError{"body field events: must be one of " + strings.Join(EventTypes, ", ")}
+		}
+		if slices.Contains(out, e) {
+			return nil, &InputError{"body field events: must not repeat an item"}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (s *Service) checkProviders(ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, &InputError{"body field providers: must have at least 1 item (or be null for every provider)"}
+	}
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if s.KnownProvider == nil || !s.KnownProvider(id) {
+			return nil, &UnknownProviderError{ID: id}
+		}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,21 @@
+package x402
+
+import "net/http"
+
+// The two statuses a refused payment answers with.
+const (
+	// StatusPaymentRequired: the payment is missing or not acceptable; the answer lists the requirements again.
+	StatusPaymentRequired = http.StatusPaymentRequired
+	// StatusUnavailable: the payment could not be processed now (facilitator unreachable); retry later.
+	StatusUnavailable = http.StatusServiceUnavailable
+)
+
+// PaymentError is a payment refused or not processed, and why. Its Reason is safe to show the caller: it
+// never contains internal error text or the caller's own data. Nothing was served and, unless the reason says
+// so, nothing was settled.
+type PaymentError struct {
+	Status int    // StatusPaymentRequired or StatusUnavailable
+	Reason string // for the answer's error field
+}
+
+func (e *PaymentError) Error() string { return "x402: " + e.Reason }

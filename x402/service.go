@@ -1,0 +1,233 @@
+package x402
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/switchboard/switchboard/store"
+)
+
+// Options configure NewService.
+type Options struct {
+	Config Config
+	// Store remembers nonces (claims, settlements) across requests and replicas.
+	Store store.PaymentStore
+	// Resource is the full URL of the paid route; Description says what is paid for. Both go in the requirements.
+	Resource    string
+	Description string
+	Logger      *slog.Logger
+}
+
+// Service guards one paid route: it checks payments, holds their nonces, and verifies and settles them with the
+// facilitator around the production of the paid answer.
+type Service struct {
+	cfg   Config
+	store store.PaymentStore
+	fac   *Facilitator
+	log   *slog.Logger
+	req   Requirements
+}
+
+// NewService returns the guard of one paid route. The configuration must be enabled (a payee and a facilitator).
+func NewService(o Options) (*Service, error) {
+	if !o.Config.Enabled() || o.Config.FacilitatorURL == "" {
+		return nil, errors.New("x402: payments need a payee and a facilitator")
+	}
+	if o.Store == nil || o.Resource == "" {
+		return nil, errors.New("x402: a store and the resource URL are required")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Service{
+		cfg:   o.Config,
+		store: o.Store,
+		fac:   NewFacilitator(o.Config.FacilitatorURL, o.Config.facilitatorTimeout()),
+		log:   o.Logger.With("component", "x402"),
+		req:   o.Config.Requirements(o.Resource, o.Description),
+	}, nil
+}
+
+// ReasonHeaderRequired is the 402 reason when no X-PAYMENT header was sent.
+const ReasonHeaderRequired = "X-PAYMENT header is required"
+
+// Requirements returns the route's one accepted way to pay.
+func (s *Service) Requirements() Requirements { return s.req }
+
+// PaymentRequired returns the 402 body with reason as its error.
+func (s *Service) PaymentRequired(reason string) PaymentRequired {
+	return PaymentRequired{X402Version: Version, Error: reason, Accepts: []Requirements{s.req}}
+}
+
+// Receipt is the settlement receipt sent in X-PAYMENT-RESPONSE.
+type Receipt struct {
+	Success     bool   `json:"success"`
+	Transaction string `json:"transaction"`
+	Network     string `json:"network"`
+	Payer       string `json:"payer"`
+}
+
+// Header encodes the receipt for X-PAYMENT-RESPONSE: base64 (standard alphabet) of its JSON.
+func (r Receipt) Header() string {
+	b, _ := json.Marshal(r) // four strings and a bool: cannot fail
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// storeTimeout bounds the bookkeeping writes after the claim. They run detached from the request, so that a
+// caller hanging up cannot leave a claim behind half-done.
+const storeTimeout = 5 * time.Second
+
+// Serve takes the payment in header (the raw X-PAYMENT value, "" when absent) for one call at time now, and runs
+// produce, which computes the paid answer, only when the payment is good. It returns the settlement receipt
+// when the answer may be sent; a *PaymentError when the payment is refused or cannot be processed (the caller
+// answers 402 with PaymentRequired(reason) or 503); any other error is an internal failure (500).
+//
+// The order is what makes one payment serve at most once:
+//  1. decode and check locally (Check): refused -> 402, nothing stored;
+//  2. claim the nonce in the store, atomically: already claimed (in flight, settled or failed) -> 402;
+//  3. ask the facilitator to verify: refused -> 402 with its reason; unreachable -> 503; no usable answer in time
+//     -> 402. The claim is released: nothing was settled, so the same authorization may be presented again;
+//  4. produce the answer: failure -> the claim is released, the error returned;
+//  5. settle: success -> the nonce is recorded as settled and the receipt returned. Settlement that could not
+//     even be sent (facilitator unreachable) -> the claim is released, 503. Any other failure (refused, error,
+//     timeout: the transfer may or may not have happened) -> the nonce is recorded as failed and never usable
+//     again, the answer is withheld (402), and the event is logged at error level with the payer and nonce so
+//     that a transfer that did land can be refunded by hand.
+//
+// produce runs before settlement so that a failure to compute the answer never costs the caller anything; the
+// answer is released to the caller only after settlement succeeded.
+func (s *Service) Serve(ctx context.Context, header string, now time.Time, produce func(context.Context) error) (Receipt, error) {
+	start := time.Now()
+	elapsed := func() time.Time { return now.Add(time.Since(start)).UTC() }
+	if strings.TrimSpace(header) == "" {
+		return Receipt{}, refuse(ReasonHeaderRequired)
+	}
+	p, err := DecodeHeader(header)
+	if err != nil {
+		return Receipt{}, err
+	}
+	if err := s.cfg.Check(p, now); err != nil {
+		return Receipt{}, err
+	}
+	nonce := p.NonceHex()
+	log := s.log.With("nonce", nonce, "payer", p.From.Hex(), "value", p.Value.String())
+	err = s.store.ClaimPayment(ctx, store.Payment{
+		Nonce: nonce, Payer: strings.ToLower(p.From.Hex()), Network: s.cfg.Network.Name,
+		Asset: strings.ToLower(s.cfg.Asset.Hex()), Amount: p.Value.String(), ValidBefore: unixTime(p.ValidBefore),
+		ClaimedAt: now,
+	})
+	if errors.Is(err, store.ErrNonceUsed) {
+		log.Info("payment refused: nonce already used")
+		return Receipt{}, refuse("payment nonce already used: sign a new authorization")
+	}
+	if err != nil {
+		return Receipt{}, fmt.Errorf("claiming the payment nonce: %w", err)
+	}
+
+	// From here on every path ends the claim: released when nothing was settled, finished otherwise.
+	freq := FacilitatorRequest{X402Version: Version, PaymentPayload: p.Payload, PaymentRequirements: s.req}
+	vr, err := s.fac.Verify(ctx, freq)
+	if err != nil {
+		s.release(ctx, log, nonce)
+		if errors.Is(err, ErrFacilitatorUnreachable) {
+			log.Error("payment not verified: facilitator unreachable", "error", err)
+			return Receipt{}, &PaymentError{Status: StatusUnavailable, Reason: "payment facilitator unreachable: nothing was charged, retry later"}
+		}
+		log.Error("payment not verified: facilitator failed", "error", err)
+		return Receipt{}, refuse("payment could not be verified: the facilitator gave no usable answer; nothing was charged")
+	}
+	if !*vr.IsValid {
+		s.release(ctx, log, nonce)
+		reason := sanitizeReason(vr.InvalidReason)
+		log.Info("payment refused by the facilitator", "reason", reason)
+		return Receipt{}, refuse("payment refused by the facilitator: %s", reason)
+	}
+
+	if err := produce(ctx); err != nil {
+		s.release(ctx, log, nonce)
+		return Receipt{}, fmt.Errorf("producing the paid answer: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		// The caller is gone: nobody would receive the answer, so nothing is charged.
+		s.release(ctx, log, nonce)
+		return Receipt{}, err
+	}
+
+	// Settlement runs to its end even if the caller hangs up now: its outcome must be known and recorded.
+	sr, err := s.fac.Settle(context.WithoutCancel(ctx), freq)
+	switch {
+	case errors.Is(err, ErrFacilitatorUnreachable):
+		s.release(ctx, log, nonce)
+		log.Error("SETTLEMENT NOT SENT: facilitator unreachable after a verified payment; answer withheld, nonce released", "error", err)
+		return Receipt{}, &PaymentError{Status: StatusUnavailable, Reason: "payment facilitator unreachable: the payment was not settled and nothing was charged, retry later"}
+	case err != nil:
+		s.finish(ctx, log, nonce, store.PaymentFailed, nil, elapsed())
+		log.Error("SETTLEMENT FAILED after a verified payment: outcome unknown, answer withheld, nonce spent; check the chain and refund by hand if the transfer landed", "error", err)
+		return Receipt{}, refuse("payment settlement failed: the answer was withheld; sign a new authorization to retry")
+	case !*sr.Success:
+		reason := sanitizeReason(sr.ErrorReason)
+		s.finish(ctx, log, nonce, store.PaymentFailed, nil, elapsed())
+		log.Error("SETTLEMENT REFUSED after a verified payment: answer withheld, nonce spent", "reason", reason, "transaction", sr.Transaction)
+		return Receipt{}, refuse("payment settlement failed: %s; the answer was withheld", reason)
+	}
+	tx := sr.Transaction
+	s.finish(ctx, log, nonce, store.PaymentSettled, &tx, elapsed())
+	if sr.Network != "" && sr.Network != s.cfg.Network.Name {
+		log.Warn("facilitator settled on another network than required", "network", sr.Network)
+	}
+	log.Info("payment settled", "transaction", tx)
+	return Receipt{Success: true, Transaction: tx, Network: s.cfg.Network.Name, Payer: p.From.Hex()}, nil
+}
+
+// release gives a claim back after a failure before settlement. A failure to release leaves the nonce spent,
+// which is safe: the payer signs a new authorization.
+func (s *Service) release(ctx context.Context, log *slog.Logger, nonce string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	if err := s.store.ReleasePayment(ctx, nonce); err != nil {
+		log.Error("releasing a payment claim failed; the nonce stays spent", "error", err)
+	}
+}
+
+// finish records the outcome of a settlement attempt. A failure leaves the nonce claimed, still never reusable.
+func (s *Service) finish(ctx context.Context, log *slog.Logger, nonce string, state store.PaymentState, tx *string, at time.Time) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	if err := s.store.FinishPayment(ctx, nonce, state, tx, at); err != nil {
+		log.Error("recording the payment outcome failed; the nonce stays claimed and unusable", "state", state, "error", err)
+	}
+}
+
+// maxUnixTime is 9999-12-31T23:59:59Z: validBefore is a uint256, the databases store four-digit years.
+var maxUnixTime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+
+func unixTime(secs *big.Int) time.Time {
+	if !secs.IsInt64() || secs.Int64() > maxUnixTime.Unix() {
+		return maxUnixTime
+	}
+	return time.Unix(secs.Int64(), 0).UTC()
+}
+
+// sanitizeReason keeps a facilitator's reason code short and printable before it reaches a caller or a log.
+func sanitizeReason(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e {
+			return -1
+		}
+		return r
+	}, s)
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	if s == "" {
+		return "no reason given"
+	}
+	return s
+}
