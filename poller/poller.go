@@ -127,6 +127,7 @@ type Report struct {
 	Observed         int            // checks that read a status
 	Failed           map[string]int // by failure kind
 	NotStarted       int            // fetches the cycle deadline cut off before they began
+	Cancelled        int            // fetches cut off by shutdown, not recorded
 	WriteErrors      int
 	NetworkSuspected bool
 }
@@ -154,6 +155,13 @@ func (p *Poller) RunCycle(ctx context.Context) Report {
 				return
 			}
 			res := p.fetcher.fetch(cctx, PageURL(prov, p.cfg.StatusBaseURL), prov, p.cfg.Now())
+			if res.failure != "" && ctx.Err() != nil {
+				// Cut off by shutdown, not by the page: that says nothing about the provider.
+				mu.Lock()
+				rep.Cancelled++
+				mu.Unlock()
+				return
+			}
 			// Writes outlive the fetch deadline: a check that was made is never lost to it.
 			wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			err := p.record(wctx, prov, res)

@@ -238,3 +238,24 @@ func TestPageURL(t *testing.T) {
 		t.Errorf("with query: %s", got)
 	}
 }
+
+// TestShutdownRecordsNothingItCutOff: a fetch cut off by shutdown says nothing about the provider, so it is not
+// recorded as a failed check; a fetch that completed before is.
+func TestShutdownRecordsNothingItCutOff(t *testing.T) {
+	pg := &pages{hangUntil: make(chan struct{})}
+	defer close(pg.hangUntil)
+	srv := httptest.NewServer(pg)
+	defer srv.Close()
+	st, _ := apitest.Engines(t)[0].Open(t)
+	p := newPoller(t, st, srv.URL, providers("ok", "hang"), 5*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	rep := p.RunCycle(ctx)
+	if rep.Cancelled != 1 || rep.Checks != 1 {
+		t.Errorf("report = %+v, want 1 check and 1 cancelled", rep)
+	}
+	got := latest(t, st)
+	if _, ok := got["hang"]; ok || got["ok"].Outcome != store.OutcomeOperational {
+		t.Errorf("checks = %+v", got)
+	}
+}

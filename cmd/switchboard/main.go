@@ -210,7 +210,8 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// Requests do not inherit the signal's context: Shutdown lets those in flight finish instead of
+		// cancelling them the moment SIGTERM arrives.
 	}
 	ln, err := net.Listen("tcp", st.Addr)
 	if err != nil {
