@@ -51,6 +51,8 @@ type Server struct {
 	// payments guards the premium route; nil when payments are not configured (see premium.go).
 	payments *x402.Service
 	webhooks *webhooks.Service
+	// catalogs are the reference catalogs, decoded and indexed once (see catalogs.go).
+	catalogs func() (*catalogSet, error)
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)
@@ -69,7 +71,8 @@ func New(deps Deps) *Server {
 	if deps.Health == nil {
 		deps.Health = health.New(deps.Store, health.Options{Providers: deps.Providers, Logger: deps.Logger, MaxAge: DefaultHealthMaxAge})
 	}
-	return &Server{
+	s := &Server{
+		catalogs: catalogsFor(deps.Providers),
 		deps:     deps,
 		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
 		health:   deps.Health,
@@ -78,6 +81,14 @@ func New(deps Deps) *Server {
 			Store: deps.Store, KnownProvider: deps.Providers.Known, AllowLoopback: deps.WebhookAllowLoopback, Now: deps.Now,
 		},
 	}
+	// Build the catalogs now, off the caller's path, so the first catalog request does not pay for decoding
+	// them (about 30 ms); a request arriving earlier waits for the same build.
+	go func() {
+		if _, err := s.catalogs(); err != nil {
+			deps.Logger.Error("loading the catalogs", "err", err)
+		}
+	}()
+	return s
 }
 
 func (s *Server) now() time.Time { return s.deps.Now().UTC() }

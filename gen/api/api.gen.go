@@ -1984,7 +1984,7 @@ type CompareEntry struct {
 	// Name Display name of the provider.
 	Name string `json:"name"`
 
-	// Pricing Token prices of the provider's cheapest token-priced model (metric `price`); null when not requested or the provider has no token-priced model.
+	// Pricing Token prices of the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID), or of any task when it prices no `llm` model (metric `price`); null when not requested or the provider has no token-priced model.
 	Pricing *ComparePricing `json:"pricing"`
 
 	// RateLimits The provider's rate-limit tiers, as in `GET /rate-limits` (metric `rate_limits`); null when not requested.
@@ -5066,8 +5066,8 @@ type TaskCostRecord struct {
 	// OutputPer1mUsd Output price, USD per 1M tokens; null when the model has no output-token price (for example embeddings), and output tokens then cost nothing.
 	OutputPer1mUsd *float64 `json:"output_per_1m_usd"`
 
-	// PctMoreExpensiveThanCheapest How much more this entry costs than the cheapest, percent (0 for the cheapest).
-	PctMoreExpensiveThanCheapest float64 `json:"pct_more_expensive_than_cheapest"`
+	// PctMoreExpensiveThanCheapest How much more this entry costs than the cheapest, percent rounded to 0.01 (0 for the cheapest and entries costing the same); null when the cheapest costs 0 and this entry does not (no finite percent).
+	PctMoreExpensiveThanCheapest *float64 `json:"pct_more_expensive_than_cheapest"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -5180,7 +5180,7 @@ type TokenEstimateRange struct {
 
 // TokenEstimateRequest defines model for TokenEstimateRequest.
 type TokenEstimateRequest struct {
-	// Model Model ID selecting the tokenizer among the provider's models (partial, case-insensitive).
+	// Model Model ID or family name selecting the tokenizer among the provider's tokenizers (partial, case-insensitive: any value containing a family name such as `llama` or `gpt-4o` selects it); a value naming no family the provider serves gives the provider's default tokenizer.
 	Model *string `json:"model,omitempty"`
 
 	// Provider Provider ID whose tokenizer to use (an unknown ID answers 404); absent gives one estimate per tokenizer.
@@ -5197,7 +5197,7 @@ type TokenEstimateResponse struct {
 
 // TokenEstimateSingle Estimate for one provider's tokenizer.
 type TokenEstimateSingle struct {
-	// Confidence `high` (the provider's own tokenizer), `medium` (a close relative), `low` (a character-based approximation).
+	// Confidence `high` (the provider's own tokenizer, counted exactly), `medium` (a ratio to the exact count of a tokenizer of the same family), `low` (a ratio from published rules of thumb or third-party measurements).
 	Confidence TokenEstimateSingleConfidence `json:"confidence"`
 
 	// EstimatedTokens Estimated number of tokens (accurate to about plus or minus 10 percent).
@@ -5206,14 +5206,14 @@ type TokenEstimateSingle struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// TokenRange Likely range of the true token count (about plus or minus 10 percent).
+	// TokenRange Likely range of the true token count: plus or minus 10 percent around an estimate; the count itself for an exact count (confidence `high`).
 	TokenRange TokenEstimateRange `json:"token_range"`
 
 	// Tokenizer Tokenizer used (for example o200k_base, cl100k_base, or an approximation).
 	Tokenizer string `json:"tokenizer"`
 }
 
-// TokenEstimateSingleConfidence `high` (the provider's own tokenizer), `medium` (a close relative), `low` (a character-based approximation).
+// TokenEstimateSingleConfidence `high` (the provider's own tokenizer, counted exactly), `medium` (a ratio to the exact count of a tokenizer of the same family), `low` (a ratio from published rules of thumb or third-party measurements).
 type TokenEstimateSingleConfidence string
 
 // TokenEstimateSingleResponse defines model for TokenEstimateSingleResponse.
@@ -5887,7 +5887,7 @@ type GetFreeTierParams struct {
 	// Provider Provider ID to filter by (one of the 52 monitored providers; an unknown ID answers 404).
 	Provider *ProviderFilter `form:"provider,omitempty" json:"provider,omitempty"`
 
-	// PermanentOnly `true` keeps only providers with a permanent free tier; `false` means no filter.
+	// PermanentOnly `true` keeps only providers whose `tier_type` is `permanent`; `false` means no filter.
 	PermanentOnly *bool `form:"permanent_only,omitempty" json:"permanent_only,omitempty"`
 
 	// HasFreeTier `true` keeps only providers with a free tier; `false` keeps only providers WITHOUT a free tier (unlike other boolean filters). Absent means no filter, so there is no default.
@@ -6282,7 +6282,7 @@ type GetRateLimitsParams struct {
 	// Tier Tier to keep, for example `free`, `tier1`, `tier2`, `standard` or `paid`. Partial match: keeps the catalog tiers whose name contains this value (case-insensitive), so `tier` matches every numbered tier and providers' own tier names (such as `tier4` or `scale`) can be asked for. No match gives an empty list.
 	Tier *string `form:"tier,omitempty" json:"tier,omitempty"`
 
-	// FreeOnly `true` keeps only free tiers; `false` means no filter.
+	// FreeOnly `true` keeps only free tiers: those named `free`, starting with `free-` (such as `free-10-credits`) or named `trial` (free trial keys); `false` means no filter.
 	FreeOnly *bool `form:"free_only,omitempty" json:"free_only,omitempty"`
 
 	// MinRpm Keeps only tiers allowing at least this many requests per minute, 0 to 100000000. Tiers with an unknown requests-per-minute limit are excluded when this is above 0.
@@ -7241,7 +7241,7 @@ type ClientInterface interface {
 
 	// GetCompare Side-by-side comparison of providers
 	//
-	// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown.
+	// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown. An unknown provider answers 404, a provider listed twice 400.
 	//
 	// Corresponds with GET /compare (the `GetCompare` operationId).
 	GetCompare(ctx context.Context, params *GetCompareParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7269,14 +7269,14 @@ type ClientInterface interface {
 
 	// GetCostEstimate Cost of a token volume on one provider
 	//
-	// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced model (lowest input price) is used; with it, the cheapest model whose ID matches. A provider without a matching token-priced model answers 404. `cheaper_alternatives` lists up to 3 models of other providers that would cost less for the same volume, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+	// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 	//
 	// Corresponds with GET /cost-estimate (the `GetCostEstimate` operationId).
 	GetCostEstimate(ctx context.Context, params *GetCostEstimateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCostForecast Forecast daily to yearly spend per provider
 	//
-	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Cache hits apply the provider's cached input price where caching is available. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 	//
 	// Corresponds with GET /cost-forecast (the `GetCostForecast` operationId).
 	GetCostForecast(ctx context.Context, params *GetCostForecastParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7318,7 +7318,7 @@ type ClientInterface interface {
 
 	// GetFailover Failover chain for a failing provider
 	//
-	// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself is never in the chain. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries.
+	// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 	//
 	// Corresponds with GET /failover (the `GetFailover` operationId).
 	GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7332,7 +7332,7 @@ type ClientInterface interface {
 
 	// GetFreeTier Free tiers and trial credits per provider
 	//
-	// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending.
+	// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending. A permanent free tier is one whose `tier_type` is `permanent`; the meta counts are over the returned records: `permanent_free_count` (`tier_type` `permanent`), `trial_credit_count` (`tier_type` `trial_credit`) and `no_free_access_count` (`has_free_tier` false).
 	//
 	// Corresponds with GET /free-tier (the `GetFreeTier` operationId).
 	GetFreeTier(ctx context.Context, params *GetFreeTierParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7595,7 +7595,7 @@ type ClientInterface interface {
 
 	// GetPick Best provider and model for a task
 	//
-	// Picks the best model for a task from the catalogs, scored by live status, poll latency and the requested constraints (maximum input price in USD per 1M tokens, minimum context window in tokens, capabilities, excluded providers, free tier). Returns the best entry in `pick` (null when nothing qualifies) and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending).
+	// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 	//
 	// Corresponds with GET /pick (the `GetPick` operationId).
 	GetPick(ctx context.Context, params *GetPickParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7630,7 +7630,7 @@ type ClientInterface interface {
 
 	// GetQuotaCheck Whether a planned request rate fits a provider's limits
 	//
-	// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). When the plan does not fit, `suggestions` lists other providers' tiers whose limits cover it, largest `rpm` first (ties by provider ID ascending); otherwise it is empty.
+	// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). A tier the catalog does not list for the provider has every limit null (unknown). When the verdict is `exceeds`, `suggestions` lists other providers' tiers whose known limits cover the plan (a planned value of 0 needs no limit; a tier with neither rpm nor tpm known is not suggested), largest `rpm` first (unknown last, ties by provider ID, then tier, ascending); otherwise it is empty. An unknown provider answers 404.
 	//
 	// Corresponds with GET /quota-check (the `GetQuotaCheck` operationId).
 	GetQuotaCheck(ctx context.Context, params *GetQuotaCheckParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7660,7 +7660,7 @@ type ClientInterface interface {
 
 	// GetRecommend Recommended providers
 	//
-	// Ranked operational providers, scored by status, poll latency and free-tier availability, optionally restricted to a task. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries.
+	// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 	//
 	// Corresponds with GET /recommend (the `GetRecommend` operationId).
 	GetRecommend(ctx context.Context, params *GetRecommendParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7744,7 +7744,7 @@ type ClientInterface interface {
 
 	// GetTaskCost Rank providers by the cost of one task
 	//
-	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `meta.cheapest_provider` names the first entry.
+	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 	//
 	// Corresponds with GET /task-cost (the `GetTaskCost` operationId).
 	GetTaskCost(ctx context.Context, params *GetTaskCostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7759,6 +7759,7 @@ type ClientInterface interface {
 	// EstimateTokensWithBody Estimate the token count of a text
 	//
 	// Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+	// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7768,6 +7769,7 @@ type ClientInterface interface {
 	// EstimateTokens Estimate the token count of a text
 	//
 	// Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+	// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8047,7 +8049,7 @@ func (c *Client) GetCheapest(ctx context.Context, params *GetCheapestParams, req
 
 // GetCompare Side-by-side comparison of providers
 //
-// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown.
+// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown. An unknown provider answers 404, a provider listed twice 400.
 //
 // Corresponds with GET /compare (the `GetCompare` operationId).
 func (c *Client) GetCompare(ctx context.Context, params *GetCompareParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8115,7 +8117,7 @@ func (c *Client) GetContextWindow(ctx context.Context, params *GetContextWindowP
 
 // GetCostEstimate Cost of a token volume on one provider
 //
-// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced model (lowest input price) is used; with it, the cheapest model whose ID matches. A provider without a matching token-priced model answers 404. `cheaper_alternatives` lists up to 3 models of other providers that would cost less for the same volume, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 //
 // Corresponds with GET /cost-estimate (the `GetCostEstimate` operationId).
 func (c *Client) GetCostEstimate(ctx context.Context, params *GetCostEstimateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8132,7 +8134,7 @@ func (c *Client) GetCostEstimate(ctx context.Context, params *GetCostEstimatePar
 
 // GetCostForecast Forecast daily to yearly spend per provider
 //
-// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Cache hits apply the provider's cached input price where caching is available. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 //
 // Corresponds with GET /cost-forecast (the `GetCostForecast` operationId).
 func (c *Client) GetCostForecast(ctx context.Context, params *GetCostForecastParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8234,7 +8236,7 @@ func (c *Client) GetErrorCodes(ctx context.Context, params *GetErrorCodesParams,
 
 // GetFailover Failover chain for a failing provider
 //
-// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself is never in the chain. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries.
+// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 //
 // Corresponds with GET /failover (the `GetFailover` operationId).
 func (c *Client) GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8268,7 +8270,7 @@ func (c *Client) GetFineTuning(ctx context.Context, params *GetFineTuningParams,
 
 // GetFreeTier Free tiers and trial credits per provider
 //
-// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending.
+// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending. A permanent free tier is one whose `tier_type` is `permanent`; the meta counts are over the returned records: `permanent_free_count` (`tier_type` `permanent`), `trial_credit_count` (`tier_type` `trial_credit`) and `no_free_access_count` (`has_free_tier` false).
 //
 // Corresponds with GET /free-tier (the `GetFreeTier` operationId).
 func (c *Client) GetFreeTier(ctx context.Context, params *GetFreeTierParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8801,7 +8803,7 @@ func (c *Client) GetOverflowBehaviour(ctx context.Context, params *GetOverflowBe
 
 // GetPick Best provider and model for a task
 //
-// Picks the best model for a task from the catalogs, scored by live status, poll latency and the requested constraints (maximum input price in USD per 1M tokens, minimum context window in tokens, capabilities, excluded providers, free tier). Returns the best entry in `pick` (null when nothing qualifies) and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending).
+// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 //
 // Corresponds with GET /pick (the `GetPick` operationId).
 func (c *Client) GetPick(ctx context.Context, params *GetPickParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8886,7 +8888,7 @@ func (c *Client) GetPromptModeration(ctx context.Context, params *GetPromptModer
 
 // GetQuotaCheck Whether a planned request rate fits a provider's limits
 //
-// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). When the plan does not fit, `suggestions` lists other providers' tiers whose limits cover it, largest `rpm` first (ties by provider ID ascending); otherwise it is empty.
+// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). A tier the catalog does not list for the provider has every limit null (unknown). When the verdict is `exceeds`, `suggestions` lists other providers' tiers whose known limits cover the plan (a planned value of 0 needs no limit; a tier with neither rpm nor tpm known is not suggested), largest `rpm` first (unknown last, ties by provider ID, then tier, ascending); otherwise it is empty. An unknown provider answers 404.
 //
 // Corresponds with GET /quota-check (the `GetQuotaCheck` operationId).
 func (c *Client) GetQuotaCheck(ctx context.Context, params *GetQuotaCheckParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8956,7 +8958,7 @@ func (c *Client) GetRateLimits(ctx context.Context, params *GetRateLimitsParams,
 
 // GetRecommend Recommended providers
 //
-// Ranked operational providers, scored by status, poll latency and free-tier availability, optionally restricted to a task. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries.
+// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 //
 // Corresponds with GET /recommend (the `GetRecommend` operationId).
 func (c *Client) GetRecommend(ctx context.Context, params *GetRecommendParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9160,7 +9162,7 @@ func (c *Client) GetStructuredOutput(ctx context.Context, params *GetStructuredO
 
 // GetTaskCost Rank providers by the cost of one task
 //
-// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `meta.cheapest_provider` names the first entry.
+// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 //
 // Corresponds with GET /task-cost (the `GetTaskCost` operationId).
 func (c *Client) GetTaskCost(ctx context.Context, params *GetTaskCostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9195,6 +9197,7 @@ func (c *Client) GetThinkingSupport(ctx context.Context, params *GetThinkingSupp
 // EstimateTokensWithBody Estimate the token count of a text
 //
 // Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9214,6 +9217,7 @@ func (c *Client) EstimateTokensWithBody(ctx context.Context, contentType string,
 // EstimateTokens Estimate the token count of a text
 //
 // Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15488,7 +15492,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCompareWithResponse Side-by-side comparison of providers
 	//
-	// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown.
+	// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown. An unknown provider answers 404, a provider listed twice 400.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15524,7 +15528,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCostEstimateWithResponse Cost of a token volume on one provider
 	//
-	// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced model (lowest input price) is used; with it, the cheapest model whose ID matches. A provider without a matching token-priced model answers 404. `cheaper_alternatives` lists up to 3 models of other providers that would cost less for the same volume, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+	// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15533,7 +15537,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCostForecastWithResponse Forecast daily to yearly spend per provider
 	//
-	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Cache hits apply the provider's cached input price where caching is available. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15587,7 +15591,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFailoverWithResponse Failover chain for a failing provider
 	//
-	// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself is never in the chain. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries.
+	// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15605,7 +15609,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFreeTierWithResponse Free tiers and trial credits per provider
 	//
-	// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending.
+	// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending. A permanent free tier is one whose `tier_type` is `permanent`; the meta counts are over the returned records: `permanent_free_count` (`tier_type` `permanent`), `trial_credit_count` (`tier_type` `trial_credit`) and `no_free_access_count` (`has_free_tier` false).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15914,7 +15918,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPickWithResponse Best provider and model for a task
 	//
-	// Picks the best model for a task from the catalogs, scored by live status, poll latency and the requested constraints (maximum input price in USD per 1M tokens, minimum context window in tokens, capabilities, excluded providers, free tier). Returns the best entry in `pick` (null when nothing qualifies) and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending).
+	// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15959,7 +15963,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetQuotaCheckWithResponse Whether a planned request rate fits a provider's limits
 	//
-	// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). When the plan does not fit, `suggestions` lists other providers' tiers whose limits cover it, largest `rpm` first (ties by provider ID ascending); otherwise it is empty.
+	// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). A tier the catalog does not list for the provider has every limit null (unknown). When the verdict is `exceeds`, `suggestions` lists other providers' tiers whose known limits cover the plan (a planned value of 0 needs no limit; a tier with neither rpm nor tpm known is not suggested), largest `rpm` first (unknown last, ties by provider ID, then tier, ascending); otherwise it is empty. An unknown provider answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15997,7 +16001,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRecommendWithResponse Recommended providers
 	//
-	// Ranked operational providers, scored by status, poll latency and free-tier availability, optionally restricted to a task. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries.
+	// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16105,7 +16109,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetTaskCostWithResponse Rank providers by the cost of one task
 	//
-	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `meta.cheapest_provider` names the first entry.
+	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16124,6 +16128,7 @@ type ClientWithResponsesInterface interface {
 	// EstimateTokensWithBodyWithResponse Estimate the token count of a text
 	//
 	// Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+	// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16133,6 +16138,7 @@ type ClientWithResponsesInterface interface {
 	// EstimateTokensWithResponse Estimate the token count of a text
 	//
 	// Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+	// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16535,8 +16541,6 @@ type GetBenchmarksResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16557,11 +16561,6 @@ func (r GetBenchmarksResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetBenchmarksResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetBenchmarksResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16802,8 +16801,6 @@ type GetCheapestResponse struct {
 	JSON400 *BadRequest
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16819,11 +16816,6 @@ func (r GetCheapestResponse) GetJSON400() *BadRequest {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetCheapestResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetCheapestResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16866,8 +16858,6 @@ type GetCompareResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16888,11 +16878,6 @@ func (r GetCompareResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetCompareResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetCompareResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17142,8 +17127,6 @@ type GetCostEstimateResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17164,11 +17147,6 @@ func (r GetCostEstimateResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetCostEstimateResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetCostEstimateResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17209,8 +17187,6 @@ type GetCostForecastResponse struct {
 	JSON400 *BadRequest
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17226,11 +17202,6 @@ func (r GetCostForecastResponse) GetJSON400() *BadRequest {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetCostForecastResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetCostForecastResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17618,8 +17589,6 @@ type GetFailoverResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17640,11 +17609,6 @@ func (r GetFailoverResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetFailoverResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetFailoverResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17756,8 +17720,6 @@ type GetFreeTierResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17778,11 +17740,6 @@ func (r GetFreeTierResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetFreeTierResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetFreeTierResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19025,8 +18982,6 @@ type GetModelsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19047,11 +19002,6 @@ func (r GetModelsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetModelsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetModelsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19418,8 +19368,6 @@ type GetPickResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19440,11 +19388,6 @@ func (r GetPickResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPickResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetPickResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19556,8 +19499,6 @@ type GetPricingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19578,11 +19519,6 @@ func (r GetPricingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPricingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetPricingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19763,8 +19699,6 @@ type GetQuotaCheckResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19785,11 +19719,6 @@ func (r GetQuotaCheckResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetQuotaCheckResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetQuotaCheckResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19963,8 +19892,6 @@ type GetRateLimitsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19985,11 +19912,6 @@ func (r GetRateLimitsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRateLimitsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetRateLimitsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20032,8 +19954,6 @@ type GetRecommendResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20054,11 +19974,6 @@ func (r GetRecommendResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRecommendResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetRecommendResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20858,8 +20773,6 @@ type GetTaskCostResponse struct {
 	JSON400 *BadRequest
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20875,11 +20788,6 @@ func (r GetTaskCostResponse) GetJSON400() *BadRequest {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetTaskCostResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetTaskCostResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20993,8 +20901,6 @@ type EstimateTokensResponse struct {
 	JSON413 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21020,11 +20926,6 @@ func (r EstimateTokensResponse) GetJSON413() *Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r EstimateTokensResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r EstimateTokensResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21663,7 +21564,7 @@ func (c *ClientWithResponses) GetCheapestWithResponse(ctx context.Context, param
 
 // GetCompareWithResponse Side-by-side comparison of providers
 //
-// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown.
+// Compares 2 to 10 providers on the selected metrics (default all): live status, poll latency in ms, token prices in USD per 1M tokens, benchmark scores (percent 0-100), rate-limit tiers and model IDs. `comparison` is a map keyed by provider ID (no order). Every metric part is always present; it is null when its metric was not requested or is unknown. An unknown provider answers 404, a provider listed twice 400.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21723,7 +21624,7 @@ func (c *ClientWithResponses) GetContextWindowWithResponse(ctx context.Context, 
 
 // GetCostEstimateWithResponse Cost of a token volume on one provider
 //
-// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced model (lowest input price) is used; with it, the cheapest model whose ID matches. A provider without a matching token-priced model answers 404. `cheaper_alternatives` lists up to 3 models of other providers that would cost less for the same volume, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21738,7 +21639,7 @@ func (c *ClientWithResponses) GetCostEstimateWithResponse(ctx context.Context, p
 
 // GetCostForecastWithResponse Forecast daily to yearly spend per provider
 //
-// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Cache hits apply the provider's cached input price where caching is available. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21828,7 +21729,7 @@ func (c *ClientWithResponses) GetErrorCodesWithResponse(ctx context.Context, par
 
 // GetFailoverWithResponse Failover chain for a failing provider
 //
-// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself is never in the chain. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries.
+// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21858,7 +21759,7 @@ func (c *ClientWithResponses) GetFineTuningWithResponse(ctx context.Context, par
 
 // GetFreeTierWithResponse Free tiers and trial credits per provider
 //
-// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending.
+// Stored catalog of free access per provider: whether a free tier exists, its type (for example permanent), whether a credit card is needed, included models, caps (tokens per month, requests per day and per month; null when unknown or uncapped), trial credit in USD and whether it recurs, and whether rate limits apply. Sorted by `provider_id` ascending. A permanent free tier is one whose `tier_type` is `permanent`; the meta counts are over the returned records: `permanent_free_count` (`tier_type` `permanent`), `trial_credit_count` (`tier_type` `trial_credit`) and `no_free_access_count` (`has_free_tier` false).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22329,7 +22230,7 @@ func (c *ClientWithResponses) GetOverflowBehaviourWithResponse(ctx context.Conte
 
 // GetPickWithResponse Best provider and model for a task
 //
-// Picks the best model for a task from the catalogs, scored by live status, poll latency and the requested constraints (maximum input price in USD per 1M tokens, minimum context window in tokens, capabilities, excluded providers, free tier). Returns the best entry in `pick` (null when nothing qualifies) and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending).
+// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22404,7 +22305,7 @@ func (c *ClientWithResponses) GetPromptModerationWithResponse(ctx context.Contex
 
 // GetQuotaCheckWithResponse Whether a planned request rate fits a provider's limits
 //
-// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). When the plan does not fit, `suggestions` lists other providers' tiers whose limits cover it, largest `rpm` first (ties by provider ID ascending); otherwise it is empty.
+// Compares a planned rate (requests per minute, tokens per minute) with the provider's published limits for a tier from the rate-limit catalog. Each of `rpm` and `tpm` is `safe` (below 80 percent of the limit), `tight` (80 to 100 percent), `exceeds` (above the limit) or `unknown` (limit unknown or unlimited). The `verdict` is the worst of the known ones (`safe` when neither limit is known). A tier the catalog does not list for the provider has every limit null (unknown). When the verdict is `exceeds`, `suggestions` lists other providers' tiers whose known limits cover the plan (a planned value of 0 needs no limit; a tier with neither rpm nor tpm known is not suggested), largest `rpm` first (unknown last, ties by provider ID, then tier, ascending); otherwise it is empty. An unknown provider answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22466,7 +22367,7 @@ func (c *ClientWithResponses) GetRateLimitsWithResponse(ctx context.Context, par
 
 // GetRecommendWithResponse Recommended providers
 //
-// Ranked operational providers, scored by status, poll latency and free-tier availability, optionally restricted to a task. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries.
+// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22646,7 +22547,7 @@ func (c *ClientWithResponses) GetStructuredOutputWithResponse(ctx context.Contex
 
 // GetTaskCostWithResponse Rank providers by the cost of one task
 //
-// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `meta.cheapest_provider` names the first entry.
+// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22677,6 +22578,7 @@ func (c *ClientWithResponses) GetThinkingSupportWithResponse(ctx context.Context
 // EstimateTokensWithBodyWithResponse Estimate the token count of a text
 //
 // Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -22692,6 +22594,7 @@ func (c *ClientWithResponses) EstimateTokensWithBodyWithResponse(ctx context.Con
 // EstimateTokensWithResponse Estimate the token count of a text
 //
 // Estimates how many tokens `text` (at most 50000 characters) takes, accurate to about plus or minus 10 percent. With `provider` (an unknown ID answers 404) the answer is a single estimate for that provider's tokenizer (`model` selects among the provider's tokenizers) with a confidence and a low-high range (`TokenEstimateSingleResponse`). Without `provider` it is one estimate per tokenizer, each naming the providers that use it, sorted by `estimated_tokens` ascending then `tokenizer`, plus min/max/avg (`TokenEstimateAllResponse`). Both shapes include the input's character and word counts. A body over 1 MiB answers 413.
+// How counts are made. OpenAI's encodings are counted exactly (tiktoken, offline): `o200k_base` (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the o-series, gpt-oss) and `cl100k_base` (gpt-4, gpt-3.5-turbo, the text-embedding models), confidence `high`, `token_range` equal to the count (the text's own tokens; chat framing adds a few per message). Every other tokenizer is a ratio times an exact count, rounded, with `token_range` plus or minus 10 percent around it: `claude_approx` = 1.20 x o200k, `low` (Anthropic does not publish its tokenizer; a published comparison of Claude 3.5 Sonnet with GPT-4o, May 2025, measured 16% more tokens on English prose, 21% on math, 30% on code; the range spans them); `gemini_approx` = 1.00 x o200k, `low` (Google documents about 4 characters per token for Gemini, ai.google.dev/gemini-api/docs/tokens, the same rule of thumb OpenAI gives for its own tokenizers); `llama3_approx` = 1.00 x cl100k, `medium` (Llama 3's 128K vocabulary is cl100k_base plus 28K tokens for other languages, per Meta's Llama 3 release); `mistral_tekken_approx` = 1.00 x cl100k, `medium` (Tekken is a tiktoken-based BPE of 131K tokens, per Mistral's NeMo release); `qwen_approx` = 1.00 x cl100k, `medium` (Qwen's 151K BPE vocabulary starts from cl100k_base, per the Qwen technical report); `deepseek_approx` = 1.00 x cl100k, `medium` (DeepSeek-V3's byte-level BPE of 128K tokens, per its technical report; DeepSeek's own rule of thumb of 0.3 token per English character is a ceiling); `generic_approx` = 1.10 x o200k, `low` (providers whose tokenizer is not published or that do not bill text by tokens: the midpoint of the ratios above). Each provider has a default tokenizer: OpenAI and Azure OpenAI `o200k_base`, Anthropic `claude_approx`, Google `gemini_approx`, Amazon Bedrock `claude_approx`, Mistral, DeepSeek and Alibaba (Qwen) their own, the open-weight hosts (Groq, Together, Fireworks, Cerebras, SambaNova, DeepInfra, NVIDIA NIM, Nebius, Hyperbolic, Novita, Baseten, Modal, Replicate, Hugging Face, Cloudflare, Databricks, IBM watsonx) `llama3_approx`, every other provider (OpenRouter included) `generic_approx`. `model` selects another of the provider's tokenizers by model family: a model containing `claude`, `gemini`/`gemma`, `llama`, `mistral`/`mixtral`/`codestral`/`ministral`/`pixtral`/`magistral`/`devstral`, `qwen`/`qwq`, `deepseek`, `gpt-4o`/`gpt-4.1`/`gpt-4.5`/`gpt-5`/`chatgpt`/`gpt-oss`/`gpt-image`/`codex`/`o1`/`o3`/`o4` (o200k_base) or `gpt-4`/`gpt-3.5`/`gpt-35`/`text-embedding`/`davinci`/`babbage` (cl100k_base), checked in that order, case-insensitive, where the provider serves that family; otherwise the default. In `estimates`, `providers` lists every provider using the tokenizer by default or for some models.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23118,13 +23021,6 @@ func ParseGetBenchmarksResponse(rsp *http.Response) (*GetBenchmarksResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23320,13 +23216,6 @@ func ParseGetCheapestResponse(rsp *http.Response) (*GetCheapestResponse, error) 
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23373,13 +23262,6 @@ func ParseGetCompareResponse(rsp *http.Response) (*GetCompareResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23590,13 +23472,6 @@ func ParseGetCostEstimateResponse(rsp *http.Response) (*GetCostEstimateResponse,
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23636,13 +23511,6 @@ func ParseGetCostForecastResponse(rsp *http.Response) (*GetCostForecastResponse,
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23961,13 +23829,6 @@ func ParseGetFailoverResponse(rsp *http.Response) (*GetFailoverResponse, error) 
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24068,13 +23929,6 @@ func ParseGetFreeTierResponse(rsp *http.Response) (*GetFreeTierResponse, error) 
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25068,13 +24922,6 @@ func ParseGetModelsResponse(rsp *http.Response) (*GetModelsResponse, error) {
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25371,13 +25218,6 @@ func ParseGetPickResponse(rsp *http.Response) (*GetPickResponse, error) {
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25478,13 +25318,6 @@ func ParseGetPricingResponse(rsp *http.Response) (*GetPricingResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25641,13 +25474,6 @@ func ParseGetQuotaCheckResponse(rsp *http.Response) (*GetQuotaCheckResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25796,13 +25622,6 @@ func ParseGetRateLimitsResponse(rsp *http.Response) (*GetRateLimitsResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25849,13 +25668,6 @@ func ParseGetRecommendResponse(rsp *http.Response) (*GetRecommendResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26491,13 +26303,6 @@ func ParseGetTaskCostResponse(rsp *http.Response) (*GetTaskCostResponse, error) 
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -26605,13 +26410,6 @@ func ParseEstimateTokensResponse(rsp *http.Response) (*EstimateTokensResponse, e
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -32961,20 +32759,6 @@ func (response GetBenchmarks500JSONResponse) VisitGetBenchmarksResponse(w http.R
 	return err
 }
 
-type GetBenchmarks501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetBenchmarks501JSONResponse) VisitGetBenchmarksResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetCachingGranularityRequestObject struct {
 	Params GetCachingGranularityParams
 }
@@ -33245,20 +33029,6 @@ func (response GetCheapest500JSONResponse) VisitGetCheapestResponse(w http.Respo
 	return err
 }
 
-type GetCheapest501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetCheapest501JSONResponse) VisitGetCheapestResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetCompareRequestObject struct {
 	Params GetCompareParams
 }
@@ -33319,20 +33089,6 @@ func (response GetCompare500JSONResponse) VisitGetCompareResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetCompare501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetCompare501JSONResponse) VisitGetCompareResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -33635,20 +33391,6 @@ func (response GetCostEstimate500JSONResponse) VisitGetCostEstimateResponse(w ht
 	return err
 }
 
-type GetCostEstimate501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetCostEstimate501JSONResponse) VisitGetCostEstimateResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetCostForecastRequestObject struct {
 	Params GetCostForecastParams
 }
@@ -33695,20 +33437,6 @@ func (response GetCostForecast500JSONResponse) VisitGetCostForecastResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetCostForecast501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetCostForecast501JSONResponse) VisitGetCostForecastResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -34167,20 +33895,6 @@ func (response GetFailover500JSONResponse) VisitGetFailoverResponse(w http.Respo
 	return err
 }
 
-type GetFailover501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetFailover501JSONResponse) VisitGetFailoverResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetFineTuningRequestObject struct {
 	Params GetFineTuningParams
 }
@@ -34319,20 +34033,6 @@ func (response GetFreeTier500JSONResponse) VisitGetFreeTierResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetFreeTier501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetFreeTier501JSONResponse) VisitGetFreeTierResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35737,20 +35437,6 @@ func (response GetModels500JSONResponse) VisitGetModelsResponse(w http.ResponseW
 	return err
 }
 
-type GetModels501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetModels501JSONResponse) VisitGetModelsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetMultimodalRequestObject struct {
 	Params GetMultimodalParams
 }
@@ -36162,20 +35848,6 @@ func (response GetPick500JSONResponse) VisitGetPickResponse(w http.ResponseWrite
 	return err
 }
 
-type GetPick501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetPick501JSONResponse) VisitGetPickResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetPiiHandlingRequestObject struct {
 	Params GetPiiHandlingParams
 }
@@ -36314,20 +35986,6 @@ func (response GetPricing500JSONResponse) VisitGetPricingResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetPricing501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetPricing501JSONResponse) VisitGetPricingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -36552,20 +36210,6 @@ func (response GetQuotaCheck500JSONResponse) VisitGetQuotaCheckResponse(w http.R
 	return err
 }
 
-type GetQuotaCheck501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetQuotaCheck501JSONResponse) VisitGetQuotaCheckResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetRateLimitRecoveryRequestObject struct {
 	Params GetRateLimitRecoveryParams
 }
@@ -36772,20 +36416,6 @@ func (response GetRateLimits500JSONResponse) VisitGetRateLimitsResponse(w http.R
 	return err
 }
 
-type GetRateLimits501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetRateLimits501JSONResponse) VisitGetRateLimitsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetRecommendRequestObject struct {
 	Params GetRecommendParams
 }
@@ -36846,20 +36476,6 @@ func (response GetRecommend500JSONResponse) VisitGetRecommendResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetRecommend501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetRecommend501JSONResponse) VisitGetRecommendResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -37780,20 +37396,6 @@ func (response GetTaskCost500JSONResponse) VisitGetTaskCostResponse(w http.Respo
 	return err
 }
 
-type GetTaskCost501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetTaskCost501JSONResponse) VisitGetTaskCostResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetThinkingSupportRequestObject struct {
 	Params GetThinkingSupportParams
 }
@@ -37954,20 +37556,6 @@ func (response EstimateTokens500JSONResponse) VisitEstimateTokensResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type EstimateTokens501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response EstimateTokens501JSONResponse) VisitEstimateTokensResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -1,0 +1,356 @@
+package decide
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CacheDiscountPct is the discount on cached input tokens of cost-estimate and task-cost.
+const CacheDiscountPct = 50
+
+// Quality is a parsed min_quality (`metric:score`).
+type Quality struct {
+	Metric string
+	Score  float64
+}
+
+// ParseQuality reads `metric:score`; the metric must be a benchmark name and the score a percent 0-100.
+func ParseQuality(s string) (Quality, error) {
+	metric, score, ok := strings.Cut(s, ":")
+	if !ok {
+		return Quality{}, inputErr("parameter min_quality: must be metric:score, for example mmlu:80")
+	}
+	if !slices.Contains(Benchmarks, metric) {
+		return Quality{}, inputErr("parameter min_quality: unknown metric %q (one of %s)", metric, strings.Join(Benchmarks, ", "))
+	}
+	v, err := strconv.ParseFloat(score, 64)
+	if err != nil || v < 0 || v > 100 || math.IsNaN(v) {
+		return Quality{}, inputErr("parameter min_quality: score must be a number from 0 to 100")
+	}
+	return Quality{Metric: metric, Score: v}, nil
+}
+
+// CheapestQuery is a /cheapest request after defaults.
+type CheapestQuery struct {
+	Task          string
+	Input, Output uint64
+	MinQuality    *Quality
+	Limit         int
+}
+
+// CheapestResult is the estimated cost of one model.
+type CheapestResult struct {
+	Provider, Model, Status string
+	CostUSD                 float64
+	InputPer1M              float64
+	OutputPer1M             *float64
+	Quality                 map[string]float64
+	FreeTier                bool
+}
+
+// Cheapest prices Input and Output tokens on every token-priced model of the task whose provider is operational
+// (and, with MinQuality, whose score for that metric is known and at least the minimum), cheapest first, ties by
+// provider ID then model ID. Output tokens cost nothing on a model without an output price.
+func (ix *Index) Cheapest(q CheapestQuery, live Statuses) []CheapestResult {
+	type cand struct {
+		m    *Model
+		cost micro
+	}
+	best := topK[cand]{k: q.Limit, cmp: func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+	}}
+	lastProvider, up := "", false
+	for _, m := range ix.byTask[q.Task] {
+		if m.Provider != lastProvider { // byTask is grouped by provider: one status lookup per provider
+			lastProvider, up = m.Provider, live.get(m.Provider).Status == StatusOperational
+		}
+		if m.Input == nil || !up {
+			continue
+		}
+		if q.MinQuality != nil {
+			if s, ok := m.Scores[q.MinQuality.Metric]; !ok || s < q.MinQuality.Score {
+				continue
+			}
+		}
+		best.push(cand{m, cost(q.Input, m.Input, 1) + cost(q.Output, m.Output, 1)})
+	}
+	out := make([]CheapestResult, 0, len(best.items))
+	for _, c := range best.items {
+		r := CheapestResult{Provider: c.m.Provider, Model: c.m.ID, Status: StatusOperational, CostUSD: usd(c.cost),
+			InputPer1M: c.m.Input.USD, OutputPer1M: priceUSD(c.m.Output), Quality: map[string]float64{}, FreeTier: c.m.FreeTier}
+		for k, v := range c.m.Scores {
+			r.Quality[k] = v
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func priceUSD(p *Price) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := p.USD
+	return &v
+}
+
+// EstimateQuery is a /cost-estimate request after defaults.
+type EstimateQuery struct {
+	Provider              string
+	Model                 string // partial, case-insensitive; "" for any
+	Input, Output, Cached uint64
+}
+
+// Estimate is a cost estimate, amounts in USD.
+type Estimate struct {
+	Provider, Model            string
+	InputPer1M                 float64
+	OutputPer1M                *float64
+	InputCost, CachedCost      float64
+	OutputCost, Total, Savings float64
+	Alternatives               []Alternative
+}
+
+// Alternative is a cheaper model of another provider.
+type Alternative struct {
+	Provider, Model string
+	InputPer1M      float64
+	Total           float64
+	SavingsPct      float64
+}
+
+// volume is the cost parts of one token volume on one model, in micro-USD.
+type volume struct{ input, cached, output, savings micro }
+
+func (v volume) total() micro { return v.input + v.cached + v.output }
+
+// price bills Input - Cached tokens at the input price, Cached tokens at half of it and Output tokens at the output
+// price; each part is rounded to the micro-USD on its own and the total is their sum.
+func price(m *Model, in, out, cached uint64) volume {
+	half := cost(cached, m.Input, 2)
+	return volume{input: cost(in-cached, m.Input, 1), cached: half, output: cost(out, m.Output, 1), savings: half}
+}
+
+// CostEstimate prices a volume on the provider's cheapest token-priced llm model (lowest input price, ties by
+// model ID; of any task when it prices no llm model), or with Model on its cheapest model whose ID contains it, and lists up to 3 cheaper alternatives: for each other
+// provider not in outage, its cheapest model of the same task for the same volume, kept when it costs less,
+// cheapest first (ties by provider ID, then model ID).
+func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) {
+	if q.Cached > q.Input {
+		return Estimate{}, inputErr("parameter cached_tokens: must not exceed input_tokens")
+	}
+	if err := ix.checkProviders("provider", []string{q.Provider}); err != nil {
+		return Estimate{}, err
+	}
+	needle := strings.ToLower(q.Model)
+	var chosen *Model
+	// Without a model filter an llm model is preferred: an embedding model is rarely what "the provider's cost"
+	// means, and it is only chosen when the provider prices no llm model.
+	for _, llmOnly := range []bool{needle == "", false} {
+		for _, m := range ix.byProvider[q.Provider] {
+			if m.Input == nil || (needle != "" && !strings.Contains(strings.ToLower(m.ID), needle)) || (llmOnly && m.Task != "llm") {
+				continue
+			}
+			if chosen == nil || m.Input.USD < chosen.Input.USD {
+				chosen = m // byProvider is in model ID order, so ties keep the first ID
+			}
+		}
+		if chosen != nil {
+			break
+		}
+	}
+	if chosen == nil {
+		if needle != "" {
+			return Estimate{}, notFoundErr("parameter model: no token-priced model of %s matches %q", q.Provider, q.Model)
+		}
+		return Estimate{}, notFoundErr("parameter provider: %s has no token-priced model", q.Provider)
+	}
+	v := price(chosen, q.Input, q.Output, q.Cached)
+	e := Estimate{Provider: q.Provider, Model: chosen.ID, InputPer1M: chosen.Input.USD, OutputPer1M: priceUSD(chosen.Output),
+		InputCost: usd(v.input), CachedCost: usd(v.cached), OutputCost: usd(v.output), Total: usd(v.total()), Savings: usd(v.savings)}
+	type alt struct {
+		m     *Model
+		total micro
+	}
+	best := map[string]alt{}
+	for _, m := range ix.byTask[chosen.Task] {
+		if m.Input == nil || m.Provider == q.Provider || live.get(m.Provider).Status == StatusOutage {
+			continue
+		}
+		t := price(m, q.Input, q.Output, q.Cached).total()
+		if t >= v.total() {
+			continue
+		}
+		if b, ok := best[m.Provider]; !ok || t < b.total {
+			best[m.Provider] = alt{m, t}
+		}
+	}
+	alts := make([]alt, 0, len(best))
+	for _, a := range best {
+		alts = append(alts, a)
+	}
+	slices.SortFunc(alts, func(a, b alt) int {
+		return cmp.Or(cmp.Compare(a.total, b.total), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+	})
+	e.Alternatives = []Alternative{}
+	for _, a := range alts[:min(3, len(alts))] {
+		e.Alternatives = append(e.Alternatives, Alternative{Provider: a.m.Provider, Model: a.m.ID, InputPer1M: a.m.Input.USD,
+			Total: usd(a.total), SavingsPct: round2((v.total() - a.total) / v.total() * 100)})
+	}
+	return e, nil
+}
+
+// TaskTypes maps task-cost's task_type to the catalog task it prices.
+var TaskTypes = map[string]string{"chat": "llm", "embedding": "embedding", "image": "image", "audio": "speech", "search": "search"}
+
+// TaskCostQuery is a /task-cost request after defaults.
+type TaskCostQuery struct {
+	TaskType              string
+	Input, Output, Cached uint64
+	Limit                 int
+	FreeOnly              bool
+}
+
+// TaskCost is one ranked provider.
+type TaskCost struct {
+	Rank                        int
+	Provider, Model             string
+	CostUSD, InputCost, OutCost float64
+	InputPer1M                  float64
+	OutputPer1M                 *float64
+	// PctMore is how much more than the cheapest this costs, in percent; nil when the cheapest costs 0 and this
+	// does not (no finite percentage).
+	PctMore  *float64
+	FreeTier bool
+}
+
+// TaskCosts prices one task on each provider's cheapest token-priced model of the task type (ties by model ID)
+// and ranks the providers cheapest first (ties by provider ID). Input cost includes the cached tokens at half
+// the input price.
+func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
+	if q.Cached > q.Input {
+		return nil, inputErr("parameter cached_tokens: must not exceed input_tokens")
+	}
+	task, ok := TaskTypes[q.TaskType]
+	if !ok {
+		return nil, inputErr("parameter task_type: must be one of chat, embedding, image, audio, search")
+	}
+	type cand struct {
+		m *Model
+		v volume
+	}
+	best := map[string]cand{}
+	for _, m := range ix.byTask[task] {
+		if m.Input == nil || (q.FreeOnly && !ix.freeTier[m.Provider]) {
+			continue
+		}
+		v := price(m, q.Input, q.Output, q.Cached)
+		if b, ok := best[m.Provider]; !ok || v.total() < b.v.total() {
+			best[m.Provider] = cand{m, v}
+		}
+	}
+	cands := make([]cand, 0, len(best))
+	for _, c := range best {
+		cands = append(cands, c)
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.v.total(), b.v.total()), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+	})
+	cands = cands[:min(q.Limit, len(cands))]
+	out := make([]TaskCost, 0, len(cands))
+	for i, c := range cands {
+		t := TaskCost{Rank: i + 1, Provider: c.m.Provider, Model: c.m.ID, CostUSD: usd(c.v.total()), InputCost: usd(c.v.input + c.v.cached),
+			OutCost: usd(c.v.output), InputPer1M: c.m.Input.USD, OutputPer1M: priceUSD(c.m.Output), FreeTier: ix.freeTier[c.m.Provider]}
+		cheapest := cands[0].v.total()
+		switch {
+		case c.v.total() == cheapest:
+			t.PctMore = new(float64)
+		case cheapest > 0:
+			p := round2((c.v.total() - cheapest) / cheapest * 100)
+			t.PctMore = &p
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// ForecastTasks maps cost-forecast's task to catalog tasks ("all": every token-priced model).
+var ForecastTasks = map[string]string{"llm": "llm", "embedding": "embedding", "image": "image", "audio": "speech", "all": ""}
+
+// ForecastQuery is a /cost-forecast request after defaults.
+type ForecastQuery struct {
+	RequestsPerDay, AvgInput, AvgOutput uint64
+	CacheHitRate                        float64
+	Task                                string
+	Limit                               int
+}
+
+// Forecast is one model's spend, amounts in USD.
+type Forecast struct {
+	Provider, Model                     string
+	Daily, Weekly, Monthly, Yearly      float64
+	DailyInput, DailyOutput, DailySaved float64
+	InputPer1M                          float64
+	OutputPer1M                         *float64
+	CachingAvailable                    bool
+}
+
+// Forecasts prices a usage profile on every token-priced model of the task, cheapest first (ties by provider ID,
+// then model ID). Per day: input tokens = requests × avg input; cached tokens = input tokens × cache hit rate
+// (the rate taken to 6 decimals, rounded to a whole token); output tokens = requests × avg output. Cached tokens
+// are billed at the model's cached input price when the pricing catalog has one (caching available), else at the
+// input price. Weekly, monthly and yearly are 7, 30 and 365 times the daily cost; every amount is rounded to the
+// micro-USD part by part.
+func (ix *Index) Forecasts(q ForecastQuery) ([]Forecast, error) {
+	task, ok := ForecastTasks[q.Task]
+	if !ok {
+		return nil, inputErr("parameter task: must be one of llm, embedding, image, audio, all")
+	}
+	if q.CacheHitRate < 0 || q.CacheHitRate > 1 || math.IsNaN(q.CacheHitRate) {
+		return nil, inputErr("parameter cache_hit_rate: must be from 0 to 1")
+	}
+	inHi, inTokens := bits.Mul64(q.RequestsPerDay, q.AvgInput)
+	outHi, outTokens := bits.Mul64(q.RequestsPerDay, q.AvgOutput)
+	if inHi != 0 || outHi != 0 {
+		return nil, inputErr("parameter requests_per_day: the daily token count is too large")
+	}
+	ppm := uint64(math.Round(q.CacheHitRate * 1e6))
+	cachedTokens := uint64(mulDivRound(inTokens, ppm, 1e6))
+	models := ix.priced
+	if task != "" {
+		models = ix.byTask[task]
+	}
+	type cand struct {
+		m                   *Model
+		in, out, saved, day micro
+	}
+	best := topK[cand]{k: q.Limit, cmp: func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+	}}
+	for _, m := range models {
+		if m.Input == nil {
+			continue
+		}
+		c := cand{m: m, out: cost(outTokens, m.Output, 1)}
+		if m.Cached != nil {
+			c.in = cost(inTokens-cachedTokens, m.Input, 1) + cost(cachedTokens, m.Cached, 1)
+			c.saved = max(0, cost(cachedTokens, m.Input, 1)-cost(cachedTokens, m.Cached, 1))
+		} else {
+			c.in = cost(inTokens, m.Input, 1)
+		}
+		c.day = c.in + c.out
+		best.push(c)
+	}
+	cands := best.items
+	out := make([]Forecast, len(cands))
+	for i, c := range cands {
+		out[i] = Forecast{Provider: c.m.Provider, Model: c.m.ID, Daily: usd(c.day), Weekly: usd(7 * c.day), Monthly: usd(30 * c.day),
+			Yearly: usd(365 * c.day), DailyInput: usd(c.in), DailyOutput: usd(c.out), DailySaved: usd(c.saved),
+			InputPer1M: c.m.Input.USD, OutputPer1M: priceUSD(c.m.Output), CachingAvailable: c.m.Cached != nil}
+	}
+	return out, nil
+}

@@ -1,0 +1,450 @@
+package decide
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/seeds"
+)
+
+func f(v float64) *float64 { return &v }
+func i64(v int64) *int64   { return &v }
+
+func rates(in, out, cached *float64) seeds.PricingRates {
+	return seeds.PricingRates{InputPer1MTokens: in, OutputPer1MTokens: out, CachedInputPer1MTokens: cached}
+}
+
+// testIndex is a small catalog over real provider IDs, so tests control every figure.
+func testIndex(t testing.TB) *Index {
+	t.Helper()
+	ix, err := Build(seeds.Providers(), Catalogs{
+		Pricing: []seeds.PricingRecord{
+			{ProviderID: "openai", Model: "gpt-mini", Task: "llm", Pricing: rates(f(0.15), f(0.6), f(0.075))},
+			{ProviderID: "openai", Model: "gpt-big", Task: "llm", Pricing: rates(f(3), f(15), f(0.3))},
+			{ProviderID: "openai", Model: "embed-small", Task: "embedding", Pricing: rates(f(0.02), nil, nil)},
+			{ProviderID: "anthropic", Model: "claude-fast", Task: "llm", Pricing: rates(f(0.1), f(0.5), nil)},
+			{ProviderID: "groq", Model: "llama-cheap", Task: "llm", Pricing: rates(f(0.05), f(0.08), nil), FreeTier: true},
+			{ProviderID: "mistral", Model: "mistral-small", Task: "llm", Pricing: rates(f(0.2), f(0.6), nil), FreeTier: true},
+			{ProviderID: "mistral", Model: "mistral-embed", Task: "embedding", Pricing: rates(f(0.1), nil, nil)},
+			{ProviderID: "cohere", Model: "command-unpriced", Task: "llm", Pricing: rates(nil, nil, nil)},
+			{ProviderID: "deepseek", Model: "deepseek-chat", Task: "llm", Pricing: rates(f(0.27), f(1.1), nil)},
+		},
+		Models: []seeds.ModelRecord{
+			{ProviderID: "openai", ModelID: "gpt-mini", Task: "llm", ContextWindow: i64(128000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JSONMode: true}},
+			{ProviderID: "openai", ModelID: "gpt-big", Task: "llm", ContextWindow: i64(1000000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JSONMode: true}},
+			{ProviderID: "anthropic", ModelID: "claude-fast", Task: "llm", ContextWindow: i64(200000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true}},
+			{ProviderID: "groq", ModelID: "llama-cheap", Task: "llm", ContextWindow: i64(8192)},
+			{ProviderID: "mistral", ModelID: "mistral-small", Task: "llm", ContextWindow: i64(32000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true, JSONMode: true}},
+			{ProviderID: "cohere", ModelID: "command-unpriced", Task: "llm", ContextWindow: i64(4000000)},
+		},
+		Benchmarks: []seeds.BenchmarkRecord{
+			{ProviderID: "openai", ModelID: "gpt-big", Scores: map[string]float64{"mmlu": 88, "gpqa": 50}},
+			{ProviderID: "openai", ModelID: "gpt-mini", Scores: map[string]float64{"mmlu": 82}},
+			{ProviderID: "groq", ModelID: "llama-cheap", Scores: map[string]float64{"mmlu": 70}},
+		},
+		RateLimits: []seeds.RateLimitRecord{
+			{ProviderID: "groq", Tier: "free", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(30), TokensPerMinute: i64(12000), RequestsPerDay: i64(1000)}},
+			{ProviderID: "anthropic", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(50), TokensPerMinute: i64(30000)}},
+			{ProviderID: "anthropic", Tier: "tier2", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(1000), TokensPerMinute: i64(450000)}},
+			{ProviderID: "cerebras", Tier: "free", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(30), TokensPerMinute: i64(60000)}},
+			{ProviderID: "perplexity", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(150)}},
+			{ProviderID: "openai", Tier: "free", Limits: seeds.RateLimitValues{}},
+		},
+		FreeTier: []seeds.FreeTierRecord{{ProviderID: "groq", HasFreeTier: true}, {ProviderID: "mistral", HasFreeTier: true}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func op(ms float64) Live  { return Live{Status: StatusOperational, ResponseTimeMs: &ms} }
+func deg(ms float64) Live { return Live{Status: StatusDegraded, ResponseTimeMs: &ms} }
+func down() Live          { return Live{Status: StatusOutage} }
+
+// allUp: every priced provider operational at 300 ms.
+func allUp() Statuses {
+	return Statuses{"openai": op(300), "anthropic": op(300), "groq": op(300), "mistral": op(300), "cohere": op(300), "deepseek": op(300)}
+}
+
+func with(s Statuses, id string, l Live) Statuses {
+	out := Statuses{}
+	for k, v := range s {
+		out[k] = v
+	}
+	out[id] = l
+	return out
+}
+
+func TestPickScoreFormula(t *testing.T) {
+	ix := testIndex(t)
+	// openai gpt-mini, operational at 300 ms: 68 + 13×0.9 + 13/1.15 + 3×0.128 + 3 = 68+11.7+11.304348+0.384+3 = 94.39.
+	best, _, err := ix.Pick(PickQuery{Task: "llm", Needs: []string{"vision"}, Budget: f(1)}, allUp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 94.39 {
+		t.Fatalf("best = %+v", best)
+	}
+	want := "operational, 300 ms, $0.15/1M input, 128k context, has vision, function calling, json mode"
+	if best.Reason != want {
+		t.Errorf("reason = %q, want %q", best.Reason, want)
+	}
+}
+
+func TestPickRules(t *testing.T) {
+	ix := testIndex(t)
+	cases := []struct {
+		name     string
+		q        PickQuery
+		live     Statuses
+		want     string // provider/model of the pick
+		notIn    string // provider that must not appear at all
+		errParam string // when the field empties: the parameter the error names
+	}{
+		// Scores at 300 ms: gpt-mini 94.39, claude-fast 94.12, mistral-small 92.63, llama-cheap 92.11.
+		{name: "best score wins", q: PickQuery{Task: "llm"}, live: allUp(), want: "openai/gpt-mini"},
+		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "anthropic/claude-fast", notIn: "openai"},
+		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "anthropic/claude-fast"},
+		{name: "slow ranks below fast", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "anthropic/claude-fast"},
+		{name: "degraded below a slow unpriced operational", q: PickQuery{Task: "llm", MinContext: i64(100000)},
+			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "cohere/command-unpriced"},
+		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
+		{name: "free_only", q: PickQuery{Task: "llm", FreeOnly: true, Avoid: []string{"groq"}}, live: allUp(), want: "mistral/mistral-small"},
+		{name: "needs", q: PickQuery{Task: "llm", Needs: []string{"json_mode", "function_calling"}}, live: allUp(), want: "openai/gpt-mini"},
+		{name: "min_context", q: PickQuery{Task: "llm", MinContext: i64(500000)}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},
+		{name: "budget excludes unknown prices", q: PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(100)}, live: allUp(), errParam: "budget"},
+		{name: "unknown price qualifies without budget", q: PickQuery{Task: "llm", MinContext: i64(2000000)}, live: allUp(), want: "cohere/command-unpriced"},
+		{name: "everything in outage", q: PickQuery{Task: "llm"}, live: Statuses{"openai": down(), "anthropic": down(), "groq": down(), "mistral": down(), "cohere": down(), "deepseek": down()}, errParam: "live status"},
+		{name: "no model of the task", q: PickQuery{Task: "agent"}, live: allUp(), errParam: "task"},
+		{name: "min_context empties", q: PickQuery{Task: "llm", MinContext: i64(5000000), Budget: f(0.1)}, live: allUp(), errParam: "min_context"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			best, rest, err := ix.Pick(c.q, c.live)
+			if c.errParam != "" {
+				if !IsNotFound(err) || !strings.Contains(err.Error(), "("+c.errParam+" left none)") {
+					t.Fatalf("err = %v, want a 404 naming %s", err, c.errParam)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := best.Provider + "/" + best.Model; got != c.want {
+				t.Errorf("pick = %s (%v), want %s", got, best.Score, c.want)
+			}
+			if len(rest) > 2 {
+				t.Errorf("%d runners-up", len(rest))
+			}
+			prev, band := best.Score, map[string]int{StatusOperational: 3, StatusDegraded: 2, StatusUnknown: 1}
+			prevBand := 3
+			for _, e := range append([]PickEntry{best}, rest...) {
+				if band[e.Status] > prevBand {
+					t.Errorf("%s entry %s/%s ranks below a worse status", e.Status, e.Provider, e.Model)
+				}
+				prevBand = band[e.Status]
+				if e.Provider == c.notIn {
+					t.Errorf("%s appears: %+v", c.notIn, e)
+				}
+				if e.Score > prev {
+					t.Errorf("not sorted: %v after %v", e.Score, prev)
+				}
+				prev = e.Score
+			}
+		})
+	}
+	// The message names every constraint applied, in order.
+	_, _, err := ix.Pick(PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(0.1)}, allUp())
+	want := "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	if _, _, err := ix.Pick(PickQuery{Task: "llm", Avoid: []string{"nope"}}, allUp()); !IsNotFound(err) || !strings.Contains(err.Error(), "avoid") {
+		t.Errorf("unknown avoid: %v", err)
+	}
+}
+
+func TestFailoverRules(t *testing.T) {
+	ix := testIndex(t)
+	live := Statuses{"anthropic": op(100), "groq": deg(100), "mistral": op(2000), "deepseek": down(), "openai": op(50)}
+	chain, err := ix.Failover(FailoverQuery{Primary: "openai", Task: "llm", Limit: 10}, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{}
+	for i, e := range chain {
+		pos[e.Provider] = i
+		if i > 0 && (e.Score > chain[i-1].Score || (e.Score == chain[i-1].Score && e.Provider < chain[i-1].Provider)) {
+			t.Errorf("not ordered at %d: %+v", i, e)
+		}
+	}
+	if _, ok := pos["openai"]; ok {
+		t.Error("the primary is in the chain")
+	}
+	if _, ok := pos["deepseek"]; ok {
+		t.Error("a provider in outage is in the chain")
+	}
+	if pos["anthropic"] != 0 || pos["mistral"] > pos["groq"] {
+		t.Errorf("order: %+v", chain)
+	}
+	// anthropic: 70 + 20×(1-100/3000) + 10 = 99.33 (catalogued llm models).
+	if chain[0].Score != 99.33 || *chain[0].InputPer1M != 0.1 || !strings.HasPrefix(chain[0].Reason, "operational, 100 ms, serves llm") {
+		t.Errorf("first = %+v", chain[0])
+	}
+	// max_cost keeps providers whose cheapest matching model is within it; unknown prices drop out.
+	chain, _ = ix.Failover(FailoverQuery{Primary: "openai", Task: "llm", Limit: 10, MaxCost: f(0.1)}, live)
+	for _, e := range chain {
+		if e.InputPer1M == nil || *e.InputPer1M > 0.1 {
+			t.Errorf("over max_cost: %+v", e)
+		}
+	}
+	if chain, _ = ix.Failover(FailoverQuery{Primary: "openai", Limit: 2}, live); len(chain) != 2 {
+		t.Errorf("limit 2: %d entries", len(chain))
+	}
+	if _, err := ix.Failover(FailoverQuery{Primary: "nope", Limit: 5}, live); !IsNotFound(err) {
+		t.Errorf("unknown primary: %v", err)
+	}
+}
+
+func TestRecommendRules(t *testing.T) {
+	ix := testIndex(t)
+	live := Statuses{"anthropic": op(300), "groq": op(300), "mistral": deg(100), "openai": down()}
+	recs, err := ix.Recommend(RecommendQuery{Task: "llm", Limit: 20}, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 97 || recs[1].Provider != "anthropic" || recs[1].Score != 77 {
+		t.Fatalf("recs = %+v", recs) // groq: 50 + 27 + 20 (free tier); anthropic: 50 + 27
+	}
+	if recs, _ = ix.Recommend(RecommendQuery{Limit: 20, FreeOnly: true}, live); len(recs) != 1 || recs[0].Provider != "groq" {
+		t.Errorf("free_only = %+v", recs)
+	}
+	if recs, _ = ix.Recommend(RecommendQuery{Limit: 20, Avoid: []string{"groq"}}, live); len(recs) != 1 || recs[0].Provider != "anthropic" {
+		t.Errorf("avoid = %+v", recs)
+	}
+}
+
+func TestCheapestRules(t *testing.T) {
+	ix := testIndex(t)
+	live := with(allUp(), "groq", deg(100))
+	res := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1_000_000, Output: 500_000, Limit: 20}, live)
+	for _, r := range res {
+		if r.Provider == "groq" || r.Provider == "cohere" {
+			t.Errorf("%s must not qualify (degraded / unpriced)", r.Provider)
+		}
+	}
+	// anthropic claude-fast: 0.1 + 0.25 = 0.35; openai gpt-mini: 0.15 + 0.3 = 0.45; mistral: 0.2 + 0.3 = 0.5.
+	if len(res) < 3 || res[0].Model != "claude-fast" || res[0].CostUSD != 0.35 || res[1].CostUSD != 0.45 || res[2].CostUSD != 0.5 {
+		t.Fatalf("res = %+v", res)
+	}
+	res = ix.Cheapest(CheapestQuery{Task: "llm", Input: 1_000_000, Output: 500_000, Limit: 5, MinQuality: &Quality{"mmlu", 85}}, live)
+	if len(res) != 1 || res[0].Model != "gpt-big" || res[0].Quality["mmlu"] != 88 || res[0].Quality["gpqa"] != 50 {
+		t.Errorf("min_quality = %+v", res)
+	}
+	// Embeddings have no output price: output tokens add nothing.
+	res = ix.Cheapest(CheapestQuery{Task: "embedding", Input: 1_000_000, Output: 500_000, Limit: 5}, live)
+	if len(res) != 2 || res[0].CostUSD != 0.02 || res[0].OutputPer1M != nil {
+		t.Errorf("embedding = %+v", res)
+	}
+	for _, bad := range []string{"mmlu", "bogus:80", "mmlu:101", "mmlu:x"} {
+		if _, err := ParseQuality(bad); !IsInput(err) {
+			t.Errorf("ParseQuality(%q) = %v", bad, err)
+		}
+	}
+}
+
+// TestCostEstimateGolden pins the arithmetic with hand-computed figures.
+func TestCostEstimateGolden(t *testing.T) {
+	ix := testIndex(t)
+	// openai's cheapest llm... is gpt-mini (0.15 in, 0.6 out); 1,234,567 input of which 234,567 cached, 345,678 output:
+	//   input  1,000,000 × 0.15 / 1e6          = 0.15
+	//   cached   234,567 × 0.075 / 1e6         = 0.017592525  -> 0.017593
+	//   output   345,678 × 0.6 / 1e6           = 0.2074068    -> 0.207407
+	//   total  0.15 + 0.017593 + 0.207407      = 0.375; savings = 0.017593
+	e, err := ix.CostEstimate(EstimateQuery{Provider: "openai", Model: "GPT", Input: 1_234_567, Output: 345_678, Cached: 234_567}, allUp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Model != "gpt-mini" || e.InputCost != 0.15 || e.CachedCost != 0.017593 || e.OutputCost != 0.207407 || e.Total != 0.375 || e.Savings != 0.017593 {
+		t.Fatalf("estimate = %+v", e)
+	}
+	// Alternatives: cheaper llm models of other providers, one per provider, at most 3, cheapest first.
+	//   groq llama-cheap: 0.05 + 0.00586425->0.005864 + 0.02765424->0.027654 = 0.083518
+	//   anthropic claude-fast: 0.1 + 0.01172835->0.011728 + 0.172839 = 0.284567
+	//   mistral (0.2 + 0.023457 + 0.207407 = 0.430864) costs more: left out.
+	if len(e.Alternatives) != 2 || e.Alternatives[0].Provider != "groq" || e.Alternatives[0].Total != 0.083518 ||
+		e.Alternatives[0].SavingsPct != 77.73 || e.Alternatives[1].Total != 0.284567 || e.Alternatives[1].SavingsPct != 24.12 {
+		t.Errorf("alternatives = %+v", e.Alternatives)
+	}
+	// A provider in outage offers no alternative.
+	e, _ = ix.CostEstimate(EstimateQuery{Provider: "openai", Model: "big", Input: 1_234_567, Output: 345_678, Cached: 234_567}, with(allUp(), "groq", down()))
+	for _, a := range e.Alternatives {
+		if a.Provider == "groq" || a.Provider == "openai" {
+			t.Errorf("alternative %+v", a)
+		}
+	}
+	if len(e.Alternatives) != 3 {
+		t.Errorf("%d alternatives for gpt-big", len(e.Alternatives))
+	}
+	// Large volumes stay exact: 10^10 tokens at $0.15 = 1500; half a micro-dollar rounds up.
+	e, _ = ix.CostEstimate(EstimateQuery{Provider: "openai", Input: 10_000_000_000, Output: 10_000_000_000}, allUp())
+	if e.InputCost != 1500 || e.OutputCost != 6000 || e.Total != 7500 {
+		t.Errorf("10^10 tokens = %+v", e)
+	}
+	e, _ = ix.CostEstimate(EstimateQuery{Provider: "openai", Model: "embed", Input: 25, Output: 7}, allUp())
+	if e.InputCost != 0.000001 || e.OutputCost != 0 || e.OutputPer1M != nil { // 25 × 0.02 / 1e6 = 0.0000005 -> 0.000001
+		t.Errorf("half micro = %+v", e)
+	}
+	if _, err := ix.CostEstimate(EstimateQuery{Provider: "openai", Input: 5, Cached: 6}, allUp()); !IsInput(err) {
+		t.Errorf("cached > input: %v", err)
+	}
+	for _, q := range []EstimateQuery{{Provider: "nope"}, {Provider: "openai", Model: "zzz"}, {Provider: "cohere"}} {
+		if _, err := ix.CostEstimate(q, allUp()); !IsNotFound(err) {
+			t.Errorf("%+v: %v", q, err)
+		}
+	}
+}
+
+func TestTaskCostGolden(t *testing.T) {
+	ix := testIndex(t)
+	// 10,000 input (4,000 cached), 2,000 output; per provider its cheapest llm model:
+	//   groq 0.05/0.08: 6000×0.05=0.0003 + 4000×0.025=0.0001 + 2000×0.08=0.00016 -> 0.00056
+	//   anthropic 0.1/0.5: 0.0006 + 0.0002 + 0.001 -> 0.0018 (221.43 % more)
+	//   openai gpt-mini 0.15/0.6: 0.0009 + 0.0003 + 0.0012 -> 0.0024 (328.57 % more)
+	r, err := ix.TaskCosts(TaskCostQuery{TaskType: "chat", Input: 10000, Output: 2000, Cached: 4000, Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		p            string
+		cost, in, pc float64
+	}{{"groq", 0.00056, 0.0004, 0}, {"anthropic", 0.0018, 0.0008, 221.43}, {"openai", 0.0024, 0.0012, 328.57}}
+	if len(r) != 3 {
+		t.Fatalf("r = %+v", r)
+	}
+	for i, w := range want {
+		if r[i].Rank != i+1 || r[i].Provider != w.p || r[i].CostUSD != w.cost || r[i].InputCost != w.in || r[i].PctMore == nil || *r[i].PctMore != w.pc {
+			t.Errorf("rank %d = %+v (pct %v), want %+v", i+1, r[i], r[i].PctMore, w)
+		}
+	}
+	if r, _ = ix.TaskCosts(TaskCostQuery{TaskType: "chat", Input: 10000, Output: 2000, Limit: 10, FreeOnly: true}); len(r) != 2 || !r[0].FreeTier {
+		t.Errorf("free_only = %+v", r)
+	}
+	if r, _ = ix.TaskCosts(TaskCostQuery{TaskType: "search", Limit: 10}); len(r) != 0 {
+		t.Errorf("search = %+v", r)
+	}
+	if _, err := ix.TaskCosts(TaskCostQuery{TaskType: "chat", Input: 1, Cached: 2, Limit: 1}); !IsInput(err) {
+		t.Errorf("cached > input: %v", err)
+	}
+}
+
+func TestForecastGolden(t *testing.T) {
+	ix := testIndex(t)
+	// 100 requests/day × 2,000 input (25 % cached) and 500 output = 200,000 input, 50,000 cached, 50,000 output.
+	//   gpt-big 3/15, cached 0.3: input 150,000×3=0.45 + 50,000×0.3=0.015 -> 0.465; saved 0.15-0.015 = 0.135;
+	//   output 50,000×15 = 0.75; daily 1.215, weekly 8.505, monthly 36.45, yearly 443.475.
+	//   claude-fast 0.1/0.5, no cached price: input 0.02, output 0.025, daily 0.045, saved 0.
+	fs, err := ix.Forecasts(ForecastQuery{RequestsPerDay: 100, AvgInput: 2000, AvgOutput: 500, CacheHitRate: 0.25, Task: "llm", Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Forecast{}
+	for i, f := range fs {
+		got[f.Model] = f
+		if i > 0 && f.Daily < fs[i-1].Daily {
+			t.Errorf("not sorted at %d", i)
+		}
+	}
+	b := got["gpt-big"]
+	if b.DailyInput != 0.465 || b.DailySaved != 0.135 || b.DailyOutput != 0.75 || b.Daily != 1.215 || b.Weekly != 8.505 ||
+		b.Monthly != 36.45 || b.Yearly != 443.475 || !b.CachingAvailable {
+		t.Errorf("gpt-big = %+v", b)
+	}
+	c := got["claude-fast"]
+	if c.DailyInput != 0.02 || c.DailySaved != 0 || c.DailyOutput != 0.025 || c.Daily != 0.045 || c.Yearly != 16.425 || c.CachingAvailable {
+		t.Errorf("claude-fast = %+v", c)
+	}
+	if _, ok := got["command-unpriced"]; ok {
+		t.Error("an unpriced model is forecast")
+	}
+	if fs, _ = ix.Forecasts(ForecastQuery{RequestsPerDay: 1, AvgInput: 1, Task: "all", Limit: 50}); len(fs) != 8 {
+		t.Errorf("all = %d forecasts", len(fs))
+	}
+	// Extreme volumes do not overflow.
+	fs, err = ix.Forecasts(ForecastQuery{RequestsPerDay: 100_000_000, AvgInput: 10_000_000_000, AvgOutput: 10_000_000_000, CacheHitRate: 1, Task: "llm", Limit: 1})
+	if err != nil || len(fs) != 1 || math.IsInf(fs[0].Yearly, 0) || fs[0].Yearly <= 0 {
+		t.Errorf("extreme = %+v, %v", fs, err)
+	}
+}
+
+func TestQuotaCheck(t *testing.T) {
+	ix := testIndex(t)
+	r, err := ix.QuotaCheck(QuotaQuery{Provider: "groq", Tier: "free", RPM: 20, TPM: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// rpm 20/30 = 66.67 % safe; tpm 10000/12000 = 83.33 % tight.
+	if r.Verdict != QuotaTight || r.RPM.Status != QuotaSafe || *r.RPM.UsagePct != 66.67 || *r.RPM.Headroom != 10 ||
+		r.TPM.Status != QuotaTight || *r.TPM.UsagePct != 83.33 || len(r.Suggestions) != 0 {
+		t.Errorf("tight = %+v", r)
+	}
+	r, _ = ix.QuotaCheck(QuotaQuery{Provider: "groq", Tier: "free", RPM: 40, TPM: 20000})
+	if r.Verdict != QuotaExceeds || *r.RPM.Headroom != -10 || *r.TPM.UsagePct != 166.67 {
+		t.Errorf("exceeds = %+v", r)
+	}
+	// Suggestions cover both values with known limits: anthropic tier2 (1000), anthropic tier1 (50), cerebras free
+	// has rpm 30 < 40; perplexity has no tpm: not suggested.
+	if len(r.Suggestions) != 2 || r.Suggestions[0].Tier != "tier2" || r.Suggestions[1].Tier != "tier1" {
+		t.Errorf("suggestions = %+v", r.Suggestions)
+	}
+	// Unknown limits are said to be unknown, never guessed.
+	for _, q := range []QuotaQuery{{Provider: "openai", Tier: "free", RPM: 10, TPM: 10}, {Provider: "openai", Tier: "paid", RPM: 10}} {
+		r, _ = ix.QuotaCheck(q)
+		if r.Verdict != QuotaSafe || r.RPM.Status != QuotaUnknown || r.RPM.UsagePct != nil || r.RPM.Headroom != nil || r.Limits.RequestsPerMinute != nil {
+			t.Errorf("%+v = %+v", q, r)
+		}
+	}
+	if _, err := ix.QuotaCheck(QuotaQuery{Provider: "nope", Tier: "free"}); !IsNotFound(err) {
+		t.Errorf("unknown provider: %v", err)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	ix := testIndex(t)
+	c, err := ix.Compare([]string{"openai", "groq", "writer"}, nil, Statuses{"openai": op(180)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := c["openai"]
+	if *o.Status != StatusOperational || *o.ResponseTimeMs != 180 || o.Pricing.Model != "gpt-mini" || o.Benchmarks.ModelID != "gpt-big" ||
+		len(o.Models) != 2 || o.Models[0] != "gpt-big" || o.RateLimits == nil {
+		t.Errorf("openai = %+v", o)
+	}
+	w := c["writer"]
+	if *w.Status != StatusUnknown || w.Pricing != nil || w.Benchmarks != nil || w.Models == nil || len(w.Models) != 0 {
+		t.Errorf("writer = %+v", w)
+	}
+	c, _ = ix.Compare([]string{"openai", "groq"}, []string{"price"}, Statuses{})
+	if g := c["groq"]; g.Status != nil || g.Pricing == nil || g.Models != nil || g.RateLimits != nil || g.Benchmarks != nil {
+		t.Errorf("price only = %+v", g)
+	}
+	if _, err := ix.Compare([]string{"openai", "openai"}, nil, nil); !IsInput(err) {
+		t.Errorf("duplicate: %v", err)
+	}
+	if _, err := ix.Compare([]string{"openai", "nope"}, nil, nil); !IsNotFound(err) {
+		t.Errorf("unknown: %v", err)
+	}
+}
+
+// TestSeedIndex builds the real catalogs' index.
+func TestSeedIndex(t *testing.T) {
+	ix, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.priced) < 2000 || len(ix.byTask["llm"]) < 1800 {
+		t.Errorf("%d priced models, %d llm", len(ix.priced), len(ix.byTask["llm"]))
+	}
+}

@@ -1,0 +1,306 @@
+// Package decide holds the logic of the decision endpoints (pick, failover, recommend, compare, cheapest,
+// cost-estimate, task-cost, cost-forecast, quota-check): plain functions over in-memory indexes of the seeds
+// catalogs, built once, and the live statuses passed in by the caller. Nothing here touches a database or the
+// clock, so every scoring rule is testable with statuses set by the test.
+package decide
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// Live statuses, as health reports them.
+const (
+	StatusOperational = "operational"
+	StatusDegraded    = "degraded"
+	StatusOutage      = "outage"
+	StatusUnknown     = "unknown"
+)
+
+// Live is one provider's live status.
+type Live struct {
+	Status string
+	// ResponseTimeMs is the last poll's status-page fetch time; nil when unknown.
+	ResponseTimeMs *float64
+}
+
+// Statuses maps provider IDs to their live status; a provider missing from the map is unknown.
+type Statuses map[string]Live
+
+func (s Statuses) get(id string) Live {
+	if l, ok := s[id]; ok && l.Status != "" {
+		return l
+	}
+	return Live{Status: StatusUnknown}
+}
+
+// InputError is a bad parameter (400); its text names the parameter.
+type InputError struct{ msg string }
+
+func (e *InputError) Error() string { return e.msg }
+
+// NotFoundError is an unknown provider, or nothing matching what was asked (404); its text names the parameter.
+type NotFoundError struct{ msg string }
+
+func (e *NotFoundError) Error() string { return e.msg }
+
+func inputErr(format string, a ...any) error    { return &InputError{fmt.Sprintf(format, a...)} }
+func notFoundErr(format string, a ...any) error { return &NotFoundError{fmt.Sprintf(format, a...)} }
+
+// IsInput and IsNotFound sort errors for the handlers.
+func IsInput(err error) bool {
+	var e *InputError
+	return errors.As(err, &e)
+}
+
+// IsNotFound reports whether err is a NotFoundError.
+func IsNotFound(err error) bool {
+	var e *NotFoundError
+	return errors.As(err, &e)
+}
+
+// Price is a known catalog price in USD per 1M tokens, with its exact value in 1e-9 USD per 1M tokens so that
+// cost arithmetic is done in integers (catalog prices have at most 7 decimals; Build checks the conversion).
+type Price struct {
+	USD  float64
+	nano uint64
+}
+
+func newPrice(p *float64) (*Price, error) {
+	if p == nil {
+		return nil, nil
+	}
+	if *p < 0 || *p > 1e9 || math.IsNaN(*p) {
+		return nil, fmt.Errorf("price %v out of range", *p)
+	}
+	n := math.Round(*p * 1e9)
+	if math.Abs(n-*p*1e9) > 1e-3 {
+		return nil, fmt.Errorf("price %v has more than 9 decimals", *p)
+	}
+	return &Price{USD: *p, nano: uint64(n)}, nil
+}
+
+// Model is one model of the catalogs: its prices (pricing catalog), context window and capabilities (model
+// catalog) and benchmark scores. A part missing from its catalog is unknown: nil, or HasCaps false.
+type Model struct {
+	Provider string
+	ID       string
+	// Task is the pricing catalog's task, or the model catalog's when the model has no price record.
+	Task     string
+	Input    *Price
+	Output   *Price
+	Cached   *Price
+	FreeTier bool
+	Context  *int64
+	Caps     seeds.ModelCapabilities
+	HasCaps  bool
+	Scores   map[string]float64
+}
+
+// Benchmark names, in the document's order.
+var Benchmarks = []string{"mmlu", "humaneval", "math", "gpqa", "mgsm", "hellaswag"}
+
+// Index is the catalogs, indexed for the decision endpoints. It is read-only once built.
+type Index struct {
+	reg        *seeds.Registry
+	byTask     map[string][]*Model // each sorted by provider then model ID
+	byProvider map[string][]*Model // each sorted by model ID
+	priced     []*Model            // token-priced models (input price known), by provider then model ID
+	// serves holds, per provider, the tasks of its registry categories and of its catalogued models.
+	serves       map[string]map[string]bool
+	catalogTasks map[string]map[string]int // provider -> task -> catalogued models
+	freeTier     map[string]bool
+	rateLimits   map[string][]seeds.RateLimitRecord
+	rateLimitAll []seeds.RateLimitRecord
+	bench        map[string][]seeds.BenchmarkRecord // per provider
+	modelIDs     map[string][]string                // model catalog IDs per provider, ascending
+}
+
+// Catalogs are the records an Index is built from.
+type Catalogs struct {
+	Pricing    []seeds.PricingRecord
+	Models     []seeds.ModelRecord
+	Benchmarks []seeds.BenchmarkRecord
+	RateLimits []seeds.RateLimitRecord
+	FreeTier   []seeds.FreeTierRecord
+}
+
+// Load builds the index of the embedded seeds catalogs once; later calls return the same index.
+var Load = sync.OnceValues(func() (*Index, error) {
+	var c Catalogs
+	var err error
+	if c.Pricing, err = seeds.PricingRecords(); err != nil {
+		return nil, fmt.Errorf("decide: loading pricing: %w", err)
+	}
+	if c.Models, err = seeds.ModelRecords(); err != nil {
+		return nil, fmt.Errorf("decide: loading models: %w", err)
+	}
+	if c.Benchmarks, err = seeds.BenchmarkRecords(); err != nil {
+		return nil, fmt.Errorf("decide: loading benchmarks: %w", err)
+	}
+	if c.RateLimits, err = seeds.RateLimitRecords(); err != nil {
+		return nil, fmt.Errorf("decide: loading rate limits: %w", err)
+	}
+	if c.FreeTier, err = seeds.FreeTierRecords(); err != nil {
+		return nil, fmt.Errorf("decide: loading free tier: %w", err)
+	}
+	return Build(seeds.Providers(), c)
+})
+
+type modelKey struct{ provider, model string }
+
+// Build indexes the catalogs over the provider registry.
+func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
+	ix := &Index{
+		reg: reg, byTask: map[string][]*Model{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
+		catalogTasks: map[string]map[string]int{}, freeTier: map[string]bool{}, rateLimits: map[string][]seeds.RateLimitRecord{},
+		bench: map[string][]seeds.BenchmarkRecord{}, modelIDs: map[string][]string{},
+	}
+	models := map[modelKey]*Model{}
+	for _, p := range c.Pricing {
+		k := modelKey{p.ProviderID, p.Model}
+		if models[k] != nil {
+			return nil, fmt.Errorf("decide: pricing lists %s/%s twice", p.ProviderID, p.Model)
+		}
+		m := &Model{Provider: p.ProviderID, ID: p.Model, Task: p.Task, FreeTier: p.FreeTier}
+		var err error
+		if m.Input, err = newPrice(p.Pricing.InputPer1MTokens); err == nil {
+			if m.Output, err = newPrice(p.Pricing.OutputPer1MTokens); err == nil {
+				m.Cached, err = newPrice(p.Pricing.CachedInputPer1MTokens)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("decide: pricing of %s/%s: %w", p.ProviderID, p.Model, err)
+		}
+		models[k] = m
+	}
+	for _, r := range c.Models {
+		k := modelKey{r.ProviderID, r.ModelID}
+		m := models[k]
+		if m == nil {
+			m = &Model{Provider: r.ProviderID, ID: r.ModelID, Task: r.Task}
+			models[k] = m
+		}
+		m.Context, m.Caps, m.HasCaps = r.ContextWindow, r.Capabilities, true
+		ix.modelIDs[r.ProviderID] = append(ix.modelIDs[r.ProviderID], r.ModelID)
+	}
+	for _, b := range c.Benchmarks {
+		ix.bench[b.ProviderID] = append(ix.bench[b.ProviderID], b)
+		if m := models[modelKey{b.ProviderID, b.ModelID}]; m != nil {
+			m.Scores = b.Scores
+		}
+	}
+	all := make([]*Model, 0, len(models))
+	for _, m := range models {
+		if !reg.Known(m.Provider) {
+			return nil, fmt.Errorf("decide: model %s/%s of an unknown provider", m.Provider, m.ID)
+		}
+		all = append(all, m)
+	}
+	slices.SortFunc(all, func(a, b *Model) int { return cmp.Or(cmp.Compare(a.Provider, b.Provider), cmp.Compare(a.ID, b.ID)) })
+	for _, p := range reg.All() {
+		ix.serves[p.ID] = map[string]bool{}
+		for _, c := range p.Categories {
+			ix.serves[p.ID][c] = true
+		}
+		ix.catalogTasks[p.ID] = map[string]int{}
+	}
+	for _, m := range all {
+		ix.byTask[m.Task] = append(ix.byTask[m.Task], m)
+		ix.byProvider[m.Provider] = append(ix.byProvider[m.Provider], m)
+		ix.serves[m.Provider][m.Task] = true
+		ix.catalogTasks[m.Provider][m.Task]++
+		if m.Input != nil {
+			ix.priced = append(ix.priced, m)
+		}
+	}
+	for _, f := range c.FreeTier {
+		ix.freeTier[f.ProviderID] = f.HasFreeTier
+	}
+	for _, r := range c.RateLimits {
+		ix.rateLimits[r.ProviderID] = append(ix.rateLimits[r.ProviderID], r)
+	}
+	ix.rateLimitAll = c.RateLimits
+	for _, ids := range ix.modelIDs {
+		slices.Sort(ids)
+	}
+	return ix, nil
+}
+
+// Registry is the provider registry the index was built over.
+func (ix *Index) Registry() *seeds.Registry { return ix.reg }
+
+// checkProviders returns a NotFoundError naming param for the first unknown ID of ids.
+func (ix *Index) checkProviders(param string, ids []string) error {
+	for _, id := range ids {
+		if !ix.reg.Known(id) {
+			return notFoundErr("parameter %s: unknown provider %q", param, id)
+		}
+	}
+	return nil
+}
+
+// ---- money ----
+
+// micro is an amount in micro-USD (1e-6 USD). Every amount is a whole number of micro-USD, rounded half up from
+// the exact product, so that sums of parts are exact (float64 holds whole numbers exactly up to 2^53 micro-USD,
+// about 9 billion USD).
+type micro = float64
+
+// cost returns tokens at price, in whole micro-USD: round(tokens × price / 1e6 / den), computed exactly in
+// 128-bit integers (den 2 is the 50 percent cache discount). A result beyond 2^64 micro-USD is approximated.
+func cost(tokens uint64, p *Price, den uint64) micro {
+	if p == nil || tokens == 0 {
+		return 0
+	}
+	return mulDivRound(tokens, p.nano, den*1e9)
+}
+
+// mulDivRound returns round-half-up(a × b / d) for d > 0.
+func mulDivRound(a, b, d uint64) float64 {
+	hi, lo := bits.Mul64(a, b)
+	lo2, carry := bits.Add64(lo, d/2, 0)
+	hi += carry
+	if hi >= d { // the quotient does not fit in 64 bits
+		return math.Round(float64(a) * float64(b) / float64(d))
+	}
+	q, _ := bits.Div64(hi, lo2, d)
+	return float64(q)
+}
+
+func usd(m micro) float64 { return m / 1e6 }
+
+// round2 rounds to 0.01.
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// fmtUSD writes a price such as $0.15 or $3.
+func fmtUSD(x float64) string { return "$" + strconv.FormatFloat(x, 'f', -1, 64) }
+
+// topK keeps the k first items in cmp order: a bounded insertion instead of sorting a whole field when only
+// the first few are answered.
+type topK[T any] struct {
+	k     int
+	cmp   func(a, b T) int
+	items []T
+}
+
+func (t *topK[T]) push(x T) {
+	n := len(t.items)
+	if t.k <= 0 || (n == t.k && t.cmp(x, t.items[n-1]) >= 0) {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(t.items, x, t.cmp)
+	if n < t.k {
+		t.items = append(t.items, x)
+	}
+	copy(t.items[i+1:], t.items[i:len(t.items)-1])
+	t.items[i] = x
+}

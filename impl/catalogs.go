@@ -1,0 +1,300 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/switchboard/switchboard/catalog"
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// The document's defaults for the catalog endpoints (the request validator does not fill them in).
+const (
+	defaultBenchmarksLimit  = 20
+	defaultBenchmarksMetric = api.BenchmarksMetricMmlu
+)
+
+// benchmarkTaskMetric is the sort metric each benchmarks `task` selects (the operation's description).
+var benchmarkTaskMetric = map[api.GetBenchmarksParamsTask]api.BenchmarksMetric{
+	api.GetBenchmarksParamsTaskCoding:       api.BenchmarksMetricHumaneval,
+	api.GetBenchmarksParamsTaskMath:         api.BenchmarksMetricMath,
+	api.GetBenchmarksParamsTaskReasoning:    api.BenchmarksMetricGpqa,
+	api.GetBenchmarksParamsTaskGeneral:      api.BenchmarksMetricMmlu,
+	api.GetBenchmarksParamsTaskMultilingual: api.BenchmarksMetricMgsm,
+	api.GetBenchmarksParamsTaskCommonsense:  api.BenchmarksMetricHellaswag,
+}
+
+// benchmarkMetrics are every sort metric of GET /benchmarks, one precomputed order each.
+var benchmarkMetrics = []api.BenchmarksMetric{
+	api.BenchmarksMetricMmlu, api.BenchmarksMetricHumaneval, api.BenchmarksMetricMath,
+	api.BenchmarksMetricGpqa, api.BenchmarksMetricMgsm, api.BenchmarksMetricHellaswag,
+}
+
+// orderInputPrice is the pricing view of `compare=true`: token-priced models only, input price per 1M tokens
+// ascending.
+const orderInputPrice = "input_price"
+
+func tokenPriced(r *api.PricingRecord) bool { return r.Pricing.InputPer1mTokens != nil }
+
+// Record fields the specs and filters read.
+func pricingProvider(r *api.PricingRecord) string   { return r.ProviderId }
+func pricingModel(r *api.PricingRecord) string      { return r.Model }
+func pricingInput(r *api.PricingRecord) *float64    { return r.Pricing.InputPer1mTokens }
+func modelProvider(r *api.ModelRecord) string       { return r.ProviderId }
+func modelID(r *api.ModelRecord) string             { return r.ModelId }
+func rateLimitProvider(r *api.RateLimitTier) string { return r.ProviderId }
+func rateLimitTier(r *api.RateLimitTier) string     { return r.Tier }
+func benchmarkProvider(r *api.BenchmarksRecord) string {
+	return r.ProviderId
+}
+func benchmarkModel(r *api.BenchmarksRecord) string { return r.ModelId }
+func freeTierProvider(r *api.FreeTierRecord) string { return r.ProviderId }
+
+// isFreeRateTier tells the tiers `free_only` keeps on GET /rate-limits: `free`, names starting `free-` (such as
+// OpenRouter's `free-10-credits`) and `trial` (Cohere's free trial keys).
+func isFreeRateTier(r *api.RateLimitTier) bool {
+	t := strings.ToLower(r.Tier)
+	return t == "free" || strings.HasPrefix(t, "free-") || t == "trial"
+}
+
+// Free-tier kinds of the free-tier catalog's tier_type that its meta counts.
+const (
+	tierTypePermanent   = "permanent"
+	tierTypeTrialCredit = "trial_credit"
+)
+
+func freeTierIs(kind string) func(*api.FreeTierRecord) bool {
+	return func(r *api.FreeTierRecord) bool { return r.TierType != nil && *r.TierType == kind }
+}
+
+// catalogSet is every catalog the handlers serve, built once per server.
+type catalogSet struct {
+	pricing    *served[api.PricingRecord]
+	models     *served[api.ModelRecord]
+	rateLimits *served[api.RateLimitTier]
+	benchmarks *served[api.BenchmarksRecord]
+	freeTier   *served[api.FreeTierRecord]
+}
+
+// served is a catalog with its metadata already in the document's types.
+type served[T any] struct {
+	*catalog.Catalog[T]
+	asOf    openapi_types.Date
+	sources []api.Source
+}
+
+// sharedCatalogs are the catalogs over the embedded provider registry. They depend on embedded data only, so
+// every server of the process shares one build.
+var sharedCatalogs = sync.OnceValues(func() (*catalogSet, error) { return loadCatalogs(seeds.Providers().Known) })
+
+// catalogsFor returns the catalogs over reg, built at most once.
+func catalogsFor(reg *seeds.Registry) func() (*catalogSet, error) {
+	if reg == seeds.Providers() {
+		return sharedCatalogs
+	}
+	return sync.OnceValues(func() (*catalogSet, error) { return loadCatalogs(reg.Known) })
+}
+
+// loadCatalogs builds every catalog from the embedded seeds; known is the provider registry's lookup.
+func loadCatalogs(known func(string) bool) (*catalogSet, error) {
+	var cs catalogSet
+	var err error
+	natural := catalog.ByKeys(pricingProvider, pricingModel)
+	cs.pricing, err = load(catalog.Spec[api.PricingRecord]{
+		Name: seeds.CatalogPricing, Provider: pricingProvider, Known: known, Natural: natural,
+		Orders: map[string]catalog.Order[api.PricingRecord]{orderInputPrice: {
+			By: catalog.Then(catalog.Ascending(pricingInput), natural), Only: tokenPriced,
+		}},
+	}, err)
+	cs.models, err = load(catalog.Spec[api.ModelRecord]{
+		Name: seeds.CatalogModels, Provider: modelProvider, Known: known, Natural: catalog.ByKeys(modelProvider, modelID),
+	}, err)
+	cs.rateLimits, err = load(catalog.Spec[api.RateLimitTier]{
+		Name: seeds.CatalogRateLimits, Provider: rateLimitProvider, Known: known,
+		Natural: catalog.ByKeys(rateLimitProvider, rateLimitTier),
+	}, err)
+	byModel := catalog.ByKeys(benchmarkProvider, benchmarkModel)
+	orders := map[string]catalog.Order[api.BenchmarksRecord]{}
+	for _, m := range benchmarkMetrics {
+		orders[string(m)] = catalog.Order[api.BenchmarksRecord]{By: catalog.Then(catalog.Descending(benchmarkScore(m)), byModel)}
+	}
+	cs.benchmarks, err = load(catalog.Spec[api.BenchmarksRecord]{
+		Name: seeds.CatalogBenchmarks, Provider: benchmarkProvider, Known: known, Natural: byModel, Orders: orders,
+	}, err)
+	cs.freeTier, err = load(catalog.Spec[api.FreeTierRecord]{
+		Name: seeds.CatalogFreeTier, Provider: freeTierProvider, Known: known, Natural: catalog.ByKeys(freeTierProvider),
+	}, err)
+	if err != nil {
+		return nil, err
+	}
+	return &cs, nil
+}
+
+// load builds one catalog unless an earlier one failed (prev), so loadCatalogs reads as a list.
+func load[T any](spec catalog.Spec[T], prev error) (*served[T], error) {
+	if prev != nil {
+		return nil, prev
+	}
+	c, err := catalog.Load(spec)
+	if err != nil {
+		return nil, err
+	}
+	day, err := time.Parse(time.DateOnly, c.AsOf())
+	if err != nil {
+		return nil, fmt.Errorf("catalog %s: as_of: %w", spec.Name, err)
+	}
+	src := make([]api.Source, len(c.Sources()))
+	for i, s := range c.Sources() {
+		src[i] = api.Source{Name: s.Name, Url: s.URL, License: s.License}
+	}
+	return &served[T]{Catalog: c, asOf: openapi_types.Date{Time: day}, sources: src}, nil
+}
+
+func benchmarkScore(m api.BenchmarksMetric) func(*api.BenchmarksRecord) *float64 {
+	return func(r *api.BenchmarksRecord) *float64 {
+		if v, ok := r.Scores[string(m)]; ok {
+			return &v
+		}
+		return nil
+	}
+}
+
+// listMeta is the meta every catalog answer carries. Its fields are those of the document's PricingMeta,
+// ModelsMeta and RateLimitsMeta, so it converts to each.
+type listMeta struct {
+	AsOf    openapi_types.Date
+	Count   int
+	Sources []api.Source
+}
+
+// answer runs q, with filters added, on the catalog pick chooses, and shapes the outcome with the operation's
+// own response types: ok builds the 200 answer, NF (the operation's 404 type, which nothing can infer, so the
+// caller names it) the answer for an unknown provider. Any other error is the server's (500, logged, never shown).
+func answer[NF ~struct{ api.NotFoundJSONResponse }, T, R any](
+	s *Server, pick func(*catalogSet) *served[T], ok func([]T, listMeta) R, q catalog.Query[T], filters ...catalog.Filter[T],
+) (R, error) {
+	var zero R
+	cs, err := s.catalogs()
+	if err != nil {
+		return zero, err
+	}
+	c := pick(cs)
+	q.Filters = append(q.Filters, filters...)
+	recs, err := c.Select(q)
+	var unknown *catalog.UnknownProviderError
+	switch {
+	case errors.As(err, &unknown):
+		nf := NF(struct{ api.NotFoundJSONResponse }{notFound("parameter provider: " + unknown.Error())})
+		// Every generated 404 type implements its operation's response interface R; Go cannot state that in the
+		// constraint (an interface cannot embed a type parameter), so it is asserted here and pinned by the tests.
+		return any(nf).(R), nil
+	case err != nil:
+		return zero, err
+	}
+	return ok(recs, listMeta{AsOf: c.asOf, Count: len(recs), Sources: c.sources}), nil
+}
+
+func pickPricing(cs *catalogSet) *served[api.PricingRecord]       { return cs.pricing }
+func pickModels(cs *catalogSet) *served[api.ModelRecord]          { return cs.models }
+func pickRateLimits(cs *catalogSet) *served[api.RateLimitTier]    { return cs.rateLimits }
+func pickBenchmarks(cs *catalogSet) *served[api.BenchmarksRecord] { return cs.benchmarks }
+func pickFreeTier(cs *catalogSet) *served[api.FreeTierRecord]     { return cs.freeTier }
+
+// The 200 answers of the catalogs whose meta is listMeta.
+func pricingOK(recs []api.PricingRecord, m listMeta) api.GetPricingResponseObject {
+	return api.GetPricing200JSONResponse{Pricing: recs, Meta: api.PricingMeta(m)}
+}
+func modelsOK(recs []api.ModelRecord, m listMeta) api.GetModelsResponseObject {
+	return api.GetModels200JSONResponse{Models: recs, Meta: api.ModelsMeta(m)}
+}
+func rateLimitsOK(recs []api.RateLimitTier, m listMeta) api.GetRateLimitsResponseObject {
+	return api.GetRateLimits200JSONResponse{RateLimits: recs, Meta: api.RateLimitsMeta(m)}
+}
+
+// pricingOrder is the pricing order `compare` asks for: the token-priced view, or the natural listing.
+func pricingOrder(compare *bool) string {
+	if orDefault(compare, false) {
+		return orderInputPrice
+	}
+	return catalog.Natural
+}
+
+// The handlers below only say which records each parameter keeps; answer does the rest.
+
+// GetPricing serves the price catalog.
+func (s *Server) GetPricing(_ context.Context, req api.GetPricingRequestObject) (api.GetPricingResponseObject, error) {
+	q := catalog.Query[api.PricingRecord]{Provider: orDefault(req.Params.Provider, ""), Order: pricingOrder(req.Params.Compare)}
+	return answer[api.GetPricing404JSONResponse](s, pickPricing, pricingOK, q,
+		catalog.Equal(req.Params.Task, func(r *api.PricingRecord) api.Task { return r.Task }),
+		catalog.Flag(orDefault(req.Params.FreeOnly, false), func(r *api.PricingRecord) bool { return r.FreeTier }))
+}
+
+// GetModels serves the model catalog.
+func (s *Server) GetModels(_ context.Context, req api.GetModelsRequestObject) (api.GetModelsResponseObject, error) {
+	q := catalog.Query[api.ModelRecord]{Provider: orDefault(req.Params.Provider, "")}
+	return answer[api.GetModels404JSONResponse](s, pickModels, modelsOK, q,
+		catalog.AtLeast(orDefault(req.Params.MinContext, 0), func(r *api.ModelRecord) *int { return r.ContextWindow }),
+		catalog.Flag(orDefault(req.Params.Vision, false), func(r *api.ModelRecord) bool { return r.Capabilities.Vision }),
+		catalog.Flag(orDefault(req.Params.FunctionCalling, false), func(r *api.ModelRecord) bool { return r.Capabilities.FunctionCalling }),
+		catalog.Flag(orDefault(req.Params.JsonMode, false), func(r *api.ModelRecord) bool { return r.Capabilities.JsonMode }),
+		catalog.Equal(req.Params.Task, func(r *api.ModelRecord) api.ModelTask { return r.Task }))
+}
+
+// GetRateLimits serves the published rate limits per tier.
+func (s *Server) GetRateLimits(_ context.Context, req api.GetRateLimitsRequestObject) (api.GetRateLimitsResponseObject, error) {
+	q := catalog.Query[api.RateLimitTier]{Provider: orDefault(req.Params.Provider, "")}
+	return answer[api.GetRateLimits404JSONResponse](s, pickRateLimits, rateLimitsOK, q,
+		catalog.Contains(orDefault(req.Params.Tier, ""), rateLimitTier),
+		catalog.AtLeast(orDefault(req.Params.MinRpm, 0), func(r *api.RateLimitTier) *int { return r.Limits.RequestsPerMinute }),
+		catalog.Flag(orDefault(req.Params.FreeOnly, false), isFreeRateTier))
+}
+
+// benchmarkMetric is the sort metric of a benchmarks request: sort_by, else the task's, else the default.
+func benchmarkMetric(p api.GetBenchmarksParams) api.BenchmarksMetric {
+	if p.SortBy != nil {
+		return *p.SortBy
+	}
+	if p.Task != nil {
+		if m, ok := benchmarkTaskMetric[*p.Task]; ok {
+			return m
+		}
+	}
+	return defaultBenchmarksMetric
+}
+
+// GetBenchmarks serves benchmark scores, best first by the chosen metric.
+func (s *Server) GetBenchmarks(_ context.Context, req api.GetBenchmarksRequestObject) (api.GetBenchmarksResponseObject, error) {
+	metric := benchmarkMetric(req.Params)
+	limit := orDefault(req.Params.Limit, defaultBenchmarksLimit)
+	ok := func(recs []api.BenchmarksRecord, m listMeta) api.GetBenchmarksResponseObject {
+		meta := api.BenchmarksMeta{SortedBy: metric, AsOf: m.AsOf, Count: m.Count, Sources: m.Sources}
+		return api.GetBenchmarks200JSONResponse{Benchmarks: recs, Meta: meta}
+	}
+	return answer[api.GetBenchmarks404JSONResponse](s, pickBenchmarks, ok,
+		catalog.Query[api.BenchmarksRecord]{Provider: orDefault(req.Params.Provider, ""), Order: string(metric), Limit: limit})
+}
+
+// freeTierOK answers the free tiers with their meta counts, computed over the records returned.
+func freeTierOK(recs []api.FreeTierRecord, m listMeta) api.GetFreeTierResponseObject {
+	return api.GetFreeTier200JSONResponse{FreeTiers: recs, Meta: api.FreeTierMeta{
+		PermanentFreeCount: catalog.Count(recs, freeTierIs(tierTypePermanent)),
+		TrialCreditCount:   catalog.Count(recs, freeTierIs(tierTypeTrialCredit)),
+		NoFreeAccessCount:  catalog.Count(recs, func(r *api.FreeTierRecord) bool { return !r.HasFreeTier }),
+		AsOf:               m.AsOf, Sources: m.Sources,
+	}}
+}
+
+// GetFreeTier serves free tiers and trial credits per provider.
+func (s *Server) GetFreeTier(_ context.Context, req api.GetFreeTierRequestObject) (api.GetFreeTierResponseObject, error) {
+	q := catalog.Query[api.FreeTierRecord]{Provider: orDefault(req.Params.Provider, "")}
+	return answer[api.GetFreeTier404JSONResponse](s, pickFreeTier, freeTierOK, q,
+		catalog.Flag(orDefault(req.Params.PermanentOnly, false), freeTierIs(tierTypePermanent)),
+		catalog.Is(req.Params.HasFreeTier, func(r *api.FreeTierRecord) bool { return r.HasFreeTier }))
+}

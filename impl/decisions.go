@@ -1,0 +1,393 @@
+package impl
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/switchboard/switchboard/decide"
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// The document's defaults of the decision endpoints (the validator does not fill them in); a test compares them
+// with the document.
+const (
+	defaultFailoverLimit     = 5
+	defaultRecommendLimit    = 5
+	defaultCheapestLimit     = 5
+	defaultCheapestInput     = 1_000_000
+	defaultCheapestOutput    = 500_000
+	defaultCachedTokens      = 0
+	defaultTaskCostInput     = 10_000
+	defaultTaskCostOutput    = 2_000
+	defaultTaskCostLimit     = 10
+	defaultForecastRequests  = 100
+	defaultForecastInput     = 2_000
+	defaultForecastOutput    = 500
+	defaultForecastCacheRate = 0.0
+	defaultForecastTask      = "llm"
+	defaultForecastLimit     = 10
+	defaultQuotaTier         = "free"
+	defaultQuotaPlanned      = 0
+)
+
+// decisionIndex is the catalogs indexed for the decision endpoints, built at the first use and kept.
+func decisionIndex() (*decide.Index, error) {
+	ix, err := decide.Load()
+	if err != nil {
+		return nil, fmt.Errorf("indexing the catalogs: %w", err)
+	}
+	return ix, nil
+}
+
+// decisionInputs returns the index and the live status of every provider now.
+func (s *Server) decisionInputs(ctx context.Context) (*decide.Index, decide.Statuses, error) {
+	ix, err := decisionIndex()
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := s.health.Current(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the health view: %w", err)
+	}
+	rep := snap.Health(s.now())
+	live := make(decide.Statuses, len(rep.Providers))
+	for id, h := range rep.Providers {
+		live[id] = decide.Live{Status: string(h.Status), ResponseTimeMs: h.ResponseTimeMs}
+	}
+	return ix, live, nil
+}
+
+func decList[T ~string](p *[]T) []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, len(*p))
+	for i, v := range *p {
+		out[i] = string(v)
+	}
+	return out
+}
+
+func decInt(p *int64) *int {
+	if p == nil {
+		return nil
+	}
+	v := int(*p)
+	return &v
+}
+
+func decInt64(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
+}
+
+// decTokens is a token count the document bounds to 0 or more.
+func decTokens(n int) uint64 {
+	if n < 0 {
+		return 0
+	}
+	return uint64(n)
+}
+
+func decPickEntry(e decide.PickEntry) api.PickEntry {
+	return api.PickEntry{
+		ProviderId: e.Provider, Model: e.Model, Status: api.ProviderStatus(e.Status), ResponseTimeMs: e.ResponseTimeMs,
+		InputPer1mUsd: e.InputPer1M, ContextWindow: decInt(e.Context), Score: e.Score, Reason: e.Reason,
+		Capabilities: api.ModelsCapabilities{Vision: e.Caps.Vision, FunctionCalling: e.Caps.FunctionCalling, JsonMode: e.Caps.JSONMode},
+	}
+}
+
+// GetPick serves the best model for a task.
+func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api.GetPickResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	best, rest, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decInt64(p.MinContext),
+		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}, live)
+	switch {
+	case decide.IsInput(err):
+		return api.GetPick400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case decide.IsNotFound(err):
+		return api.GetPick404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	pick := decPickEntry(best)
+	out := api.GetPick200JSONResponse{Pick: &pick, RunnersUp: make([]api.PickEntry, len(rest))}
+	for i, e := range rest {
+		out.RunnersUp[i] = decPickEntry(e)
+	}
+	return out, nil
+}
+
+// GetFailover serves the alternatives to a failing provider.
+func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObject) (api.GetFailoverResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	q := decide.FailoverQuery{Primary: p.Primary, Limit: orDefault(p.Limit, defaultFailoverLimit), MaxCost: p.MaxCostPer1m}
+	if p.Task != nil {
+		q.Task = string(*p.Task)
+	}
+	chain, err := ix.Failover(q, live)
+	switch {
+	case decide.IsNotFound(err):
+		return api.GetFailover404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case decide.IsInput(err):
+		return api.GetFailover400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetFailover200JSONResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain))}
+	for i, e := range chain {
+		out.FailoverChain[i] = api.FailoverEntry{ProviderId: e.Provider, Status: api.ProviderStatus(e.Status), Score: e.Score,
+			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, Reason: e.Reason}
+	}
+	return out, nil
+}
+
+// GetRecommend serves the recommended operational providers.
+func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestObject) (api.GetRecommendResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	q := decide.RecommendQuery{Avoid: decList(p.Avoid), Limit: orDefault(p.Limit, defaultRecommendLimit), FreeOnly: orDefault(p.FreeOnly, false)}
+	if p.Task != nil {
+		q.Task = string(*p.Task)
+	}
+	recs, err := ix.Recommend(q, live)
+	switch {
+	case decide.IsNotFound(err):
+		return api.GetRecommend404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case decide.IsInput(err):
+		return api.GetRecommend400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetRecommend200JSONResponse{Recommendations: make([]api.RecommendEntry, len(recs))}
+	for i, e := range recs {
+		out.Recommendations[i] = api.RecommendEntry{Id: e.Provider, Name: e.Name, Status: api.ProviderStatus(e.Status),
+			ResponseTimeMs: e.ResponseTimeMs, Score: e.Score, Reason: e.Reason}
+	}
+	return out, nil
+}
+
+func decRateLimitTier(r seeds.RateLimitRecord) api.RateLimitTier {
+	return api.RateLimitTier{ProviderId: r.ProviderID, Tier: r.Tier, Notes: r.Notes, SourceUrl: r.SourceURL, Limits: api.RateLimitValues{
+		RequestsPerMinute: decInt(r.Limits.RequestsPerMinute), TokensPerMinute: decInt(r.Limits.TokensPerMinute),
+		RequestsPerDay: decInt(r.Limits.RequestsPerDay), TokensPerDay: decInt(r.Limits.TokensPerDay),
+		ConcurrentRequests: decInt(r.Limits.ConcurrentRequests),
+	}}
+}
+
+func decScore(scores map[string]float64, name string) *float64 {
+	v, ok := scores[name]
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+// GetCompare serves a side-by-side comparison of providers.
+func (s *Server) GetCompare(ctx context.Context, req api.GetCompareRequestObject) (api.GetCompareResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmp, err := ix.Compare(req.Params.Providers, decList(req.Params.Metrics), live)
+	switch {
+	case decide.IsNotFound(err):
+		return api.GetCompare404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case decide.IsInput(err):
+		return api.GetCompare400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetCompare200JSONResponse{Comparison: make(map[string]api.CompareEntry, len(cmp))}
+	for id, c := range cmp {
+		e := api.CompareEntry{Name: c.Name, ResponseTimeMs: c.ResponseTimeMs}
+		if c.Status != nil {
+			st := api.ProviderStatus(*c.Status)
+			e.Status = &st
+		}
+		if c.Pricing != nil {
+			e.Pricing = &api.ComparePricing{Model: c.Pricing.Model, InputPer1mUsd: c.Pricing.InputPer1M, OutputPer1mUsd: c.Pricing.OutputPer1M}
+		}
+		if b := c.Benchmarks; b != nil {
+			e.Benchmarks = &api.CompareBenchmarks{Model: b.ModelID, Mmlu: decScore(b.Scores, "mmlu"), Humaneval: decScore(b.Scores, "humaneval"),
+				Math: decScore(b.Scores, "math"), Gpqa: decScore(b.Scores, "gpqa"), Mgsm: decScore(b.Scores, "mgsm"), Hellaswag: decScore(b.Scores, "hellaswag")}
+		}
+		if c.RateLimits != nil {
+			tiers := make([]api.RateLimitTier, len(c.RateLimits))
+			for i, r := range c.RateLimits {
+				tiers[i] = decRateLimitTier(r)
+			}
+			e.RateLimits = &tiers
+		}
+		if c.Models != nil {
+			models := c.Models
+			e.Models = &models
+		}
+		out.Comparison[id] = e
+	}
+	return out, nil
+}
+
+// GetCheapest serves the cheapest models of operational providers for a token volume.
+func (s *Server) GetCheapest(ctx context.Context, req api.GetCheapestRequestObject) (api.GetCheapestResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	q := decide.CheapestQuery{Task: string(p.Task), Input: decTokens(orDefault(p.InputTokens, defaultCheapestInput)),
+		Output: decTokens(orDefault(p.OutputTokens, defaultCheapestOutput)), Limit: orDefault(p.Limit, defaultCheapestLimit)}
+	if p.MinQuality != nil {
+		mq, err := decide.ParseQuality(*p.MinQuality)
+		if err != nil {
+			return api.GetCheapest400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+		}
+		q.MinQuality = &mq
+	}
+	res := ix.Cheapest(q, live)
+	out := api.GetCheapest200JSONResponse{Results: make([]api.CheapestResult, len(res))}
+	for i, r := range res {
+		out.Results[i] = api.CheapestResult{ProviderId: r.Provider, Model: r.Model, Status: api.ProviderStatus(r.Status),
+			EstimatedCostUsd: r.CostUSD, InputPer1mUsd: r.InputPer1M, OutputPer1mUsd: r.OutputPer1M, QualityScore: r.Quality, FreeTier: r.FreeTier}
+	}
+	return out, nil
+}
+
+// GetCostEstimate serves the cost of a token volume on one provider's model.
+func (s *Server) GetCostEstimate(ctx context.Context, req api.GetCostEstimateRequestObject) (api.GetCostEstimateResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	e, err := ix.CostEstimate(decide.EstimateQuery{Provider: p.Provider, Model: orDefault(p.Model, ""), Input: decTokens(p.InputTokens),
+		Output: decTokens(p.OutputTokens), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens))}, live)
+	switch {
+	case decide.IsInput(err):
+		return api.GetCostEstimate400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case decide.IsNotFound(err):
+		return api.GetCostEstimate404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetCostEstimate200JSONResponse{
+		Provider: e.Provider, Model: e.Model, EstimatedTotalUsd: e.Total, CacheSavingsUsd: e.Savings,
+		Rates:               api.CostEstimateRates{InputPer1mUsd: e.InputPer1M, OutputPer1mUsd: e.OutputPer1M, CacheDiscountPct: decide.CacheDiscountPct},
+		Breakdown:           api.CostEstimateBreakdown{InputCostUsd: e.InputCost, CachedCostUsd: e.CachedCost, OutputCostUsd: e.OutputCost},
+		CheaperAlternatives: make([]api.CostEstimateAlternative, len(e.Alternatives)),
+	}
+	for i, a := range e.Alternatives {
+		out.CheaperAlternatives[i] = api.CostEstimateAlternative{ProviderId: a.Provider, Model: a.Model, InputPer1mUsd: a.InputPer1M,
+			EstimatedTotalUsd: a.Total, SavingsPct: a.SavingsPct}
+	}
+	return out, nil
+}
+
+// GetTaskCost serves providers ranked by the cost of one task.
+func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject) (api.GetTaskCostResponseObject, error) {
+	ix, err := decisionIndex()
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	ranked, err := ix.TaskCosts(decide.TaskCostQuery{TaskType: string(p.TaskType), Input: decTokens(orDefault(p.InputTokens, defaultTaskCostInput)),
+		Output: decTokens(orDefault(p.OutputTokens, defaultTaskCostOutput)), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens)),
+		Limit: orDefault(p.Limit, defaultTaskCostLimit), FreeOnly: orDefault(p.FreeOnly, false)})
+	switch {
+	case decide.IsInput(err):
+		return api.GetTaskCost400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetTaskCost200JSONResponse{ProvidersRanked: make([]api.TaskCostRecord, len(ranked))}
+	for i, t := range ranked {
+		out.ProvidersRanked[i] = api.TaskCostRecord{Rank: t.Rank, ProviderId: t.Provider, Model: t.Model, EstimatedCostUsd: t.CostUSD,
+			InputCostUsd: t.InputCost, OutputCostUsd: t.OutCost, InputPer1mUsd: t.InputPer1M, OutputPer1mUsd: t.OutputPer1M,
+			PctMoreExpensiveThanCheapest: t.PctMore, FreeTier: t.FreeTier}
+	}
+	if len(ranked) > 0 {
+		out.Meta.CheapestProvider = &ranked[0].Provider
+	}
+	return out, nil
+}
+
+// GetCostForecast serves the spend of a usage profile per model, cheapest first.
+func (s *Server) GetCostForecast(_ context.Context, req api.GetCostForecastRequestObject) (api.GetCostForecastResponseObject, error) {
+	ix, err := decisionIndex()
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	q := decide.ForecastQuery{RequestsPerDay: decTokens(orDefault(p.RequestsPerDay, defaultForecastRequests)),
+		AvgInput: decTokens(orDefault(p.AvgInputTokens, defaultForecastInput)), AvgOutput: decTokens(orDefault(p.AvgOutputTokens, defaultForecastOutput)),
+		CacheHitRate: orDefault(p.CacheHitRate, defaultForecastCacheRate),
+		Task:         string(orDefault(p.Task, api.GetCostForecastParamsTask(defaultForecastTask))), Limit: orDefault(p.Limit, defaultForecastLimit)}
+	fs, err := ix.Forecasts(q)
+	switch {
+	case decide.IsInput(err):
+		return api.GetCostForecast400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetCostForecast200JSONResponse{Forecasts: make([]api.CostForecastRecord, len(fs)), UsageProfile: api.CostForecastUsageProfile{
+		RequestsPerDay: int(q.RequestsPerDay), AvgInputTokens: int(q.AvgInput), AvgOutputTokens: int(q.AvgOutput),
+		CacheHitRate: q.CacheHitRate, Task: api.CostForecastUsageProfileTask(q.Task)}}
+	for i, f := range fs {
+		out.Forecasts[i] = api.CostForecastRecord{ProviderId: f.Provider, Model: f.Model, DailyCost: f.Daily, WeeklyCost: f.Weekly,
+			MonthlyCost: f.Monthly, YearlyCost: f.Yearly,
+			CostBreakdown: api.CostForecastBreakdown{DailyInputCost: f.DailyInput, DailyOutputCost: f.DailyOutput, CacheSavingsPerDay: f.DailySaved},
+			Pricing:       api.CostForecastPricing{InputPer1m: f.InputPer1M, OutputPer1m: f.OutputPer1M, CachingAvailable: f.CachingAvailable}}
+	}
+	return out, nil
+}
+
+func decQuotaDetail(d decide.QuotaDetail) api.QuotaDetail {
+	return api.QuotaDetail{Status: api.QuotaDetailStatus(d.Status), UsagePct: d.UsagePct, Headroom: decInt(d.Headroom)}
+}
+
+// GetQuotaCheck serves whether a planned rate fits a provider tier's published limits.
+func (s *Server) GetQuotaCheck(_ context.Context, req api.GetQuotaCheckRequestObject) (api.GetQuotaCheckResponseObject, error) {
+	ix, err := decisionIndex()
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	q := decide.QuotaQuery{Provider: p.Provider, Tier: string(orDefault(p.Tier, api.GetQuotaCheckParamsTier(defaultQuotaTier))),
+		RPM: int64(orDefault(p.PlannedRpm, defaultQuotaPlanned)), TPM: int64(orDefault(p.PlannedTpm, defaultQuotaPlanned))}
+	r, err := ix.QuotaCheck(q)
+	switch {
+	case decide.IsNotFound(err):
+		return api.GetQuotaCheck404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case decide.IsInput(err):
+		return api.GetQuotaCheck400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	out := api.GetQuotaCheck200JSONResponse{
+		Provider: q.Provider, Tier: api.QuotaCheckResponseTier(q.Tier), Planned: api.QuotaCheckPlanned{Rpm: int(q.RPM), Tpm: int(q.TPM)},
+		Limits: api.QuotaCheckLimits{Rpm: decInt(r.Limits.RequestsPerMinute), Rpd: decInt(r.Limits.RequestsPerDay),
+			Tpm: decInt(r.Limits.TokensPerMinute), Tpd: decInt(r.Limits.TokensPerDay)},
+		Verdict:     api.QuotaCheckResponseVerdict(r.Verdict),
+		Details:     api.QuotaCheckDetails{Rpm: decQuotaDetail(r.RPM), Tpm: decQuotaDetail(r.TPM)},
+		Suggestions: make([]api.QuotaCheckSuggestion, len(r.Suggestions)),
+	}
+	for i, sg := range r.Suggestions {
+		out.Suggestions[i] = api.QuotaCheckSuggestion{ProviderId: sg.Provider, Tier: sg.Tier, Rpm: decInt(sg.RPM), Tpm: decInt(sg.TPM)}
+	}
+	return out, nil
+}
