@@ -86,6 +86,9 @@ func TestSelect(t *testing.T) {
 		{"is true", Query[rec]{Filters: []Filter[rec]{Is(&yes, func(r *rec) bool { return r.Free })}}, "a/m9 c/Big-Model"},
 		{"is false keeps the others", Query[rec]{Filters: []Filter[rec]{Is(&no, func(r *rec) bool { return r.Free })}}, "a/m1 b/m1 b/m2"},
 		{"is nil is no filter", Query[rec]{Filters: []Filter[rec]{Is(nil, func(r *rec) bool { return r.Free })}}, "a/m1 a/m9 b/m1 b/m2 c/Big-Model"},
+		{"is-known true", Query[rec]{Filters: []Filter[rec]{IsKnown(&yes, knownFree)}}, "a/m9 c/Big-Model"},
+		{"is-known false drops the unknown", Query[rec]{Filters: []Filter[rec]{IsKnown(&no, knownFree)}}, "b/m1 b/m2"},
+		{"is-known nil is no filter", Query[rec]{Filters: []Filter[rec]{IsKnown(nil, knownFree)}}, "a/m1 a/m9 b/m1 b/m2 c/Big-Model"},
 		{"enum", Query[rec]{Filters: []Filter[rec]{Equal(&llm, func(r *rec) string { return r.Kind })}}, "a/m1 b/m1 b/m2 c/Big-Model"},
 		{"partial, case-insensitive", Query[rec]{Filters: []Filter[rec]{Contains("big", model)}}, "c/Big-Model"},
 		{"partial matching nothing", Query[rec]{Filters: []Filter[rec]{Contains("zzz", model)}}, ""},
@@ -204,4 +207,12 @@ func BenchmarkSelectFiltered(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// knownFree reads rec.Free as a field that is unknown for a/m1, to test IsKnown.
+func knownFree(r *rec) *bool {
+	if r.Provider == "a" && r.Model == "m1" {
+		return nil
+	}
+	return &r.Free
 }

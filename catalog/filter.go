@@ -34,6 +34,19 @@ func Is[T any](want *bool, field func(*T) bool) Filter[T] {
 	return func(r *T) bool { return field(r) == w }
 }
 
+// IsKnown is Is for a field that can be unknown (nil): a record whose field is nil is kept by neither true nor
+// false, since its value was not confirmed either way.
+func IsKnown[T any](want *bool, field func(*T) *bool) Filter[T] {
+	if want == nil {
+		return nil
+	}
+	w := *want
+	return func(r *T) bool {
+		v := field(r)
+		return v != nil && *v == w
+	}
+}
+
 // Equal keeps the records whose field equals *want (an enum filter); nil is no filter.
 func Equal[T any, V comparable](want *V, field func(*T) V) Filter[T] {
 	if want == nil {

@@ -8,6 +8,8 @@ import (
 	"github.com/switchboard/switchboard/seeds"
 )
 
+var yes = true
+
 func f(v float64) *float64 { return &v }
 func i64(v int64) *int64   { return &v }
 
@@ -51,7 +53,7 @@ func testIndex(t testing.TB) *Index {
 			{ProviderID: "perplexity", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(150)}},
 			{ProviderID: "openai", Tier: "free", Limits: seeds.RateLimitValues{}},
 		},
-		FreeTier: []seeds.FreeTierRecord{{ProviderID: "groq", HasFreeTier: true}, {ProviderID: "mistral", HasFreeTier: true}},
+		FreeTier: []seeds.FreeTierRecord{{ProviderID: "groq", HasFreeTier: &yes}, {ProviderID: "mistral", HasFreeTier: &yes}},
 	})
 	if err != nil {
 		t.Fatal(err)

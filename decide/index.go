@@ -223,7 +223,8 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		}
 	}
 	for _, f := range c.FreeTier {
-		ix.freeTier[f.ProviderID] = f.HasFreeTier
+		// Unconfirmed free access (nil) does not count as free: free_only stays a promise.
+		ix.freeTier[f.ProviderID] = f.HasFreeTier != nil && *f.HasFreeTier
 	}
 	for _, r := range c.RateLimits {
 		ix.rateLimits[r.ProviderID] = append(ix.rateLimits[r.ProviderID], r)

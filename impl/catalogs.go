@@ -286,7 +286,7 @@ func freeTierOK(recs []api.FreeTierRecord, m listMeta) api.GetFreeTierResponseOb
 	return api.GetFreeTier200JSONResponse{FreeTiers: recs, Meta: api.FreeTierMeta{
 		PermanentFreeCount: catalog.Count(recs, freeTierIs(tierTypePermanent)),
 		TrialCreditCount:   catalog.Count(recs, freeTierIs(tierTypeTrialCredit)),
-		NoFreeAccessCount:  catalog.Count(recs, func(r *api.FreeTierRecord) bool { return !r.HasFreeTier }),
+		NoFreeAccessCount:  catalog.Count(recs, func(r *api.FreeTierRecord) bool { return r.HasFreeTier != nil && !*r.HasFreeTier }),
 		AsOf:               m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -296,5 +296,5 @@ func (s *Server) GetFreeTier(_ context.Context, req api.GetFreeTierRequestObject
 	q := catalog.Query[api.FreeTierRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetFreeTier404JSONResponse](s, pickFreeTier, freeTierOK, q,
 		catalog.Flag(orDefault(req.Params.PermanentOnly, false), freeTierIs(tierTypePermanent)),
-		catalog.Is(req.Params.HasFreeTier, func(r *api.FreeTierRecord) bool { return r.HasFreeTier }))
+		catalog.IsKnown(req.Params.HasFreeTier, func(r *api.FreeTierRecord) *bool { return r.HasFreeTier }))
 }

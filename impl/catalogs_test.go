@@ -320,7 +320,7 @@ func testFreeTier(t *testing.T, s *apitest.Server) {
 		records(path, want)
 		perm := len(catWhere(want, func(r seeds.FreeTierRecord) bool { return tierIs(r, "permanent") }))
 		trial := len(catWhere(want, func(r seeds.FreeTierRecord) bool { return tierIs(r, "trial_credit") }))
-		none := len(catWhere(want, func(r seeds.FreeTierRecord) bool { return !r.HasFreeTier }))
+		none := len(catWhere(want, func(r seeds.FreeTierRecord) bool { return r.HasFreeTier != nil && !*r.HasFreeTier }))
 		if m.PermanentFreeCount != perm || m.TrialCreditCount != trial || m.NoFreeAccessCount != none {
 			t.Errorf("%s: meta counts %d/%d/%d, records say %d/%d/%d", path, m.PermanentFreeCount, m.TrialCreditCount,
 				m.NoFreeAccessCount, perm, trial, none)
@@ -331,10 +331,10 @@ func testFreeTier(t *testing.T, s *apitest.Server) {
 	check("/api/v1/free-tier?permanent_only=false", recs)
 	check("/api/v1/free-tier?provider=groq", catWhere(recs, func(r f) bool { return r.ProviderID == "groq" }))
 	check("/api/v1/free-tier?permanent_only=true", catWhere(recs, func(r f) bool { return tierIs(r, "permanent") }))
-	check("/api/v1/free-tier?has_free_tier=true", catWhere(recs, func(r f) bool { return r.HasFreeTier }))
-	check("/api/v1/free-tier?has_free_tier=false", catWhere(recs, func(r f) bool { return !r.HasFreeTier }))
+	check("/api/v1/free-tier?has_free_tier=true", catWhere(recs, func(r f) bool { return r.HasFreeTier != nil && *r.HasFreeTier }))
+	check("/api/v1/free-tier?has_free_tier=false", catWhere(recs, func(r f) bool { return r.HasFreeTier != nil && !*r.HasFreeTier }))
 	check("/api/v1/free-tier?has_free_tier=false&permanent_only=true", nil)
-	check("/api/v1/free-tier?provider=openai&has_free_tier=true", catWhere(recs, func(r f) bool { return r.ProviderID == "openai" && r.HasFreeTier }))
+	check("/api/v1/free-tier?provider=openai&has_free_tier=true", catWhere(recs, func(r f) bool { return r.ProviderID == "openai" && r.HasFreeTier != nil && *r.HasFreeTier }))
 
 	catRefused(t, s, "/api/v1/free-tier?provider=nope", 404, "provider")
 	catRefused(t, s, "/api/v1/free-tier?has_free_tier=maybe", 400, "has_free_tier")

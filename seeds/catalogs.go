@@ -221,7 +221,7 @@ type RateLimitRecord struct {
 type FreeTierRecord struct {
 	ProviderID           string   `json:"provider_id"`
 	ProviderName         string   `json:"provider_name"`
-	HasFreeTier          bool     `json:"has_free_tier"`
+	HasFreeTier          *bool    `json:"has_free_tier"` // nil: not confirmed either way
 	TierType             *string  `json:"tier_type"`
 	RequiresCreditCard   *bool    `json:"requires_credit_card"`
 	IncludedModels       []string `json:"included_models"`

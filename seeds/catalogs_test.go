@@ -194,7 +194,7 @@ func TestCatalogProvidersAndKeys(t *testing.T) {
 		if r.ProviderName != p.Name {
 			t.Errorf("free_tier %s: provider_name %q, providers.json says %q", r.ProviderID, r.ProviderName, p.Name)
 		}
-		if !r.HasFreeTier && (r.TierType != nil || len(r.IncludedModels) > 0 || r.TrialCreditUSD != nil) {
+		if (r.HasFreeTier == nil || !*r.HasFreeTier) && (r.TierType != nil || len(r.IncludedModels) > 0 || r.TrialCreditUSD != nil) {
 			t.Errorf("free_tier %s: no free tier but free-tier details", r.ProviderID)
 		}
 		if r.TrialCreditUSD == nil && r.TrialCreditRecurring != nil && *r.TrialCreditRecurring {

@@ -2698,8 +2698,8 @@ type FreeTierRecord struct {
 	// DailyRequestCap Free requests per day; null when unknown or uncapped.
 	DailyRequestCap *int `json:"daily_request_cap"`
 
-	// HasFreeTier Whether any free access exists (a permanent free tier or trial credit).
-	HasFreeTier bool `json:"has_free_tier"`
+	// HasFreeTier Whether any free access exists (a permanent free tier or trial credit); null when the provider's official material consulted did not confirm it either way.
+	HasFreeTier *bool `json:"has_free_tier"`
 
 	// IncludedModels Model IDs usable for free; empty when none or unknown.
 	IncludedModels []string `json:"included_models"`
@@ -5890,7 +5890,7 @@ type GetFreeTierParams struct {
 	// PermanentOnly `true` keeps only providers whose `tier_type` is `permanent`; `false` means no filter.
 	PermanentOnly *bool `form:"permanent_only,omitempty" json:"permanent_only,omitempty"`
 
-	// HasFreeTier `true` keeps only providers with a free tier; `false` keeps only providers WITHOUT a free tier (unlike other boolean filters). Absent means no filter, so there is no default.
+	// HasFreeTier `true` keeps only providers with a free tier; `false` keeps only providers confirmed WITHOUT a free tier (unlike other boolean filters). Providers whose free access is unknown (`has_free_tier` null) are kept by neither. Absent means no filter, so there is no default.
 	HasFreeTier *bool `form:"has_free_tier,omitempty" json:"has_free_tier,omitempty"`
 }
 
