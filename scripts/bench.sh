@@ -26,7 +26,8 @@ run() {
   sleep 12
   echo "== $name: 64 connections, $dur per endpoint"
   "$loadgen" -c 64 -d "$dur" "http://$api/api/v1/health" "http://$api/api/v1/latency?provider=openai" \
-    "http://$api/api/v1/incidents?hours=168" || true
+    "http://$api/api/v1/incidents?hours=168" "http://$api/api/v1/pick?task=llm" \
+    "http://$api/api/v1/cheapest?task=llm" "http://$api/api/v1/rate-limits?provider=openai" || true
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 run sqlite "sqlite://$dir/bench.db"

@@ -186,7 +186,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 			Interval: st.PollInterval, SlowThreshold: st.SlowThreshold, StatusBaseURL: st.StatusBaseURL,
 			UserAgent: "Switchboard-status-poller/" + version() + " (+https://github.com/switchboard/switchboard)",
 			AfterCycle: func(ctx context.Context) {
-				if err := view.Refresh(ctx, time.Now()); err != nil {
+				if err := view.Refresh(ctx, time.Now()); err != nil && ctx.Err() == nil {
 					log.Error("refreshing the health view", "error", err)
 				}
 				hooks.Notify() // events of this cycle go out now rather than at the worker's next poll
