@@ -32,7 +32,7 @@ func newValidator(doc *openapi3.T) (*validator, error) {
 		return nil, fmt.Errorf("building the request router from the OpenAPI document: %w", err)
 	}
 	return &validator{router: r, options: &openapi3filter.Options{
-		// The premium route's x402 scheme is enforced by the x402 middleware, not here.
+		// The premium route's x402 scheme is enforced by its handler's payment guard (package x402), not here.
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 		// kin-openapi would write defaults back into the query, formatting 1000000 as 1e+06, which the
 		// generated binder cannot read as an integer. Handlers apply the document's defaults themselves.
