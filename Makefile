@@ -12,7 +12,7 @@ SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo catalogs build test test-go generate check-generated lint-spec bench tools clean
+.PHONY: run demo catalogs build test test-go generate check-generated lint-spec bench tools clean docs-assets
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
@@ -33,7 +33,8 @@ catalogs:
 ## TEST_DATABASE_URL is set (CI sets it); its subtests are listed so the output shows both engines.
 test: $(NODE_OK)
 	$(GO) vet ./...
-	SWITCHBOARD_REQUIRE_NODE=1 $(GO) test -count=1 -race $$($(GO) list ./... | grep -v '/store$$')
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 $(GO) test -count=1 -race $$($(GO) list ./... | grep -v '/store$$')
 	$(GO) test -count=1 -race -v ./store | grep -E '^(\s*--- |ok|FAIL|PASS|\s+\w+_test.go)'
 
 ## generate: regenerate gen/ from openapi/ and queries/ (committed; CI fails on drift)
@@ -46,6 +47,11 @@ check-generated: generate
 	@git diff --exit-code --stat -- gen/ || { echo "gen/ is out of date: run make generate and commit"; exit 1; }
 	@test -z "$$(git status --porcelain -- gen/)" || { git status --porcelain -- gen/; echo "untracked files in gen/"; exit 1; }
 	$(GO) mod tidy -diff
+
+## docs-assets: copy Swagger UI (pinned in package-lock.json) into web/assets/swagger, which the binary embeds;
+## commit the result (a test fails when the copies differ from node_modules)
+docs-assets: $(NODE_OK)
+	cp node_modules/swagger-ui-dist/{swagger-ui-bundle.js,swagger-ui.css,LICENSE,NOTICE} web/assets/swagger/
 
 ## lint-spec: @redocly/cli (pinned in package-lock.json) on the OpenAPI document
 lint-spec: $(NODE_OK)

@@ -48,6 +48,8 @@ type Options struct {
 	// Deps, when set, adjusts the impl.Deps that Start builds its handlers from (Store, BaseURL and Logger are
 	// filled in first), for handlers that need the server's own address, such as the paid route's resource URL.
 	Deps func(*impl.Deps)
+	// Pages is handed to server.Options (the dashboard, badges and API reference of package web).
+	Pages http.Handler
 }
 
 // Start runs the service with a fresh SQLite database in t.TempDir() and stops it when the test ends.
@@ -73,7 +75,7 @@ func Start(t testing.TB, o Options) *Server {
 		}
 		o.API = impl.New(deps)
 	}
-	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log})
+	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log, Pages: o.Pages})
 	if err != nil {
 		t.Fatalf("building the handler: %v", err)
 	}

@@ -35,6 +35,8 @@ type Config struct {
 	Now func() time.Time
 	// AfterCycle runs after every cycle (and on replicas that do not poll, every interval): the views refresh.
 	AfterCycle func(ctx context.Context)
+	// OnCycle, when set, receives every cycle's report as RunCycle returns it (metrics record it).
+	OnCycle func(Report)
 }
 
 func (c Config) withDefaults() Config {
@@ -199,6 +201,9 @@ func (p *Poller) RunCycle(ctx context.Context) Report {
 	}
 	p.log.Info("poll cycle done", "checks", rep.Checks, "observed", rep.Observed, "failed", rep.Failed,
 		"not_started", rep.NotStarted, "write_errors", rep.WriteErrors, "duration_ms", rep.Ended.Sub(rep.Started).Milliseconds())
+	if p.cfg.OnCycle != nil {
+		p.cfg.OnCycle(rep)
+	}
 	return rep
 }
 

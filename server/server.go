@@ -30,6 +30,14 @@ type Options struct {
 	Store        store.Store // pinged by /readyz
 	Logger       *slog.Logger
 	MaxBodyBytes int64
+	// Metrics, when set, is served at /metrics (outside the API, not validated against the document).
+	Metrics http.Handler
+	// Instrument, when set, wraps every request, outermost (the metrics middleware: it reads the route pattern
+	// once routing ran).
+	Instrument func(http.Handler) http.Handler
+	// Pages, when set, serves the pages for people outside the API: /, /providers/*, /badge/*, /docs and
+	// /assets/*. Every other path keeps the JSON 404.
+	Pages http.Handler
 }
 
 // NewHandler returns the service's whole HTTP handler.
@@ -53,6 +61,9 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	}
 
 	r := chi.NewRouter()
+	if o.Instrument != nil {
+		r.Use(o.Instrument)
+	}
 	r.Use(logRequests(o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
@@ -63,6 +74,9 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	if o.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", o.Metrics)
+	}
 	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -73,6 +87,12 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": o.Store.Engine()})
 	})
+
+	if o.Pages != nil {
+		for _, p := range []string{"/", "/providers/*", "/badge/*", "/docs", "/docs/*", "/assets/*"} {
+			r.Handle(p, o.Pages)
+		}
+	}
 
 	strict := api.NewStrictHandlerWithOptions(o.API, nil, api.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {

@@ -90,6 +90,9 @@ type Config struct {
 	MaxTimeout time.Duration
 	// FacilitatorTimeout bounds each facilitator call (DefaultFacilitatorTimeout when zero).
 	FacilitatorTimeout time.Duration
+	// OnOutcome, when set, is told the outcome of every call of the paid route (OutcomeSettled, ...): it is how
+	// metrics count payments. Not a setting: main sets it.
+	OnOutcome func(outcome string)
 }
 
 // Enabled reports whether payments are configured (a payee is set).

@@ -104,6 +104,36 @@ const storeTimeout = 5 * time.Second
 // produce runs before settlement so that a failure to compute the answer never costs the caller anything; the
 // answer is released to the caller only after settlement succeeded.
 func (s *Service) Serve(ctx context.Context, header string, now time.Time, produce func(context.Context) error) (Receipt, error) {
+	r, err := s.serve(ctx, header, now, produce)
+	if s.cfg.OnOutcome != nil {
+		s.cfg.OnOutcome(OutcomeOf(err))
+	}
+	return r, err
+}
+
+// The outcomes of a call of the paid route, as OnOutcome receives them.
+const (
+	OutcomeSettled     = "settled"     // paid and answered
+	OutcomeRefused     = "refused"     // 402: no, bad, reused or refused payment, or failed settlement
+	OutcomeUnavailable = "unavailable" // 503: the facilitator could not be reached; nothing was charged
+	OutcomeError       = "error"       // the answer could not be produced, or the caller went away
+)
+
+// OutcomeOf classifies Serve's error.
+func OutcomeOf(err error) string {
+	var pe *PaymentError
+	switch {
+	case err == nil:
+		return OutcomeSettled
+	case errors.As(err, &pe) && pe.Status == StatusUnavailable:
+		return OutcomeUnavailable
+	case errors.As(err, &pe):
+		return OutcomeRefused
+	}
+	return OutcomeError
+}
+
+func (s *Service) serve(ctx context.Context, header string, now time.Time, produce func(context.Context) error) (Receipt, error) {
 	start := time.Now()
 	elapsed := func() time.Time { return now.Add(time.Since(start)).UTC() }
 	if strings.TrimSpace(header) == "" {

@@ -3,6 +3,7 @@
 //	switchboard serve     serve the API (migrates the database first)
 //	switchboard migrate   apply the database migrations and exit
 //	switchboard simulate  serve simulated status pages of the 52 providers, with a control API
+//	switchboard status    print the providers' live status from a running server (a terminal client)
 //	switchboard version   print the version
 //
 // Every setting is an environment variable with a matching flag; see `switchboard serve -h`.
@@ -26,11 +27,13 @@ import (
 	"github.com/switchboard/switchboard/config"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/metrics"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/simulator"
 	"github.com/switchboard/switchboard/store"
+	"github.com/switchboard/switchboard/web"
 	"github.com/switchboard/switchboard/webhooks"
 	"github.com/switchboard/switchboard/x402"
 )
@@ -42,6 +45,7 @@ commands:
   migrate   apply the database migrations and exit
   simulate  serve simulated status pages for the 52 providers on SWITCHBOARD_ADDR, with a control API
             (PUT /_control/{provider_id}); point serve at it with SWITCHBOARD_STATUS_BASE_URL
+  status    print the providers' live status from a running server: status [provider] [--server URL] [--watch]
   version   print the version
 
 Run 'switchboard <command> -h' for the settings.
@@ -51,6 +55,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			// The status command has printed the server's answer already.
+			os.Exit(ee.code)
+		}
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "switchboard:", err)
 		}
@@ -71,6 +80,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
+	case "status":
+		return status(ctx, rest, getenv, stdout, stderr)
 	case "serve", "migrate", "simulate":
 	default:
 		fmt.Fprint(stderr, usage)
@@ -157,11 +168,20 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	if err := view.Refresh(ctx, time.Now()); err != nil {
 		return fmt.Errorf("loading the health view: %w", err)
 	}
+	mx := metrics.New(metrics.Options{Health: view, Logger: log})
+	payments.OnOutcome = mx.ObservePayment
+	pages, err := web.New(web.Options{Health: view, Logger: log})
+	if err != nil {
+		return fmt.Errorf("building the pages: %w", err)
+	}
 	h, err := server.NewHandler(ctx, server.Options{
+		Pages: pages,
 		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
 			WebhookAllowLoopback: st.WebhookAllowLoopback}),
-		Store:  s,
-		Logger: log,
+		Store:      s,
+		Logger:     log,
+		Metrics:    mx.Handler(),
+		Instrument: mx.Middleware,
 	})
 	if err != nil {
 		return err
@@ -176,6 +196,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
+	mx.RegisterWebhooks(hooks.Stats)
 	if err := hooks.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
@@ -191,6 +212,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 				}
 				hooks.Notify() // events of this cycle go out now rather than at the worker's next poll
 			},
+			OnCycle: mx.ObserveCycle,
 		}, s, reg.All(), log.With("component", "poller"))
 		if err != nil {
 			return err

@@ -1,0 +1,221 @@
+// Package metrics exposes the service's Prometheus metrics on a registry of its own: the providers' live health
+// (read from the health view at scrape time), poll cycles, HTTP requests by route, webhook deliveries and x402
+// payments. Nothing here is global: main builds one Metrics, hands its hooks to the parts that report, and
+// serves Handler at /metrics.
+package metrics
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/switchboard/switchboard/health"
+	"github.com/switchboard/switchboard/poller"
+	"github.com/switchboard/switchboard/webhooks"
+)
+
+// Namespace prefixes every metric of the service.
+const Namespace = "switchboard"
+
+// UnmatchedRoute is the route label of requests no route matched: their raw paths are never used as labels, so
+// that scanners probing random paths cannot grow the series without bound.
+const UnmatchedRoute = "unmatched"
+
+// HealthSource is where the provider metrics come from: the health view (health.View satisfies it).
+type HealthSource interface {
+	Current(ctx context.Context) (*health.Snapshot, error)
+}
+
+// Options configure New.
+type Options struct {
+	// Health, when set, gives the provider status and response time metrics, computed at each scrape.
+	Health HealthSource
+	// Now is the clock the health rule is evaluated at; time.Now by default.
+	Now    func() time.Time
+	Logger *slog.Logger
+	// ScrapeTimeout bounds loading the health view during a scrape (it only loads when it was never loaded or
+	// is older than its MaxAge); default 5 s.
+	ScrapeTimeout time.Duration
+}
+
+// Metrics holds the registry and the metrics the service records.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	httpRequests *prometheus.CounterVec
+	httpDuration *prometheus.HistogramVec
+	pollDuration prometheus.Histogram
+	pollChecks   prometheus.Counter
+	pollFailures *prometheus.CounterVec
+	payments     *prometheus.CounterVec
+}
+
+// New returns the metrics on a fresh registry, with the Go runtime and process collectors.
+func New(o Options) *Metrics {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.ScrapeTimeout <= 0 {
+		o.ScrapeTimeout = 5 * time.Second
+	}
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		httpRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Name: "http_requests_total",
+			Help: "HTTP requests served, by method, route template and status code.",
+		}, []string{"method", "route", "code"}),
+		httpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: Namespace, Name: "http_request_duration_seconds",
+			Help:    "Time to serve HTTP requests, by method and route template.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"method", "route"}),
+		pollDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: Namespace, Name: "poll_cycle_duration_seconds",
+			Help: "Duration of poll cycles (fetching and recording every status page).",
+			// A cycle is bounded by the fetch timeout + 2 s (12 s by default); slow pages push it up.
+			Buckets: []float64{.25, .5, 1, 2, 3, 5, 7.5, 10, 12.5, 15, 20, 30, 60},
+		}),
+		pollChecks: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: Namespace, Name: "poll_checks_total",
+			Help: "Checks recorded by the poller (observed or failed).",
+		}),
+		pollFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Name: "poll_check_failures_total",
+			Help: "Checks whose status page could not be read, by failure kind.",
+		}, []string{"kind"}),
+		payments: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: Namespace, Name: "x402_payments_total",
+			Help: "Calls of the paid route by payment outcome (settled, refused, unavailable, error).",
+		}, []string{"outcome"}),
+	}
+	m.reg.MustRegister(m.httpRequests, m.httpDuration, m.pollDuration, m.pollChecks, m.pollFailures, m.payments,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if o.Health != nil {
+		m.reg.MustRegister(&healthCollector{o: o})
+	}
+	return m
+}
+
+// Registry returns the registry, for tests and for registering more collectors.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Handler serves the registry in the Prometheus exposition formats.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{
+		// A collector failing leaves its metrics out rather than failing the whole scrape.
+		ErrorHandling:       promhttp.ContinueOnError,
+		MaxRequestsInFlight: 4,
+		Timeout:             10 * time.Second,
+	})
+}
+
+// Middleware counts requests by method, route template and code, and times them. The route is the chi route
+// pattern (for API operations the OpenAPI path template, such as /api/v1/validate/{id}), known once routing ran,
+// so it is read after the handler returns.
+func (m *Metrics) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		route := UnmatchedRoute
+		if rc := chi.RouteContext(r.Context()); rc != nil {
+			if p := rc.RoutePattern(); p != "" {
+				route = p
+			}
+		}
+		method := boundedMethod(r.Method)
+		code := rec.status
+		if code == 0 {
+			code = http.StatusOK
+		}
+		m.httpRequests.WithLabelValues(method, route, strconv.Itoa(code)).Inc()
+		m.httpDuration.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
+	})
+}
+
+// boundedMethod keeps the method label to the standard methods: any other string a client sends becomes OTHER.
+func boundedMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+		http.MethodOptions:
+		return m
+	}
+	return "OTHER"
+}
+
+// ObserveCycle records one poll cycle. Pass it as poller.Config.OnCycle.
+func (m *Metrics) ObserveCycle(rep poller.Report) {
+	if !rep.Ended.IsZero() && !rep.Ended.Before(rep.Started) {
+		m.pollDuration.Observe(rep.Ended.Sub(rep.Started).Seconds())
+	}
+	m.pollChecks.Add(float64(rep.Checks))
+	for kind, n := range rep.Failed {
+		// Failure kinds are the poller's fixed set (timeout, dns, tls, http_status, ...): bounded.
+		m.pollFailures.WithLabelValues(kind).Add(float64(n))
+	}
+}
+
+// ObservePayment counts one call of the paid route by outcome. Pass it as x402.Config.OnOutcome.
+func (m *Metrics) ObservePayment(outcome string) {
+	m.payments.WithLabelValues(outcome).Inc()
+}
+
+// RegisterWebhooks exposes a webhook worker's counters, read at each scrape from stats (webhooks.Worker.Stats).
+// Call it once, when the worker exists.
+func (m *Metrics) RegisterWebhooks(stats func() webhooks.Stats) {
+	counter := func(name, help string, f func(webhooks.Stats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: name, Help: help},
+			func() float64 { return float64(f(stats())) })
+	}
+	m.reg.MustRegister(
+		counter("webhook_events_fanned_out_total", "Outbox events fanned out to subscriptions.",
+			func(s webhooks.Stats) int64 { return s.EventsFannedOut }),
+		counter("webhook_delivery_attempts_total", "Webhook delivery attempts made.",
+			func(s webhooks.Stats) int64 { return s.Attempts }),
+		counter("webhook_deliveries_total", "Webhook delivery attempts that succeeded.",
+			func(s webhooks.Stats) int64 { return s.Delivered }),
+		counter("webhook_delivery_failures_total", "Webhook delivery attempts that failed.",
+			func(s webhooks.Stats) int64 { return s.Failed }),
+		counter("webhook_subscriptions_deactivated_total", "Webhook subscriptions deactivated (gone, failing or expired).",
+			func(s webhooks.Stats) int64 { return s.Deactivated }),
+	)
+}
+
+// statusRecorder remembers the status code a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Flush lets streaming handlers (server-sent events) work through the recorder.
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
