@@ -18,6 +18,7 @@ import (
 
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/poller"
+	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/webhooks"
 )
 
@@ -125,7 +126,7 @@ func (m *Metrics) Handler() http.Handler {
 func (m *Metrics) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &server.StatusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
 		route := UnmatchedRoute
 		if rc := chi.RouteContext(r.Context()); rc != nil {
@@ -134,10 +135,7 @@ func (m *Metrics) Middleware(next http.Handler) http.Handler {
 			}
 		}
 		method := boundedMethod(r.Method)
-		code := rec.status
-		if code == 0 {
-			code = http.StatusOK
-		}
+		code := rec.Status()
 		m.httpRequests.WithLabelValues(method, route, strconv.Itoa(code)).Inc()
 		m.httpDuration.WithLabelValues(method, route).Observe(time.Since(start).Seconds())
 	})
@@ -190,32 +188,3 @@ func (m *Metrics) RegisterWebhooks(stats func() webhooks.Stats) {
 			func(s webhooks.Stats) int64 { return s.Deactivated }),
 	)
 }
-
-// statusRecorder remembers the status code a handler wrote.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-// Flush lets streaming handlers (server-sent events) work through the recorder.
-func (r *statusRecorder) Flush() {
-	if f, ok := r.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -10,21 +10,29 @@ import (
 	"time"
 )
 
-// statusRecorder remembers what a handler wrote, for the request log.
-type statusRecorder struct {
+// StatusRecorder remembers what a handler wrote, for the request log and the request metrics.
+type StatusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
 }
 
-func (r *statusRecorder) WriteHeader(code int) {
+// Status is the status code written: 200 when the handler wrote a body without one, or nothing at all.
+func (r *StatusRecorder) Status() int {
+	if r.status == 0 {
+		return http.StatusOK
+	}
+	return r.status
+}
+
+func (r *StatusRecorder) WriteHeader(code int) {
 	if r.status == 0 {
 		r.status = code
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
 
-func (r *statusRecorder) Write(b []byte) (int, error) {
+func (r *StatusRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
@@ -34,13 +42,13 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 }
 
 // Flush lets streaming handlers (server-sent events) work through the recorder.
-func (r *statusRecorder) Flush() {
+func (r *StatusRecorder) Flush() {
 	if f, ok := r.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
 }
 
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+func (r *StatusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // logRequests writes one structured line per request. It logs the path without the query string: query values
 // can carry text a caller wants checked against a hash, which must never reach the logs.
@@ -53,12 +61,9 @@ func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
 				id = newRequestID()
 			}
 			w.Header().Set("X-Request-Id", id)
-			rec := &statusRecorder{ResponseWriter: w}
+			rec := &StatusRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
-			status := rec.status
-			if status == 0 {
-				status = http.StatusOK
-			}
+			status := rec.Status()
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
