@@ -116,21 +116,12 @@ func simulate(ctx context.Context, st config.Settings, log *slog.Logger, ready c
 		IdleTimeout: 120 * time.Second,
 		ErrorLog:    slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	ln, err := net.Listen("tcp", st.Addr)
+	err := serveUntil(ctx, srv, st.Addr, ready, func(addr string) {
+		log.Info("simulating status pages", "addr", addr, "providers", len(sim.Providers()),
+			"control", "PUT /_control/{provider_id}")
+	})
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", st.Addr, err)
-	}
-	log.Info("simulating status pages", "addr", ln.Addr().String(), "providers", len(sim.Providers()),
-		"control", "PUT /_control/{provider_id}")
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serving: %w", err)
-	case <-ctx.Done():
+		return err
 	}
 	sim.Close() // releases requests held by the timeout mode
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -235,21 +226,11 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		// Requests do not inherit the signal's context: Shutdown lets those in flight finish instead of
 		// cancelling them the moment SIGTERM arrives.
 	}
-	ln, err := net.Listen("tcp", st.Addr)
+	err = serveUntil(ctx, srv, st.Addr, ready, func(addr string) {
+		log.Info("serving", "addr", addr, "base_url", st.BaseURL, "database", s.Engine(), "version", version())
+	})
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", st.Addr, err)
-	}
-	log.Info("serving", "addr", ln.Addr().String(), "base_url", st.BaseURL, "database", s.Engine(), "version", version())
-	if ready != nil {
-		ready <- ln.Addr().String()
-	}
-
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serving: %w", err)
-	case <-ctx.Done():
+		return err
 	}
 	log.Info("shutting down: draining requests")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -275,6 +256,27 @@ func stopWebhooks(w *webhooks.Worker, log *slog.Logger) {
 	defer cancel()
 	if err := w.Stop(ctx); err != nil {
 		log.Warn("the webhook worker did not stop in time", "error", err)
+	}
+}
+
+// serveUntil listens on addr, says so through started (with the bound address, which differs from addr for
+// port 0) and on ready, then serves until ctx ends (nil) or the server fails. Shutting down is the caller's.
+func serveUntil(ctx context.Context, srv *http.Server, addr string, ready chan<- string, started func(bound string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	started(ln.Addr().String())
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+		return nil
 	}
 }
 
