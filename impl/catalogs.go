@@ -74,20 +74,35 @@ func freeTierIs(kind string) func(*api.FreeTierRecord) bool {
 	return func(r *api.FreeTierRecord) bool { return r.TierType != nil && *r.TierType == kind }
 }
 
-// catalogSet is every catalog the handlers serve, built once per server.
-type catalogSet struct {
-	pricing    *served[api.PricingRecord]
-	models     *served[api.ModelRecord]
-	rateLimits *served[api.RateLimitTier]
-	benchmarks *served[api.BenchmarksRecord]
-	freeTier   *served[api.FreeTierRecord]
-}
+// catalogSet is every declared catalog, built once per provider registry: entry i is the *served[T] of the
+// i-th declaration.
+type catalogSet struct{ built []any }
 
 // served is a catalog with its metadata already in the document's types.
 type served[T any] struct {
 	*catalog.Catalog[T]
 	asOf    openapi_types.Date
 	sources []api.Source
+}
+
+// catalogRef is a declared catalog: a handle handlers use to reach its build in a catalogSet.
+type catalogRef[T any] struct{ i int }
+
+// from returns the catalog of cs the reference points to. Its signature is that of answer's pick.
+func (r catalogRef[T]) from(cs *catalogSet) *served[T] { return cs.built[r.i].(*served[T]) }
+
+// declared are the builders of every declared catalog, in declaration order; each takes the registry's lookup.
+var declared []func(known func(string) bool) (any, error)
+
+// declare adds a catalog to every catalogSet. Endpoint files call it in package-level variables, so adding a
+// catalog touches only its own file: spec.Known is filled in per registry at build time.
+func declare[T any](spec catalog.Spec[T]) catalogRef[T] {
+	declared = append(declared, func(known func(string) bool) (any, error) {
+		s := spec
+		s.Known = known
+		return load(s)
+	})
+	return catalogRef[T]{i: len(declared) - 1}
 }
 
 // sharedCatalogs are the catalogs over the embedded provider registry. They depend on embedded data only, so
@@ -102,46 +117,57 @@ func catalogsFor(reg *seeds.Registry) func() (*catalogSet, error) {
 	return sync.OnceValues(func() (*catalogSet, error) { return loadCatalogs(reg.Known) })
 }
 
-// loadCatalogs builds every catalog from the embedded seeds; known is the provider registry's lookup.
+// loadCatalogs builds every declared catalog; known is the provider registry's lookup.
 func loadCatalogs(known func(string) bool) (*catalogSet, error) {
-	var cs catalogSet
-	var err error
-	natural := catalog.ByKeys(pricingProvider, pricingModel)
-	cs.pricing, err = load(catalog.Spec[api.PricingRecord]{
-		Name: seeds.CatalogPricing, Provider: pricingProvider, Known: known, Natural: natural,
-		Orders: map[string]catalog.Order[api.PricingRecord]{orderInputPrice: {
-			By: catalog.Then(catalog.Ascending(pricingInput), natural), Only: tokenPriced,
-		}},
-	}, err)
-	cs.models, err = load(catalog.Spec[api.ModelRecord]{
-		Name: seeds.CatalogModels, Provider: modelProvider, Known: known, Natural: catalog.ByKeys(modelProvider, modelID),
-	}, err)
-	cs.rateLimits, err = load(catalog.Spec[api.RateLimitTier]{
-		Name: seeds.CatalogRateLimits, Provider: rateLimitProvider, Known: known,
-		Natural: catalog.ByKeys(rateLimitProvider, rateLimitTier),
-	}, err)
-	byModel := catalog.ByKeys(benchmarkProvider, benchmarkModel)
-	orders := map[string]catalog.Order[api.BenchmarksRecord]{}
-	for _, m := range benchmarkMetrics {
-		orders[string(m)] = catalog.Order[api.BenchmarksRecord]{By: catalog.Then(catalog.Descending(benchmarkScore(m)), byModel)}
+	cs := &catalogSet{built: make([]any, len(declared))}
+	for i, build := range declared {
+		c, err := build(known)
+		if err != nil {
+			return nil, err
+		}
+		cs.built[i] = c
 	}
-	cs.benchmarks, err = load(catalog.Spec[api.BenchmarksRecord]{
-		Name: seeds.CatalogBenchmarks, Provider: benchmarkProvider, Known: known, Natural: byModel, Orders: orders,
-	}, err)
-	cs.freeTier, err = load(catalog.Spec[api.FreeTierRecord]{
-		Name: seeds.CatalogFreeTier, Provider: freeTierProvider, Known: known, Natural: catalog.ByKeys(freeTierProvider),
-	}, err)
-	if err != nil {
-		return nil, err
-	}
-	return &cs, nil
+	return cs, nil
 }
 
-// load builds one catalog unless an earlier one failed (prev), so loadCatalogs reads as a list.
-func load[T any](spec catalog.Spec[T], prev error) (*served[T], error) {
-	if prev != nil {
-		return nil, prev
+// The catalogs of this file.
+var (
+	pricingCatalog = declare(catalog.Spec[api.PricingRecord]{
+		Name: seeds.CatalogPricing, Provider: pricingProvider, Natural: pricingNatural,
+		Orders: map[string]catalog.Order[api.PricingRecord]{orderInputPrice: {
+			By: catalog.Then(catalog.Ascending(pricingInput), pricingNatural), Only: tokenPriced,
+		}},
+	})
+	modelsCatalog = declare(catalog.Spec[api.ModelRecord]{
+		Name: seeds.CatalogModels, Provider: modelProvider, Natural: catalog.ByKeys(modelProvider, modelID),
+	})
+	rateLimitsCatalog = declare(catalog.Spec[api.RateLimitTier]{
+		Name: seeds.CatalogRateLimits, Provider: rateLimitProvider, Natural: catalog.ByKeys(rateLimitProvider, rateLimitTier),
+	})
+	benchmarksCatalog = declare(catalog.Spec[api.BenchmarksRecord]{
+		Name: seeds.CatalogBenchmarks, Provider: benchmarkProvider, Natural: benchmarkNatural, Orders: benchmarkOrders(),
+	})
+	freeTierCatalog = declare(catalog.Spec[api.FreeTierRecord]{
+		Name: seeds.CatalogFreeTier, Provider: freeTierProvider, Natural: catalog.ByKeys(freeTierProvider),
+	})
+)
+
+var (
+	pricingNatural   = catalog.ByKeys(pricingProvider, pricingModel)
+	benchmarkNatural = catalog.ByKeys(benchmarkProvider, benchmarkModel)
+)
+
+// benchmarkOrders is one order per sort metric of GET /benchmarks, best score first.
+func benchmarkOrders() map[string]catalog.Order[api.BenchmarksRecord] {
+	orders := map[string]catalog.Order[api.BenchmarksRecord]{}
+	for _, m := range benchmarkMetrics {
+		orders[string(m)] = catalog.Order[api.BenchmarksRecord]{By: catalog.Then(catalog.Descending(benchmarkScore(m)), benchmarkNatural)}
 	}
+	return orders
+}
+
+// load builds one catalog from seeds and converts its metadata to the document's types.
+func load[T any](spec catalog.Spec[T]) (*served[T], error) {
 	c, err := catalog.Load(spec)
 	if err != nil {
 		return nil, err
@@ -201,12 +227,6 @@ func answer[NF ~struct{ api.NotFoundJSONResponse }, T, R any](
 	return ok(recs, listMeta{AsOf: c.asOf, Count: len(recs), Sources: c.sources}), nil
 }
 
-func pickPricing(cs *catalogSet) *served[api.PricingRecord]       { return cs.pricing }
-func pickModels(cs *catalogSet) *served[api.ModelRecord]          { return cs.models }
-func pickRateLimits(cs *catalogSet) *served[api.RateLimitTier]    { return cs.rateLimits }
-func pickBenchmarks(cs *catalogSet) *served[api.BenchmarksRecord] { return cs.benchmarks }
-func pickFreeTier(cs *catalogSet) *served[api.FreeTierRecord]     { return cs.freeTier }
-
 // The 200 answers of the catalogs whose meta is listMeta.
 func pricingOK(recs []api.PricingRecord, m listMeta) api.GetPricingResponseObject {
 	return api.GetPricing200JSONResponse{Pricing: recs, Meta: api.PricingMeta(m)}
@@ -231,7 +251,7 @@ func pricingOrder(compare *bool) string {
 // GetPricing serves the price catalog.
 func (s *Server) GetPricing(_ context.Context, req api.GetPricingRequestObject) (api.GetPricingResponseObject, error) {
 	q := catalog.Query[api.PricingRecord]{Provider: orDefault(req.Params.Provider, ""), Order: pricingOrder(req.Params.Compare)}
-	return answer[api.GetPricing404JSONResponse](s, pickPricing, pricingOK, q,
+	return answer[api.GetPricing404JSONResponse](s, pricingCatalog.from, pricingOK, q,
 		catalog.Equal(req.Params.Task, func(r *api.PricingRecord) api.Task { return r.Task }),
 		catalog.Flag(orDefault(req.Params.FreeOnly, false), func(r *api.PricingRecord) bool { return r.FreeTier }))
 }
@@ -239,7 +259,7 @@ func (s *Server) GetPricing(_ context.Context, req api.GetPricingRequestObject) 
 // GetModels serves the model catalog.
 func (s *Server) GetModels(_ context.Context, req api.GetModelsRequestObject) (api.GetModelsResponseObject, error) {
 	q := catalog.Query[api.ModelRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetModels404JSONResponse](s, pickModels, modelsOK, q,
+	return answer[api.GetModels404JSONResponse](s, modelsCatalog.from, modelsOK, q,
 		catalog.AtLeast(orDefault(req.Params.MinContext, 0), func(r *api.ModelRecord) *int { return r.ContextWindow }),
 		catalog.Flag(orDefault(req.Params.Vision, false), func(r *api.ModelRecord) bool { return r.Capabilities.Vision }),
 		catalog.Flag(orDefault(req.Params.FunctionCalling, false), func(r *api.ModelRecord) bool { return r.Capabilities.FunctionCalling }),
@@ -250,7 +270,7 @@ func (s *Server) GetModels(_ context.Context, req api.GetModelsRequestObject) (a
 // GetRateLimits serves the published rate limits per tier.
 func (s *Server) GetRateLimits(_ context.Context, req api.GetRateLimitsRequestObject) (api.GetRateLimitsResponseObject, error) {
 	q := catalog.Query[api.RateLimitTier]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetRateLimits404JSONResponse](s, pickRateLimits, rateLimitsOK, q,
+	return answer[api.GetRateLimits404JSONResponse](s, rateLimitsCatalog.from, rateLimitsOK, q,
 		catalog.Contains(orDefault(req.Params.Tier, ""), rateLimitTier),
 		catalog.AtLeast(orDefault(req.Params.MinRpm, 0), func(r *api.RateLimitTier) *int { return r.Limits.RequestsPerMinute }),
 		catalog.Flag(orDefault(req.Params.FreeOnly, false), isFreeRateTier))
@@ -277,7 +297,7 @@ func (s *Server) GetBenchmarks(_ context.Context, req api.GetBenchmarksRequestOb
 		meta := api.BenchmarksMeta{SortedBy: metric, AsOf: m.AsOf, Count: m.Count, Sources: m.Sources}
 		return api.GetBenchmarks200JSONResponse{Benchmarks: recs, Meta: meta}
 	}
-	return answer[api.GetBenchmarks404JSONResponse](s, pickBenchmarks, ok,
+	return answer[api.GetBenchmarks404JSONResponse](s, benchmarksCatalog.from, ok,
 		catalog.Query[api.BenchmarksRecord]{Provider: orDefault(req.Params.Provider, ""), Order: string(metric), Limit: limit})
 }
 
@@ -294,7 +314,7 @@ func freeTierOK(recs []api.FreeTierRecord, m listMeta) api.GetFreeTierResponseOb
 // GetFreeTier serves free tiers and trial credits per provider.
 func (s *Server) GetFreeTier(_ context.Context, req api.GetFreeTierRequestObject) (api.GetFreeTierResponseObject, error) {
 	q := catalog.Query[api.FreeTierRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetFreeTier404JSONResponse](s, pickFreeTier, freeTierOK, q,
+	return answer[api.GetFreeTier404JSONResponse](s, freeTierCatalog.from, freeTierOK, q,
 		catalog.Flag(orDefault(req.Params.PermanentOnly, false), freeTierIs(tierTypePermanent)),
 		catalog.IsKnown(req.Params.HasFreeTier, func(r *api.FreeTierRecord) *bool { return r.HasFreeTier }))
 }

@@ -27,9 +27,23 @@ const (
 	CatalogFreeTier   = "free_tier"
 )
 
-// CatalogNames lists every catalog, in name order.
-func CatalogNames() []string {
+// CoreCatalogNames are the catalogs the decision endpoints read; the service does not start without them.
+func CoreCatalogNames() []string {
 	return []string{CatalogBenchmarks, CatalogFreeTier, CatalogModels, CatalogPricing, CatalogRateLimits}
+}
+
+// CatalogNames lists every embedded catalog (each file of seeds/catalogs), in name order.
+func CatalogNames() []string {
+	all, err := loadCatalogs()
+	if err != nil {
+		return CoreCatalogNames()
+	}
+	names := make([]string, 0, len(all))
+	for n := range all {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Source is one source of a catalog (the OpenAPI Source schema): a data set or a provider's official page.
@@ -76,13 +90,13 @@ var loadCatalogs = sync.OnceValues(func() (map[string]*Catalog, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := parseCatalog(name, b)
+		c, err := ParseCatalog(name, b)
 		if err != nil {
 			return nil, err
 		}
 		out[name] = c
 	}
-	for _, n := range CatalogNames() {
+	for _, n := range CoreCatalogNames() {
 		if out[n] == nil {
 			return nil, fmt.Errorf("seeds: catalog %s.json is missing", n)
 		}
@@ -90,8 +104,8 @@ var loadCatalogs = sync.OnceValues(func() (map[string]*Catalog, error) {
 	return out, nil
 })
 
-// parseCatalog decodes one catalog file and checks its envelope and provider IDs.
-func parseCatalog(name string, b []byte) (*Catalog, error) {
+// ParseCatalog decodes one catalog file and checks its envelope and provider IDs.
+func ParseCatalog(name string, b []byte) (*Catalog, error) {
 	var c Catalog
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()

@@ -1,5 +1,5 @@
 // Command convert regenerates the generated catalogs of seeds/catalogs (pricing.json, models.json,
-// benchmarks.json) from the reference data in ../shared/data:
+// benchmarks.json, then every derived catalog of package seeds/derive) from the reference data in ../shared/data:
 //
 //	go run ./seeds/cmd/convert [-data ../shared/data] [-out seeds/catalogs]
 //
@@ -19,6 +19,7 @@ import (
 
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/seeds/cmd/convert/conv"
+	"github.com/switchboard/switchboard/seeds/derive"
 )
 
 func main() {
@@ -62,6 +63,17 @@ func run(data, out string, verbose bool) error {
 		if err := os.WriteFile(filepath.Join(out, name), res.Files[name], 0o644); err != nil {
 			return err
 		}
+	}
+	// The derived catalogs read the files just written, not the embedded ones.
+	derived, err := derive.Build(data, out)
+	if err != nil {
+		return err
+	}
+	for _, name := range derive.Names() {
+		if err := os.WriteFile(filepath.Join(out, name+".json"), derived[name], 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("%s.json: derived\n", name)
 	}
 	s := res.Stats
 	fmt.Printf("pricing.json: %d records, %d providers\n", s.Pricing, len(s.PricingProviders))
