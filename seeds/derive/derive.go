@@ -18,6 +18,7 @@ import (
 	"sort"
 
 	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/seeds/cmd/convert/conv"
 )
 
 // Input is what derivers read.
@@ -28,6 +29,8 @@ type Input struct {
 	catalogDir string
 	// built holds the catalogs derived earlier in this run, by name.
 	built map[string]*seeds.Catalog
+	// facts caches ModelFacts.
+	facts map[string]conv.SourceFacts
 }
 
 // Catalog returns the catalog of that name: the one derived earlier in this run if there is one (a deriver

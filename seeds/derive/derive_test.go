@@ -61,3 +61,31 @@ func TestEncodeDeterministic(t *testing.T) {
 		t.Error("Encode accepts a catalog without sources or records")
 	}
 }
+
+func TestModelFacts(t *testing.T) {
+	in := &Input{DataDir: dataDir(t)}
+	facts, err := ModelFacts(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := CurrentLLMModels(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(models) < 1000 {
+		t.Fatalf("%d current language models, expected more than 1,000", len(models))
+	}
+	missing := 0
+	for _, m := range models {
+		f, ok := facts[m.ProviderID+"/"+m.ModelID]
+		if !ok || (f.LiteLLM == nil && f.ModelsDev == nil) {
+			missing++
+		}
+	}
+	if missing > 0 {
+		t.Errorf("%d models of models.json have no source facts", missing)
+	}
+	if f := facts["openai/gpt-4o"]; f.LiteLLM["supports_response_schema"] != true {
+		t.Errorf("openai/gpt-4o: litellm facts %v", f.LiteLLM)
+	}
+}
