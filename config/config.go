@@ -30,6 +30,11 @@ type Settings struct {
 	X402      X402Settings
 	LogFormat string // SWITCHBOARD_LOG_FORMAT: json or text
 	LogLevel  string // SWITCHBOARD_LOG_LEVEL: debug, info, warn, error
+
+	RateLimit      int           // SWITCHBOARD_RATE_LIMIT: requests per minute per client; 0 (default) is off
+	TrustedProxies []string      // SWITCHBOARD_TRUSTED_PROXIES: comma-separated CIDRs whose X-Forwarded-For names the client
+	MaxInFlight    int           // SWITCHBOARD_MAX_IN_FLIGHT: requests served at once before 503
+	RequestTimeout time.Duration // SWITCHBOARD_REQUEST_TIMEOUT: every request's deadline
 }
 
 // X402Settings are the raw x402 settings; package x402 validates them and fills network-dependent defaults.
@@ -59,6 +64,7 @@ type setting struct {
 func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
+		rateLimit, proxies, inFlight, timeout                                      string
 		x402                                                                       X402Settings
 	}
 	list := []setting{
@@ -77,6 +83,10 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_X402_PRICE_USD", "x402-price-usd", "0.001", "price of one premium call in USD", &raw.x402.PriceUSD},
 		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", &raw.logFormat},
 		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", &raw.logLevel},
+		{"SWITCHBOARD_RATE_LIMIT", "rate-limit", "0", "requests per minute per client before 429 (0: no limit)", &raw.rateLimit},
+		{"SWITCHBOARD_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client for the rate limit", &raw.proxies},
+		{"SWITCHBOARD_MAX_IN_FLIGHT", "max-in-flight", "256", "requests served at once; beyond it requests wait briefly, then get 503", &raw.inFlight},
+		{"SWITCHBOARD_REQUEST_TIMEOUT", "request-timeout", "30s", "deadline of every request (Go duration)", &raw.timeout},
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(output)
@@ -117,6 +127,24 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		return Settings{}, fmt.Errorf("SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK %q: want true or false", raw.loopback)
 	}
 	st.X402 = raw.x402
+	if st.RateLimit, err = strconv.Atoi(raw.rateLimit); err != nil || st.RateLimit < 0 {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_RATE_LIMIT %q: want a whole number of requests per minute, 0 for none", raw.rateLimit)
+	}
+	for _, c := range strings.Split(raw.proxies, ",") {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
+		}
+		if _, _, err := net.ParseCIDR(c); err != nil {
+			return Settings{}, fmt.Errorf("SWITCHBOARD_TRUSTED_PROXIES %q: want CIDRs such as 10.0.0.0/8: %w", c, err)
+		}
+		st.TrustedProxies = append(st.TrustedProxies, c)
+	}
+	if st.MaxInFlight, err = strconv.Atoi(raw.inFlight); err != nil || st.MaxInFlight < 1 {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_MAX_IN_FLIGHT %q: want a positive whole number", raw.inFlight)
+	}
+	if st.RequestTimeout, err = time.ParseDuration(raw.timeout); err != nil || st.RequestTimeout <= 0 {
+		return Settings{}, fmt.Errorf("SWITCHBOARD_REQUEST_TIMEOUT %q: want a positive Go duration such as 30s", raw.timeout)
+	}
 
 	st.BaseURL = strings.TrimRight(raw.base, "/")
 	if st.BaseURL == "" {

@@ -20,6 +20,21 @@ func TestDefaults(t *testing.T) {
 		st.PollInterval != 10*time.Minute || st.StatusBaseURL != "" || st.SlowThreshold != 3*time.Second || !st.Poll {
 		t.Errorf("defaults = %+v", st)
 	}
+	if st.RateLimit != 0 || st.TrustedProxies != nil || st.MaxInFlight != 256 || st.RequestTimeout != 30*time.Second {
+		t.Errorf("limit defaults = %d %v %d %v", st.RateLimit, st.TrustedProxies, st.MaxInFlight, st.RequestTimeout)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	st, err := config.Load("serve", []string{"-rate-limit", "600"}, env(map[string]string{
+		"SWITCHBOARD_TRUSTED_PROXIES": " 10.0.0.0/8 ,192.168.0.0/16", "SWITCHBOARD_REQUEST_TIMEOUT": "5s",
+	}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.RateLimit != 600 || len(st.TrustedProxies) != 2 || st.TrustedProxies[0] != "10.0.0.0/8" || st.RequestTimeout != 5*time.Second {
+		t.Errorf("limits = %d %v %v", st.RateLimit, st.TrustedProxies, st.RequestTimeout)
+	}
 }
 
 func TestEnvAndFlags(t *testing.T) {
@@ -46,6 +61,10 @@ func TestInvalid(t *testing.T) {
 		"SWITCHBOARD_LOG_LEVEL":       {"SWITCHBOARD_LOG_LEVEL": "loud"},
 		"SWITCHBOARD_SLOW_THRESHOLD":  {"SWITCHBOARD_SLOW_THRESHOLD": "-1s"},
 		"SWITCHBOARD_POLL":            {"SWITCHBOARD_POLL": "sometimes"},
+		"SWITCHBOARD_RATE_LIMIT":      {"SWITCHBOARD_RATE_LIMIT": "-5"},
+		"SWITCHBOARD_TRUSTED_PROXIES": {"SWITCHBOARD_TRUSTED_PROXIES": "10.0.0.0/8, nonsense"},
+		"SWITCHBOARD_MAX_IN_FLIGHT":   {"SWITCHBOARD_MAX_IN_FLIGHT": "0"},
+		"SWITCHBOARD_REQUEST_TIMEOUT": {"SWITCHBOARD_REQUEST_TIMEOUT": "soon"},
 	}
 	for name, vars := range cases {
 		_, err := config.Load("serve", nil, env(vars), io.Discard)

@@ -38,6 +38,21 @@ type Options struct {
 	// Pages, when set, serves the pages for people outside the API: /, /providers/*, /badge/*, /docs and
 	// /assets/*. Every other path keeps the JSON 404.
 	Pages http.Handler
+
+	// The limits below apply to the API and the pages, not to /healthz, /readyz and /metrics, which must answer
+	// an orchestrator even when clients saturate the service.
+
+	// MaxInFlight bounds the requests served at once (DefaultMaxInFlight when not positive); QueueWait is how
+	// long a request waits for a slot before 503 (DefaultQueueWait when not positive).
+	MaxInFlight int
+	QueueWait   time.Duration
+	// RequestTimeout is every request's deadline (DefaultRequestTimeout when not positive).
+	RequestTimeout time.Duration
+	// RateLimitPerMinute, when positive, limits each client to that many requests per minute (429 beyond).
+	RateLimitPerMinute int
+	// TrustedProxies are the address prefixes (CIDR) of reverse proxies whose X-Forwarded-For names the client
+	// for the rate limit; empty: the connection's address is the client.
+	TrustedProxies []string
 }
 
 // NewHandler returns the service's whole HTTP handler.
@@ -50,6 +65,15 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = DefaultMaxInFlight
+	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = DefaultQueueWait
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
 	}
 	doc, err := openapi.Load(ctx)
 	if err != nil {
@@ -88,9 +112,17 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": o.Store.Engine()})
 	})
 
+	// guarded is everything but the probes and metrics: rate limit first (a client over its quota must not
+	// take a slot), then the in-flight bound, then the deadline.
+	var guards []func(http.Handler) http.Handler
+	if o.RateLimitPerMinute > 0 {
+		guards = append(guards, rateLimitClients(o.RateLimitPerMinute, o.TrustedProxies))
+	}
+	guards = append(guards, limitInFlight(o.MaxInFlight, o.QueueWait), timeoutRequests(o.RequestTimeout))
+	guarded := r.With(guards...)
 	if o.Pages != nil {
 		for _, p := range []string{"/", "/providers/*", "/badge/*", "/docs", "/docs/*", "/assets/*"} {
-			r.Handle(p, o.Pages)
+			guarded.Handle(p, o.Pages)
 		}
 	}
 
@@ -102,7 +134,7 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		},
 		ResponseErrorHandlerFunc: handlerError(o.Logger),
 	})
-	r.Group(func(g chi.Router) {
+	guarded.Group(func(g chi.Router) {
 		g.Use(v.middleware)
 		api.HandlerWithOptions(strict, api.ChiServerOptions{
 			BaseURL:    APIPrefix,
@@ -138,6 +170,12 @@ func handlerError(log *slog.Logger) func(http.ResponseWriter, *http.Request, err
 		if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 			// The caller went away; nobody reads this answer.
 			WriteError(w, http.StatusServiceUnavailable, "request cancelled")
+			return
+		}
+		if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() != nil {
+			log.WarnContext(r.Context(), "request timed out", "path", r.URL.Path, "error", err)
+			w.Header().Set("Retry-After", "1")
+			WriteError(w, http.StatusServiceUnavailable, "request timed out")
 			return
 		}
 		log.ErrorContext(r.Context(), "handler failed", "path", r.URL.Path, "error", err)

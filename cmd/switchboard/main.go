@@ -173,6 +173,11 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		Logger:     log,
 		Metrics:    mx.Handler(),
 		Instrument: mx.Middleware,
+
+		MaxInFlight:        st.MaxInFlight,
+		RequestTimeout:     st.RequestTimeout,
+		RateLimitPerMinute: st.RateLimit,
+		TrustedProxies:     st.TrustedProxies,
 	})
 	if err != nil {
 		return err

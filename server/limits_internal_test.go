@@ -1,0 +1,47 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// An in-process request made on behalf of an admitted one (an MCP tool call) must not need a second slot:
+// with one slot, the nested request would otherwise wait and be refused.
+func TestNestedRequestPassesTheBound(t *testing.T) {
+	var h http.Handler
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/inner" {
+			inner.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequestWithContext(r.Context(), http.MethodGet, "/inner", nil))
+		w.WriteHeader(rec.Code)
+	})
+	h = rateLimitClients(1, nil)(limitInFlight(1, 10*time.Millisecond)(outer))
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodGet, "/outer", nil)
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusNoContent {
+		t.Errorf("nested request: %d, want 204 (no second slot or quota needed)", rec.Code)
+	}
+}
+
+func TestHandlerDeadlineIs503(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/v1/pick", nil)
+	rec := httptest.NewRecorder()
+	handlerError(log)(rec, req, errors.Join(errors.New("query"), context.DeadlineExceeded))
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("a handler past its deadline: %d Retry-After=%q, want 503 with Retry-After", rec.Code, rec.Header().Get("Retry-After"))
+	}
+}
