@@ -12,7 +12,7 @@ SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo catalogs build test test-go generate check-generated lint-spec bench tools clean docs-assets
+.PHONY: run demo catalogs build test test-go generate check-generated lint-spec bench fuzz soak tools clean docs-assets
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
@@ -58,13 +58,31 @@ lint-spec: $(NODE_OK)
 	node_modules/.bin/redocly lint openapi/openapi.yaml
 
 ## bench: Go benchmarks (poll cycles, request overhead, one event to 10,000 webhook subscriptions), then the
-## service under loadgen at 64 connections
+## service under loadgen at 64 connections on SQLite and on PostgreSQL (BENCH_DATABASE_URL; empty skips it)
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./poller/
 	$(GO) test -run '^$$' -bench . -benchmem ./server/
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 3x ./webhooks/
 	$(GO) build -o loadgen ./cmd/loadgen
-	scripts/bench.sh ./switchboard ./loadgen
+	BENCH_DATABASE_URL='$(BENCH_DATABASE_URL)' scripts/bench.sh ./switchboard ./loadgen
+
+## fuzz: the contract fuzzer at FUZZ_REQUESTS requests (counts by status at the end), then every go-fuzz
+## target (status-page parsers, X-PAYMENT decoder) for FUZZ_TIME each
+FUZZ_REQUESTS ?= 100000
+FUZZ_TIME ?= 30s
+fuzz:
+	SWITCHBOARD_FUZZ_REQUESTS=$(FUZZ_REQUESTS) $(GO) test -count=1 -v -timeout 2h -run '^TestContract$$' ./contractfuzz
+	for t in $$($(GO) test -list '^Fuzz' ./poller/parse | grep ^Fuzz); do \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZ_TIME) ./poller/parse || exit 1; done
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_TIME) ./x402
+
+## soak: 10 minutes at a steady 1,000 requests/s while the simulator flaps providers and webhooks deliver
+## (SOAK_DURATION, SOAK_RATE); fails on errors or on growth of goroutines, memory or open files
+soak: build
+	$(GO) build -o loadgen ./cmd/loadgen
+	$(GO) build -o webhook-receiver ./examples/webhook-receiver
+	scripts/soak.sh ./switchboard ./loadgen ./webhook-receiver
 
 tools: $(SQLC) $(OAPI)
 
@@ -79,4 +97,4 @@ $(NODE_OK): package.json package-lock.json
 	touch $@
 
 clean:
-	rm -rf $(BIN) node_modules switchboard loadgen e2e/ts/generated e2e/ts/dist
+	rm -rf $(BIN) node_modules switchboard loadgen webhook-receiver e2e/ts/generated e2e/ts/dist
