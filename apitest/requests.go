@@ -40,6 +40,12 @@ var sampleBodies = map[string]any{
 	"createAttestation": map[string]any{"provider": "openai", "model": "gpt-4o", "output": "sample output"},
 }
 
+// sampleQueries are query parameters for operations that need one of several optional parameters (a rule the
+// schema cannot express: at least one of from and to).
+var sampleQueries = map[string]map[string]string{
+	"getMigrationGuide": {"from": "openai"},
+}
+
 // MinimalRequest returns the path with query for a request that carries every required parameter with a valid
 // value, and a valid body when the operation takes one.
 func (o Operation) MinimalRequest() (path string, body any, err error) {
@@ -60,6 +66,9 @@ func (o Operation) MinimalRequest() (path string, body any, err error) {
 		case openapi3.ParameterInQuery:
 			q.Set(p.Name, v)
 		}
+	}
+	for k, v := range sampleQueries[o.ID] {
+		q.Set(k, v)
 	}
 	if len(q) > 0 {
 		path += "?" + q.Encode()

@@ -216,3 +216,48 @@ func knownFree(r *rec) *bool {
 	}
 	return &r.Free
 }
+
+func TestEqualKnown(t *testing.T) {
+	ctx := func(r *rec) *int { return r.Context }
+	if EqualKnown[rec](nil, ctx) != nil {
+		t.Fatal("EqualKnown(nil) is a filter")
+	}
+	want := 8000
+	keep := EqualKnown(&want, ctx)
+	var got []string
+	for _, r := range records {
+		if keep(&r) {
+			got = append(got, r.Provider+"/"+r.Model)
+		}
+	}
+	// a/m9 has an unknown context: dropped, as are the known values that differ.
+	if strings.Join(got, " ") != "b/m2" {
+		t.Errorf("EqualKnown(8000) kept %v, want [b/m2]", got)
+	}
+}
+
+func TestAnyContains(t *testing.T) {
+	type tool struct {
+		Name   string
+		Models []string
+	}
+	models := func(r *tool) []string { return r.Models }
+	if AnyContains("", models) != nil {
+		t.Fatal(`AnyContains("") is a filter`)
+	}
+	tools := []tool{
+		{"search", []string{"gpt-4o", "GPT-5"}},
+		{"code", []string{"o3"}},
+		{"files", nil}, // models not published: matches no needle
+	}
+	keep := AnyContains("gpt-5", models)
+	var got []string
+	for _, r := range tools {
+		if keep(&r) {
+			got = append(got, r.Name)
+		}
+	}
+	if strings.Join(got, " ") != "search" {
+		t.Errorf(`AnyContains("gpt-5") kept %v, want [search] (case-insensitive, any entry, empty list never)`, got)
+	}
+}

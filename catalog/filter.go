@@ -138,3 +138,34 @@ func Then[T any](orders ...Compare[T]) Compare[T] {
 		return 0
 	}
 }
+
+// EqualKnown is Equal for a field that can be unknown (nil): it keeps the records whose field is known and
+// equals *want; nil want is no filter.
+func EqualKnown[T any, V comparable](want *V, field func(*T) *V) Filter[T] {
+	if want == nil {
+		return nil
+	}
+	w := *want
+	return func(r *T) bool {
+		v := field(r)
+		return v != nil && *v == w
+	}
+}
+
+// AnyContains is Contains for a list field: it keeps the records with at least one entry that contains needle,
+// ignoring case (such as `model` against a tool's compatible models); an empty needle is no filter, and a record
+// with an empty list never matches one.
+func AnyContains[T any](needle string, field func(*T) []string) Filter[T] {
+	if needle == "" {
+		return nil
+	}
+	n := strings.ToLower(needle)
+	return func(r *T) bool {
+		for _, s := range field(r) {
+			if strings.Contains(strings.ToLower(s), n) {
+				return true
+			}
+		}
+		return false
+	}
+}

@@ -68,11 +68,14 @@ func New(deps Deps) *Server {
 	if deps.Providers == nil {
 		deps.Providers = seeds.Providers()
 	}
+	catalogs := catalogsFor(deps.Providers)
 	if deps.Health == nil {
-		deps.Health = health.New(deps.Store, health.Options{Providers: deps.Providers, Logger: deps.Logger, MaxAge: DefaultHealthMaxAge})
+		deps.Health = health.New(deps.Store, health.Options{
+			Providers: deps.Providers, Logger: deps.Logger, MaxAge: DefaultHealthMaxAge, SLA: slaTargets(catalogs),
+		})
 	}
 	s := &Server{
-		catalogs: catalogsFor(deps.Providers),
+		catalogs: catalogs,
 		deps:     deps,
 		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
 		health:   deps.Health,

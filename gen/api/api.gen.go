@@ -286,12 +286,15 @@ func (e EmbeddingQualityTaskType) Valid() bool {
 
 // Defines values for ErrorCodesCategory.
 const (
-	ErrorCodesCategoryAuth          ErrorCodesCategory = "auth"
-	ErrorCodesCategoryContentFilter ErrorCodesCategory = "content_filter"
-	ErrorCodesCategoryContextLength ErrorCodesCategory = "context_length"
-	ErrorCodesCategoryRateLimit     ErrorCodesCategory = "rate_limit"
-	ErrorCodesCategoryServerError   ErrorCodesCategory = "server_error"
-	ErrorCodesCategoryTimeout       ErrorCodesCategory = "timeout"
+	ErrorCodesCategoryAuth           ErrorCodesCategory = "auth"
+	ErrorCodesCategoryBilling        ErrorCodesCategory = "billing"
+	ErrorCodesCategoryContentFilter  ErrorCodesCategory = "content_filter"
+	ErrorCodesCategoryContextLength  ErrorCodesCategory = "context_length"
+	ErrorCodesCategoryInvalidRequest ErrorCodesCategory = "invalid_request"
+	ErrorCodesCategoryNotFound       ErrorCodesCategory = "not_found"
+	ErrorCodesCategoryRateLimit      ErrorCodesCategory = "rate_limit"
+	ErrorCodesCategoryServerError    ErrorCodesCategory = "server_error"
+	ErrorCodesCategoryTimeout        ErrorCodesCategory = "timeout"
 )
 
 // Valid indicates whether the value is a known member of the ErrorCodesCategory enum.
@@ -299,9 +302,15 @@ func (e ErrorCodesCategory) Valid() bool {
 	switch e {
 	case ErrorCodesCategoryAuth:
 		return true
+	case ErrorCodesCategoryBilling:
+		return true
 	case ErrorCodesCategoryContentFilter:
 		return true
 	case ErrorCodesCategoryContextLength:
+		return true
+	case ErrorCodesCategoryInvalidRequest:
+		return true
+	case ErrorCodesCategoryNotFound:
 		return true
 	case ErrorCodesCategoryRateLimit:
 		return true
@@ -1615,7 +1624,7 @@ type ApiChangelogRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SourceUrl Address of the provider's announcement; null when unknown.
+	// SourceUrl Address of the provider's page the change can be checked on (the pricing page for price changes); null when the data names none.
 	SourceUrl *string `json:"source_url"`
 
 	// Title Short title of the change.
@@ -1687,7 +1696,7 @@ type AudioPricingMeta struct {
 
 // AudioPricingRecord defines model for AudioPricingRecord.
 type AudioPricingRecord struct {
-	// FreeTier Description of the free allowance (for example minutes per month); null when there is none.
+	// FreeTier Description of the free allowance: the model's provider's free access as the free-tier catalog states it (`notes` of /free-tier where `has_free_tier` is true); null when there is none or it is not confirmed.
 	FreeTier *string `json:"free_tier"`
 
 	// Model Model ID.
@@ -1705,8 +1714,8 @@ type AudioPricingRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// RealtimeSupported Whether the model can be used in realtime (streaming) mode.
-	RealtimeSupported bool `json:"realtime_supported"`
+	// RealtimeSupported Whether the model can be used in realtime (streaming) mode; null when the provider's official material consulted did not confirm it either way.
+	RealtimeSupported *bool `json:"realtime_supported"`
 
 	// Type `stt` (speech-to-text) or `tts` (text-to-speech).
 	Type AudioPricingRecordType `json:"type"`
@@ -1741,8 +1750,8 @@ type BatchApiMeta struct {
 
 // BatchApiRecord defines model for BatchApiRecord.
 type BatchApiRecord struct {
-	// BatchApiAvailable Whether the provider offers an asynchronous batch API.
-	BatchApiAvailable bool `json:"batch_api_available"`
+	// BatchApiAvailable Whether the provider offers an asynchronous batch API; null when the provider's official material consulted did not confirm it either way.
+	BatchApiAvailable *bool `json:"batch_api_available"`
 
 	// DiscountPct Discount on batched requests against synchronous prices, percent 0-100; null when unknown or not available.
 	DiscountPct *float64 `json:"discount_pct"`
@@ -1828,13 +1837,13 @@ type CachingGranularityRecord struct {
 	// CacheableElements Prompt elements that can be cached (for example system, tools, messages); empty when not supported.
 	CacheableElements []string `json:"cacheable_elements"`
 
-	// CachedPricePctOfInput Price of cached input tokens as a percent of the normal input price (for example 10); null when unknown.
+	// CachedPricePctOfInput Price of cached input tokens as a percent of the normal input price (for example 10), for the model the prompt-caching catalog prices (`price_model` of /prompt-caching); null when unknown.
 	CachedPricePctOfInput *float64 `json:"cached_price_pct_of_input"`
 
-	// CachingSupported Whether the provider offers prompt caching.
-	CachingSupported bool `json:"caching_supported"`
+	// CachingSupported Whether the provider offers prompt caching; null when the provider's official material consulted did not confirm it either way.
+	CachingSupported *bool `json:"caching_supported"`
 
-	// CachingType How caching is triggered (for example explicit or automatic); null when not supported.
+	// CachingType How caching is triggered: `automatic` (prefix caching without markup), `explicit` (the caller marks cache breakpoints or creates caches), `automatic_and_explicit` (both), `provider_dependent` (a router passing on the caching of the provider behind each model); null when not supported or unknown.
 	CachingType *string `json:"caching_type"`
 
 	// DefaultTtlSeconds Default cache TTL in seconds; null when unknown or not supported.
@@ -1858,10 +1867,10 @@ type CachingGranularityRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// RequiresExplicitMarkup Whether the caller must mark cacheable blocks explicitly.
-	RequiresExplicitMarkup bool `json:"requires_explicit_markup"`
+	// RequiresExplicitMarkup Whether the caller must mark cacheable blocks explicitly; null when unknown, not supported, or when it depends on the model behind a router.
+	RequiresExplicitMarkup *bool `json:"requires_explicit_markup"`
 
-	// TtlOptionsSeconds Selectable cache TTLs in seconds; empty when not configurable or not supported.
+	// TtlOptionsSeconds Selectable cache TTLs in seconds; empty when not configurable, not supported, unknown, or free-form (any duration, said in `notes`).
 	TtlOptionsSeconds []int `json:"ttl_options_seconds"`
 }
 
@@ -2092,26 +2101,26 @@ type ContextCompressionMeta struct {
 
 // ContextCompressionRecord defines model for ContextCompressionRecord.
 type ContextCompressionRecord struct {
-	// AutoCompression Whether compression happens automatically, without a request option.
-	AutoCompression bool `json:"auto_compression"`
+	// AutoCompression Whether compression happens automatically, without a request option; null when not confirmed.
+	AutoCompression *bool `json:"auto_compression"`
 
 	// CompressionMethods Compression methods offered (for example summarization, truncation); empty when none.
 	CompressionMethods []string `json:"compression_methods"`
 
-	// NativeCompression Whether the provider compresses context natively.
-	NativeCompression bool `json:"native_compression"`
+	// NativeCompression Whether the provider compresses context natively; null when not confirmed.
+	NativeCompression *bool `json:"native_compression"`
 
 	// Notes Free-text notes, or null.
 	Notes *string `json:"notes"`
 
-	// PromptCachingAsCompression Whether prompt caching is the provider's way of reducing the cost of repeated context.
-	PromptCachingAsCompression bool `json:"prompt_caching_as_compression"`
+	// PromptCachingAsCompression Whether prompt caching is the provider's way of reducing the cost of repeated context; null when not confirmed.
+	PromptCachingAsCompression *bool `json:"prompt_caching_as_compression"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// TtlConfigurable Whether the lifetime of compressed or cached context can be configured.
-	TtlConfigurable bool `json:"ttl_configurable"`
+	// TtlConfigurable Whether the lifetime of compressed or cached context can be configured; null when not confirmed.
+	TtlConfigurable *bool `json:"ttl_configurable"`
 }
 
 // ContextCompressionResponse defines model for ContextCompressionResponse.
@@ -2140,8 +2149,8 @@ type ContextWindowMeta struct {
 
 // ContextWindowRecord defines model for ContextWindowRecord.
 type ContextWindowRecord struct {
-	// AdvertisedContext Context window the provider advertises, tokens.
-	AdvertisedContext int `json:"advertised_context"`
+	// AdvertisedContext Context window the provider advertises, tokens; null when unknown.
+	AdvertisedContext *int `json:"advertised_context"`
 
 	// DegradationNote How quality degrades as the window fills; null when none is known.
 	DegradationNote *string `json:"degradation_note"`
@@ -2389,8 +2398,8 @@ type DelegationSupportRecord struct {
 	// Auditable Whether delegated actions are logged for audit; null when unknown or not applicable.
 	Auditable *bool `json:"auditable"`
 
-	// DelegationSupported Whether the provider supports delegating authority (scoped credentials or tokens) to agents.
-	DelegationSupported bool `json:"delegation_supported"`
+	// DelegationSupported Whether the provider supports delegating authority (scoped, restricted or short-lived credentials or tokens) to agents or clients; null when not confirmed.
+	DelegationSupported *bool `json:"delegation_supported"`
 
 	// Notes Free-text notes, or null.
 	Notes *string `json:"notes"`
@@ -2531,7 +2540,7 @@ type Error struct {
 	Error string `json:"error"`
 }
 
-// ErrorCodesCategory Standard error category: `rate_limit`, `auth` (authentication or permission), `context_length` (input too long), `content_filter` (blocked by safety filters), `server_error`, `timeout`.
+// ErrorCodesCategory Standard error category: `rate_limit`, `auth` (authentication or permission), `context_length` (input too long), `content_filter` (blocked by safety filters), `server_error`, `timeout`; and for errors none of these six fits: `invalid_request` (malformed or invalid request), `not_found` (unknown model or resource), `billing` (credits, balance or quota exhausted).
 type ErrorCodesCategory string
 
 // ErrorCodesMeta defines model for ErrorCodesMeta.
@@ -2539,7 +2548,7 @@ type ErrorCodesMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
-	// Categories The standard categories: rate_limit, auth, context_length, content_filter, server_error, timeout (always all six, in this order).
+	// Categories The standard categories: rate_limit, auth, context_length, content_filter, server_error, timeout, then the three added for errors none of those fits: invalid_request, not_found, billing (always all nine, in this order).
 	Categories []ErrorCodesCategory `json:"categories"`
 
 	// Sources Where the catalog data comes from.
@@ -2581,7 +2590,7 @@ type ErrorCodesRecord struct {
 
 // ErrorCodesResponse defines model for ErrorCodesResponse.
 type ErrorCodesResponse struct {
-	// ErrorCodes Error records, sorted by `provider_id`, then `http_status`, then `provider_error_type` (null last).
+	// ErrorCodes Error records, sorted by `provider_id`, then `http_status`, then `provider_error_type` (null last), then `provider_error_code` (null last), then `standard_category` (in the order of `meta.categories`).
 	ErrorCodes []ErrorCodesRecord `json:"error_codes"`
 
 	// Meta Catalog metadata (`as_of`, `sources`, and this endpoint's counts where it has any).
@@ -2638,10 +2647,10 @@ type FineTuningMethod string
 
 // FineTuningRecord defines model for FineTuningRecord.
 type FineTuningRecord struct {
-	// Available Whether the provider offers fine-tuning.
-	Available bool `json:"available"`
+	// Available Whether the provider offers fine-tuning; null when the provider's official material consulted did not confirm it either way.
+	Available *bool `json:"available"`
 
-	// InferenceCostMultiplier Inference price of a tuned model as a multiple of the base model's price (1 = same); null when unknown.
+	// InferenceCostMultiplier Inference price of a tuned model as a multiple of the base model's price (1 = same), for the same model as `training_cost_per_1m_tokens`; null when unknown.
 	InferenceCostMultiplier *float64 `json:"inference_cost_multiplier"`
 
 	// MaxTrainingExamples Maximum training examples per job; null when unknown or not applicable.
@@ -2659,10 +2668,10 @@ type FineTuningRecord struct {
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
 
-	// SupportedModels Model IDs that can be fine-tuned; empty when not available.
+	// SupportedModels Model IDs that can be fine-tuned; empty when not available, unknown, or when the provider tunes a large and changing catalog of open models (said in `notes`).
 	SupportedModels []string `json:"supported_models"`
 
-	// TrainingCostPer1mTokens Training price, USD per 1M training tokens; null when unknown, not token-priced or not available.
+	// TrainingCostPer1mTokens Training price, USD per 1M training tokens, of the cheapest model in `supported_models` (other prices in `notes`); null when unknown, not token-priced or not available.
 	TrainingCostPer1mTokens *float64 `json:"training_cost_per_1m_tokens"`
 }
 
@@ -2811,8 +2820,8 @@ type FunctionCallingRecord struct {
 	// Notes Free-text notes; null when none.
 	Notes *string `json:"notes"`
 
-	// ParallelCallsSupported True if several tool calls can be returned in one response.
-	ParallelCallsSupported bool `json:"parallel_calls_supported"`
+	// ParallelCallsSupported True if several tool calls can be returned in one response; null when not confirmed in the provider's documentation.
+	ParallelCallsSupported *bool `json:"parallel_calls_supported"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -2820,8 +2829,8 @@ type FunctionCallingRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// ToolCallSupported True if the provider's models can call tools (functions).
-	ToolCallSupported bool `json:"tool_call_supported"`
+	// ToolCallSupported True if the provider's models can call tools (functions); false when the provider serves no model that can (the notes say so); null when not confirmed either way.
+	ToolCallSupported *bool `json:"tool_call_supported"`
 
 	// ToolChoiceOptions Accepted values of the tool choice request option (for example auto, none, required).
 	ToolChoiceOptions []string `json:"tool_choice_options"`
@@ -2856,11 +2865,11 @@ type GuardrailsMeta struct {
 
 // GuardrailsRecord defines model for GuardrailsRecord.
 type GuardrailsRecord struct {
-	// CanDisable Whether the filters can be turned off.
-	CanDisable bool `json:"can_disable"`
+	// CanDisable Whether the filters can be turned off; null when not confirmed.
+	CanDisable *bool `json:"can_disable"`
 
-	// Configurable Whether the filters can be configured (categories, strictness).
-	Configurable bool `json:"configurable"`
+	// Configurable Whether the filters can be configured (categories, strictness); null when not confirmed.
+	Configurable *bool `json:"configurable"`
 
 	// FalsePositiveRisk Risk that harmless requests are blocked, for example `low`, `medium` or `high` (full value set not given); null when unknown.
 	FalsePositiveRisk *string `json:"false_positive_risk"`
@@ -2874,8 +2883,8 @@ type GuardrailsRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SafetyFiltersEnabled Whether safety filters apply by default.
-	SafetyFiltersEnabled bool `json:"safety_filters_enabled"`
+	// SafetyFiltersEnabled Whether safety filters apply by default; null when not confirmed.
+	SafetyFiltersEnabled *bool `json:"safety_filters_enabled"`
 
 	// StrictnessLevels Strictness levels offered (for example low, medium, high); empty when not configurable.
 	StrictnessLevels []string `json:"strictness_levels"`
@@ -3015,7 +3024,7 @@ type JsonModeMeta struct {
 	// JsonObjectCount Returned records with `json_object_supported` true.
 	JsonObjectCount int `json:"json_object_count"`
 
-	// NoNativeSupportCount Returned records with no native JSON support (neither `json_object_supported` nor `schema_enforcement_supported`).
+	// NoNativeSupportCount Returned records with no native JSON support: `json_object_supported` and `schema_enforcement_supported` both false (records where either is null are not counted).
 	NoNativeSupportCount int `json:"no_native_support_count"`
 
 	// SchemaEnforcementCount Returned records with `schema_enforcement_supported` true.
@@ -3030,8 +3039,8 @@ type JsonModeRecord struct {
 	// EnforcementMethod How JSON output is enforced (for example native); complete value set not given by the contract; null when there is no enforcement or it is unknown.
 	EnforcementMethod *string `json:"enforcement_method"`
 
-	// JsonObjectSupported True if the model has a mode that guarantees a syntactically valid JSON object.
-	JsonObjectSupported bool `json:"json_object_supported"`
+	// JsonObjectSupported True if the model has a mode that guarantees a syntactically valid JSON object (a JSON-object mode, or a schema mode enforced by constrained decoding); null when not confirmed.
+	JsonObjectSupported *bool `json:"json_object_supported"`
 
 	// ModelId Model ID as named in the provider's API.
 	ModelId string `json:"model_id"`
@@ -3042,14 +3051,14 @@ type JsonModeRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SchemaEnforcementSupported True if the output can be made to follow a caller-supplied JSON schema.
-	SchemaEnforcementSupported bool `json:"schema_enforcement_supported"`
+	// SchemaEnforcementSupported True if the output can be made to follow a caller-supplied JSON schema; null when neither source states it.
+	SchemaEnforcementSupported *bool `json:"schema_enforcement_supported"`
 
-	// StrictModeSupported True if a strict mode guarantees exact schema adherence.
-	StrictModeSupported bool `json:"strict_mode_supported"`
+	// StrictModeSupported True if a strict mode guarantees exact schema adherence; null when not confirmed.
+	StrictModeSupported *bool `json:"strict_mode_supported"`
 
-	// WorkaroundRequired True if reliable JSON needs a workaround (prompting, tool-call trick, post-validation).
-	WorkaroundRequired bool `json:"workaround_required"`
+	// WorkaroundRequired True if reliable JSON needs a workaround (prompting, tool-call trick, post-validation); null when not confirmed.
+	WorkaroundRequired *bool `json:"workaround_required"`
 }
 
 // JsonModeResponse defines model for JsonModeResponse.
@@ -3194,8 +3203,8 @@ type LogprobSupportMeta struct {
 
 // LogprobSupportRecord defines model for LogprobSupportRecord.
 type LogprobSupportRecord struct {
-	// LogprobSupported True if the provider returns log probabilities of output tokens.
-	LogprobSupported bool `json:"logprob_supported"`
+	// LogprobSupported True if the provider returns log probabilities of output tokens; false when it does not (or serves no text-generation model); null when not confirmed either way (the notes say so).
+	LogprobSupported *bool `json:"logprob_supported"`
 
 	// MaxLogprobs Maximum number of most likely alternatives returned per token; null when unsupported or unknown.
 	MaxLogprobs *int `json:"max_logprobs"`
@@ -3236,8 +3245,8 @@ type MaxOutputTokensRecord struct {
 	// ContextWindow Context window, tokens (input plus output); null when unknown.
 	ContextWindow *int `json:"context_window"`
 
-	// MaxOutputTokens Maximum number of tokens the model can generate in one response.
-	MaxOutputTokens int `json:"max_output_tokens"`
+	// MaxOutputTokens Maximum number of tokens the model can generate in one response; null when unknown.
+	MaxOutputTokens *int `json:"max_output_tokens"`
 
 	// ModelId Model ID as named in the provider's API.
 	ModelId string `json:"model_id"`
@@ -3245,7 +3254,7 @@ type MaxOutputTokensRecord struct {
 	// Notes Free-text notes; null when none.
 	Notes *string `json:"notes"`
 
-	// OutputToContextRatio `max_output_tokens` divided by `context_window` (a fraction, normally 0 to 1); null when the context window is unknown.
+	// OutputToContextRatio `max_output_tokens` divided by `context_window` (a fraction, normally 0 to 1), rounded to 4 decimals; null when either is unknown.
 	OutputToContextRatio *float64 `json:"output_to_context_ratio"`
 
 	// ProviderId Provider ID.
@@ -3254,7 +3263,7 @@ type MaxOutputTokensRecord struct {
 
 // MaxOutputTokensResponse defines model for MaxOutputTokensResponse.
 type MaxOutputTokensResponse struct {
-	// MaxOutputTokens One record per model, descending by `max_output_tokens`, ties by `provider_id`, then `model_id`; at most `limit`.
+	// MaxOutputTokens One record per model, descending by `max_output_tokens` (unknown last), ties by `provider_id`, then `model_id`; at most `limit`.
 	MaxOutputTokens []MaxOutputTokensRecord `json:"max_output_tokens"`
 
 	// Meta Catalog metadata: counts (where the contract names them), `as_of` and `sources`.
@@ -3286,17 +3295,17 @@ type McpSupportMeta struct {
 
 // McpSupportRecord defines model for McpSupportRecord.
 type McpSupportRecord struct {
-	// CustomMcpServerSupport Whether callers can attach their own (remote) MCP servers.
-	CustomMcpServerSupport bool `json:"custom_mcp_server_support"`
+	// CustomMcpServerSupport Whether callers can attach their own (remote) MCP servers; null when not confirmed.
+	CustomMcpServerSupport *bool `json:"custom_mcp_server_support"`
 
 	// HostedMcpServers MCP servers the provider hosts (names or addresses); empty when none.
 	HostedMcpServers []string `json:"hosted_mcp_servers"`
 
-	// McpClientSupported Whether the provider's API acts as an MCP client (can call MCP servers during a request).
-	McpClientSupported bool `json:"mcp_client_supported"`
+	// McpClientSupported Whether the provider's API acts as an MCP client (can call MCP servers during a request), or its official SDK connects its models to MCP servers (the notes say which); null when not confirmed.
+	McpClientSupported *bool `json:"mcp_client_supported"`
 
-	// McpServerSupported Whether the provider exposes its service as an MCP server.
-	McpServerSupported bool `json:"mcp_server_supported"`
+	// McpServerSupported Whether the provider offers an official MCP server for its own service (hosted or to run locally); null when not confirmed.
+	McpServerSupported *bool `json:"mcp_server_supported"`
 
 	// McpVersion MCP protocol version supported (for example 2025-06-18), or null when unknown or unsupported.
 	McpVersion *string `json:"mcp_version"`
@@ -3409,8 +3418,8 @@ type ModelLifecycleRecord struct {
 	// ReplacementModel Model ID the provider recommends instead; null when none.
 	ReplacementModel *string `json:"replacement_model"`
 
-	// SlaEligible True if the provider's SLA covers the model in this stage.
-	SlaEligible bool `json:"sla_eligible"`
+	// SlaEligible True if the provider's SLA covers the model in this stage; null when the provider does not state it per model (not confirmed either way).
+	SlaEligible *bool `json:"sla_eligible"`
 
 	// Stage Current lifecycle stage of the model.
 	Stage ModelLifecycleStage `json:"stage"`
@@ -3631,7 +3640,7 @@ type MultimodalRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SupportedImageFormats Accepted image formats (for example png, jpeg, webp, gif); empty when images are not accepted.
+	// SupportedImageFormats Accepted image formats (for example png, jpeg, webp, gif); empty when images are not accepted or the formats are not confirmed.
 	SupportedImageFormats []string `json:"supported_image_formats"`
 }
 
@@ -3667,8 +3676,8 @@ type NativeToolsRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SeparatePricing Whether using the tool is billed separately from tokens.
-	SeparatePricing bool `json:"separate_pricing"`
+	// SeparatePricing Whether using the tool is billed separately from tokens; null when not confirmed.
+	SeparatePricing *bool `json:"separate_pricing"`
 
 	// ToolName The provider's name for the tool (as used in its API, for example web_search_preview).
 	ToolName string `json:"tool_name"`
@@ -3723,8 +3732,8 @@ type OutputReproducibilityMeta struct {
 
 // OutputReproducibilityRecord defines model for OutputReproducibilityRecord.
 type OutputReproducibilityRecord struct {
-	// DeterministicGuarantee Determinism the provider promises, for example `best_effort` or `none` (full value set not given by the contract).
-	DeterministicGuarantee string `json:"deterministic_guarantee"`
+	// DeterministicGuarantee Determinism the provider promises: `best_effort` (a seed is honoured but identical outputs are not promised), `deterministic` (the provider's documentation states that seeded calls are deterministic) or `none` (no determinism promised); null when not confirmed or not applicable.
+	DeterministicGuarantee *string `json:"deterministic_guarantee"`
 
 	// KnownVariabilityFactors Known causes of output variation (for example batching, hardware, model updates); may be empty.
 	KnownVariabilityFactors []string `json:"known_variability_factors"`
@@ -3741,11 +3750,11 @@ type OutputReproducibilityRecord struct {
 	// SeedParam Name of the seed request parameter (for example seed), or null when no seed is supported.
 	SeedParam *string `json:"seed_param"`
 
-	// SeedSupported Whether the API accepts a sampling seed.
-	SeedSupported bool `json:"seed_supported"`
+	// SeedSupported Whether the API accepts a sampling seed; null when not confirmed.
+	SeedSupported *bool `json:"seed_supported"`
 
-	// SystemFingerprintExposed Whether responses carry a backend fingerprint that shows when the serving configuration changed.
-	SystemFingerprintExposed bool `json:"system_fingerprint_exposed"`
+	// SystemFingerprintExposed Whether responses carry a backend fingerprint that shows when the serving configuration changed; null when not confirmed.
+	SystemFingerprintExposed *bool `json:"system_fingerprint_exposed"`
 }
 
 // OutputReproducibilityResponse defines model for OutputReproducibilityResponse.
@@ -3777,14 +3786,14 @@ type OverflowBehaviourRecord struct {
 	// Notes Free-text notes, or null.
 	Notes *string `json:"notes"`
 
-	// OverflowBehaviour What the provider does when the input exceeds the context window.
-	OverflowBehaviour OverflowBehaviourKind `json:"overflow_behaviour"`
+	// OverflowBehaviour What the provider does when the input exceeds the context window; null when not confirmed or not applicable (no model context window).
+	OverflowBehaviour *OverflowBehaviourKind `json:"overflow_behaviour"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// WarningProvided Whether the caller is told (error, warning field or header) that the input did not fit.
-	WarningProvided bool `json:"warning_provided"`
+	// WarningProvided Whether the caller is told (error, warning field or header) that the input did not fit; null when the behaviour is null.
+	WarningProvided *bool `json:"warning_provided"`
 }
 
 // OverflowBehaviourResponse defines model for OverflowBehaviourResponse.
@@ -3921,26 +3930,26 @@ type PiiHandlingMeta struct {
 
 // PiiHandlingRecord defines model for PiiHandlingRecord.
 type PiiHandlingRecord struct {
-	// AuditTrailSupported Whether PII detections are recorded in an audit trail.
-	AuditTrailSupported bool `json:"audit_trail_supported"`
+	// AuditTrailSupported Whether PII detections are recorded in an audit trail; null when not confirmed.
+	AuditTrailSupported *bool `json:"audit_trail_supported"`
 
-	// Configurable Whether PII handling can be configured (types, actions).
-	Configurable bool `json:"configurable"`
+	// Configurable Whether PII handling can be configured (types, actions); null when not confirmed.
+	Configurable *bool `json:"configurable"`
 
-	// DetectionInPrompt Whether PII is detected in prompts (input).
-	DetectionInPrompt bool `json:"detection_in_prompt"`
+	// DetectionInPrompt Whether PII is detected in prompts (input); null when not confirmed.
+	DetectionInPrompt *bool `json:"detection_in_prompt"`
 
-	// DetectionInResponse Whether PII is detected in responses (output).
-	DetectionInResponse bool `json:"detection_in_response"`
+	// DetectionInResponse Whether PII is detected in responses (output); null when not confirmed.
+	DetectionInResponse *bool `json:"detection_in_response"`
 
 	// Notes Free-text notes, or null.
 	Notes *string `json:"notes"`
 
-	// PiiDetectionSupported Whether the provider can detect PII.
-	PiiDetectionSupported bool `json:"pii_detection_supported"`
+	// PiiDetectionSupported Whether the provider can detect PII; null when not confirmed.
+	PiiDetectionSupported *bool `json:"pii_detection_supported"`
 
-	// PiiRedactionSupported Whether the provider can redact (mask or remove) detected PII.
-	PiiRedactionSupported bool `json:"pii_redaction_supported"`
+	// PiiRedactionSupported Whether the provider can redact (mask or remove) detected PII; null when not confirmed.
+	PiiRedactionSupported *bool `json:"pii_redaction_supported"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -4083,11 +4092,17 @@ type PromptCachingRecord struct {
 	// CacheableElements Prompt elements that can be cached (for example system, tools, messages); empty when not supported.
 	CacheableElements []string `json:"cacheable_elements"`
 
-	// CachedInputPricePerMtoken Cached input price, USD per 1M tokens; null when unknown or not supported.
+	// CachedInputPricePerMtoken Cached input price of `price_model`, USD per 1M tokens (its pricing catalog `cached_input_per_1m_tokens`); null when there is no such model.
 	CachedInputPricePerMtoken *float64 `json:"cached_input_price_per_mtoken"`
 
-	// CachingSupported Whether the provider offers prompt caching.
-	CachingSupported bool `json:"caching_supported"`
+	// CachingSupported Whether the provider offers prompt caching; null when the provider's official material consulted did not confirm it either way.
+	CachingSupported *bool `json:"caching_supported"`
+
+	// Notes How caching works and where the facts come from; null when none.
+	Notes *string `json:"notes"`
+
+	// PriceModel Model the two prices are of: among the provider's language models (pricing catalog task `llm` or `code`) with both an input and a cached-input price, the one with the highest input price (the provider's top tier), ties by model ID ascending; null when the pricing catalog has no cached price for the provider.
+	PriceModel *string `json:"price_model"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -4095,13 +4110,13 @@ type PromptCachingRecord struct {
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
 
-	// RequiresExplicitMarkup Whether the caller must mark cacheable blocks explicitly (false for automatic caching).
-	RequiresExplicitMarkup bool `json:"requires_explicit_markup"`
+	// RequiresExplicitMarkup Whether the caller must mark cacheable blocks explicitly (false for automatic caching); null when unknown, not supported, or when it depends on the model behind a router.
+	RequiresExplicitMarkup *bool `json:"requires_explicit_markup"`
 
-	// SavingsPct Saving on cached input tokens, percent 0-100; null when unknown or not supported.
+	// SavingsPct Saving on cached input tokens of `price_model`, percent 0-100 (1 - cached / uncached price, rounded to 0.1); null when there is no such model.
 	SavingsPct *float64 `json:"savings_pct"`
 
-	// UncachedInputPricePerMtoken Uncached input price, USD per 1M tokens; null when unknown.
+	// UncachedInputPricePerMtoken Uncached input price of `price_model`, USD per 1M tokens (its pricing catalog `input_per_1m_tokens`); null when there is no such model.
 	UncachedInputPricePerMtoken *float64 `json:"uncached_input_price_per_mtoken"`
 }
 
@@ -4128,11 +4143,11 @@ type PromptModerationMeta struct {
 
 // PromptModerationRecord defines model for PromptModerationRecord.
 type PromptModerationRecord struct {
-	// Configurable Whether moderation can be configured (categories, thresholds, actions).
-	Configurable bool `json:"configurable"`
+	// Configurable Whether moderation can be configured (categories, thresholds, actions); null when not confirmed.
+	Configurable *bool `json:"configurable"`
 
-	// InputModerationSupported Whether prompts (input) are checked by moderation.
-	InputModerationSupported bool `json:"input_moderation_supported"`
+	// InputModerationSupported Whether prompts (input) are checked by moderation; null when not confirmed.
+	InputModerationSupported *bool `json:"input_moderation_supported"`
 
 	// LatencyImpact Added latency from moderation, free text (for example low or a figure in ms), or null when unknown.
 	LatencyImpact *string `json:"latency_impact"`
@@ -4143,14 +4158,14 @@ type PromptModerationRecord struct {
 	// Notes Free-text notes, or null.
 	Notes *string `json:"notes"`
 
-	// PromptInjectionDetection Whether prompt injection is detected.
-	PromptInjectionDetection bool `json:"prompt_injection_detection"`
+	// PromptInjectionDetection Whether prompt injection is detected; null when not confirmed.
+	PromptInjectionDetection *bool `json:"prompt_injection_detection"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SeparateModerationApi Whether the provider offers a standalone moderation API.
-	SeparateModerationApi bool `json:"separate_moderation_api"`
+	// SeparateModerationApi Whether the provider offers a standalone moderation API; null when not confirmed.
+	SeparateModerationApi *bool `json:"separate_moderation_api"`
 
 	// SupportedCategories Moderation categories checked (for example hate, violence, self_harm); empty when none.
 	SupportedCategories []string `json:"supported_categories"`
@@ -4311,8 +4326,8 @@ type RateLimitRecoveryRecord struct {
 	// RetryAfterFormat Format of the `Retry-After` value (for example seconds or an HTTP date), or null when no header is sent.
 	RetryAfterFormat *string `json:"retry_after_format"`
 
-	// RetryAfterHeader Whether a rate-limited response carries a `Retry-After` header.
-	RetryAfterHeader bool `json:"retry_after_header"`
+	// RetryAfterHeader Whether a rate-limited response carries a `Retry-After` header; null when the provider's documentation does not say.
+	RetryAfterHeader *bool `json:"retry_after_header"`
 
 	// RpmWindowType Window of the requests-per-minute limit, `sliding` or `fixed`; null when unknown.
 	RpmWindowType *RateLimitRecoveryWindowType `json:"rpm_window_type"`
@@ -4473,8 +4488,8 @@ type ReferenceCompatRecord struct {
 	// CompatibleEndpoints Compatible endpoint paths (for example /chat/completions, /embeddings); empty when none.
 	CompatibleEndpoints []string `json:"compatible_endpoints"`
 
-	// DropInReplacement Whether the reference SDK works by changing only the base address, key and model name.
-	DropInReplacement bool `json:"drop_in_replacement"`
+	// DropInReplacement Whether the reference SDK works by changing only the base address, key and model name; null when not confirmed.
+	DropInReplacement *bool `json:"drop_in_replacement"`
 
 	// KnownQuirks Known differences from the reference API; may be empty.
 	KnownQuirks []string `json:"known_quirks"`
@@ -4488,8 +4503,8 @@ type ReferenceCompatRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// ReferenceCompatible Whether the provider offers an API compatible with the reference chat-completions API.
-	ReferenceCompatible bool `json:"reference_compatible"`
+	// ReferenceCompatible Whether the provider offers an API compatible with the reference chat-completions API; null when not confirmed.
+	ReferenceCompatible *bool `json:"reference_compatible"`
 }
 
 // ReferenceCompatResponse defines model for ReferenceCompatResponse.
@@ -4503,10 +4518,10 @@ type ReferenceCompatResponse struct {
 
 // RegionsInferenceRegion defines model for RegionsInferenceRegion.
 type RegionsInferenceRegion struct {
-	// Geography Geography of the region, lower case, for example `eu`, `us` or `ap` (full value set not given).
+	// Geography Geography of the region, lower case: `us`, `ca` (Canada), `sa` (South America), `eu` (Europe, including the UK, Switzerland and Norway), `me` (Middle East), `af` (Africa), `ap` (Asia Pacific, including China) or `global` (an endpoint without a region guarantee).
 	Geography string `json:"geography"`
 
-	// Models Model IDs served in this region, or null when not published or not applicable.
+	// Models Model IDs documented as served in this region (the record's notes name the source; the list may not be exhaustive), or null when not published or not applicable.
 	Models *[]string `json:"models"`
 
 	// Name Human-readable region name (for example US East (N. Virginia)).
@@ -4536,8 +4551,8 @@ type RegionsMeta struct {
 
 // RegionsRecord defines model for RegionsRecord.
 type RegionsRecord struct {
-	// EuAvailable Whether inference can be kept in the EU.
-	EuAvailable bool `json:"eu_available"`
+	// EuAvailable Whether inference can be kept in the EU; null when not confirmed either way.
+	EuAvailable *bool `json:"eu_available"`
 
 	// Geographies Geographies covered (for example eu, us, ap), ascending.
 	Geographies []string `json:"geographies"`
@@ -4590,7 +4605,7 @@ type RerankingRecord struct {
 	// Notes Free-text notes; null when none.
 	Notes *string `json:"notes"`
 
-	// PricePer1kQueries Price, USD per 1000 queries (searches); null when unknown or not available.
+	// PricePer1kQueries Price, USD per 1000 queries (searches), of the cheapest model priced per query; null when unknown, not available, or when the provider prices reranking per token (said in `notes`).
 	PricePer1kQueries *float64 `json:"price_per_1k_queries"`
 
 	// ProviderId Provider ID.
@@ -4599,11 +4614,11 @@ type RerankingRecord struct {
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
 
-	// RerankingAvailable Whether the provider offers a reranking API.
-	RerankingAvailable bool `json:"reranking_available"`
+	// RerankingAvailable Whether the provider offers a reranking API; null when the provider's official material consulted did not confirm it either way.
+	RerankingAvailable *bool `json:"reranking_available"`
 
-	// SupportsMultilingual Whether reranking works across multiple languages.
-	SupportsMultilingual bool `json:"supports_multilingual"`
+	// SupportsMultilingual Whether at least one of the provider's reranking models works across multiple languages; null when unknown or not available.
+	SupportsMultilingual *bool `json:"supports_multilingual"`
 }
 
 // RerankingResponse defines model for RerankingResponse.
@@ -4641,8 +4656,8 @@ type ResolveAliasRecord struct {
 	// AutoUpdates True if the alias moves to newer versions without notice to the caller.
 	AutoUpdates bool `json:"auto_updates"`
 
-	// CurrentPinnedVersion Dated model version the alias currently points to.
-	CurrentPinnedVersion string `json:"current_pinned_version"`
+	// CurrentPinnedVersion Model version the alias currently points to; null when neither the source data nor the provider's model page states it.
+	CurrentPinnedVersion *string `json:"current_pinned_version"`
 
 	// Notes Free-text notes; null when none.
 	Notes *string `json:"notes"`
@@ -4784,7 +4799,7 @@ type SemanticCachingRecord struct {
 	// CacheScope Scope a cache entry is shared in (for example per organisation); null when unknown or not applicable.
 	CacheScope *string `json:"cache_scope"`
 
-	// CachingType Kind of caching offered (for example exact_match or semantic); null when none.
+	// CachingType Kind of caching offered: `exact_prefix` (prompt prefix / KV caching: only a byte-identical prompt prefix is reused, the response is always generated), `exact_match` (identical requests get a stored response), `semantic`; null when none or unknown.
 	CachingType *string `json:"caching_type"`
 
 	// Notes Free-text notes; null when none.
@@ -4793,14 +4808,14 @@ type SemanticCachingRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// SemanticCachingSupported Whether the provider caches responses by semantic similarity.
-	SemanticCachingSupported bool `json:"semantic_caching_supported"`
+	// SemanticCachingSupported Whether the provider caches responses by semantic similarity; null when the provider's official material consulted did not confirm it either way.
+	SemanticCachingSupported *bool `json:"semantic_caching_supported"`
 
-	// SimilarityThresholdConfigurable Whether the similarity threshold can be set by the caller.
-	SimilarityThresholdConfigurable bool `json:"similarity_threshold_configurable"`
+	// SimilarityThresholdConfigurable Whether the similarity threshold can be set by the caller; null when unknown.
+	SimilarityThresholdConfigurable *bool `json:"similarity_threshold_configurable"`
 
-	// TtlConfigurable Whether the cache TTL can be set by the caller.
-	TtlConfigurable bool `json:"ttl_configurable"`
+	// TtlConfigurable Whether the cache TTL can be set by the caller; null when unknown or no caching.
+	TtlConfigurable *bool `json:"ttl_configurable"`
 }
 
 // SemanticCachingResponse defines model for SemanticCachingResponse.
@@ -4844,8 +4859,8 @@ type SlaRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// SlaAvailable Whether the provider publishes a service level agreement.
-	SlaAvailable bool `json:"sla_available"`
+	// SlaAvailable Whether the provider publishes a service level agreement; null when not confirmed either way (such a record has every other value null too).
+	SlaAvailable *bool `json:"sla_available"`
 
 	// SlaUrl Address of the published SLA, or null.
 	SlaUrl *string `json:"sla_url"`
@@ -4946,8 +4961,8 @@ type StreamingProtocolsRecord struct {
 	// KnownQuirks Known quirks of the provider's streaming, free text, or null when none are known.
 	KnownQuirks *string `json:"known_quirks"`
 
-	// PrimaryProtocol Main streaming protocol of the provider's API, for example `SSE`, `WebSocket` or `both` (full value set not given by the contract).
-	PrimaryProtocol string `json:"primary_protocol"`
+	// PrimaryProtocol Main streaming protocol of the provider's API: `SSE`, `WebSocket`, `both`, `aws_eventstream` (the binary AWS event-stream encoding of Amazon Bedrock's native APIs) or `none` (the API does not stream: single responses or asynchronous jobs); null when not confirmed.
+	PrimaryProtocol *string `json:"primary_protocol"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -4955,8 +4970,8 @@ type StreamingProtocolsRecord struct {
 	// RealtimeApi Whether the provider offers a realtime (low-latency, bidirectional) streaming API; null when unknown. (The contract gives no type; a boolean is this document's choice.)
 	RealtimeApi *bool `json:"realtime_api"`
 
-	// SseSupported Whether responses can be streamed with Server-Sent Events.
-	SseSupported bool `json:"sse_supported"`
+	// SseSupported Whether responses can be streamed with Server-Sent Events; null when not confirmed.
+	SseSupported *bool `json:"sse_supported"`
 
 	// StreamEndSignal How the end of a stream is signalled (for example a `data: [DONE]` line or a message_stop event), or null when unknown.
 	StreamEndSignal *string `json:"stream_end_signal"`
@@ -4964,8 +4979,8 @@ type StreamingProtocolsRecord struct {
 	// SupportedEvents Event types sent in the stream (for example message_start, content_block_delta); may be empty.
 	SupportedEvents []string `json:"supported_events"`
 
-	// WebsocketSupported Whether responses can be streamed over a WebSocket.
-	WebsocketSupported bool `json:"websocket_supported"`
+	// WebsocketSupported Whether responses can be streamed over a WebSocket; null when not confirmed.
+	WebsocketSupported *bool `json:"websocket_supported"`
 }
 
 // StreamingProtocolsResponse defines model for StreamingProtocolsResponse.
@@ -4997,14 +5012,14 @@ type StructuredOutputMeta struct {
 
 // StructuredOutputRecord defines model for StructuredOutputRecord.
 type StructuredOutputRecord struct {
-	// ConstrainedDecoding True if enforcement uses constrained decoding (token sampling restricted to the schema).
-	ConstrainedDecoding bool `json:"constrained_decoding"`
+	// ConstrainedDecoding True if enforcement uses constrained decoding (token sampling restricted to the schema); null when not confirmed.
+	ConstrainedDecoding *bool `json:"constrained_decoding"`
 
-	// FailureMode What happens when the output cannot follow the schema; values include `error` and `silent_invalid` (complete value set not given by the contract); null when unknown.
+	// FailureMode What happens when the output cannot follow the schema: `error` (the request is refused, for example a schema outside the supported subset) or `silent_invalid` (output that does not match the schema comes back without an error); null when unknown.
 	FailureMode *string `json:"failure_mode"`
 
-	// JsonSchemaSupported True if the model accepts a JSON schema for its output.
-	JsonSchemaSupported bool `json:"json_schema_supported"`
+	// JsonSchemaSupported True if the model accepts a JSON schema for its output; null when neither source states it.
+	JsonSchemaSupported *bool `json:"json_schema_supported"`
 
 	// ModelId Model ID as named in the provider's API.
 	ModelId string `json:"model_id"`
@@ -5018,8 +5033,8 @@ type StructuredOutputRecord struct {
 	// ResponseFormatParam Request parameter that carries the schema; null when there is none.
 	ResponseFormatParam *string `json:"response_format_param"`
 
-	// StrictEnforcement True if the schema is strictly enforced (output always validates).
-	StrictEnforcement bool `json:"strict_enforcement"`
+	// StrictEnforcement True if the schema is strictly enforced (output always validates); null when not confirmed.
+	StrictEnforcement *bool `json:"strict_enforcement"`
 
 	// SupportedSchemaFeatures JSON Schema features the provider supports in output schemas (for example enum, anyOf, $ref).
 	SupportedSchemaFeatures []string `json:"supported_schema_features"`
@@ -5108,13 +5123,13 @@ type ThinkingSupportMeta struct {
 
 // ThinkingSupportRecord defines model for ThinkingSupportRecord.
 type ThinkingSupportRecord struct {
-	// BudgetConfigurable True if the caller can limit the number of thinking tokens.
-	BudgetConfigurable bool `json:"budget_configurable"`
+	// BudgetConfigurable True if the caller can bound the reasoning, by a token budget or by effort levels (`budget_param` names which); null when not confirmed.
+	BudgetConfigurable *bool `json:"budget_configurable"`
 
-	// BudgetParam Request parameter that sets the thinking budget; null when there is none.
+	// BudgetParam Request parameter that sets the thinking budget; null when there is none or it is not confirmed.
 	BudgetParam *string `json:"budget_param"`
 
-	// DefaultBehavior Whether thinking is on by default (for example opt_in, or always on); complete value set not given by the contract; null when not applicable.
+	// DefaultBehavior Whether thinking is on by default: `opt_in` (off unless the request turns it on), `always_on` (cannot be turned off) or `on_by_default` (on unless the request turns it off); null when not applicable or not confirmed.
 	DefaultBehavior *string `json:"default_behavior"`
 
 	// ModelId Model ID as named in the provider's API.
@@ -5132,11 +5147,11 @@ type ThinkingSupportRecord struct {
 	// ThinkingParam Request parameter that turns thinking on or sets it; null when there is none.
 	ThinkingParam *string `json:"thinking_param"`
 
-	// ThinkingSupported True if the model can reason before answering (extended thinking).
-	ThinkingSupported bool `json:"thinking_supported"`
+	// ThinkingSupported True if the model can reason before answering (extended thinking); null when neither source states it.
+	ThinkingSupported *bool `json:"thinking_supported"`
 
-	// ThinkingVisible True if the reasoning (or a summary of it) is returned to the caller.
-	ThinkingVisible bool `json:"thinking_visible"`
+	// ThinkingVisible True if the reasoning (or a summary of it) is returned to the caller; null when not confirmed.
+	ThinkingVisible *bool `json:"thinking_visible"`
 }
 
 // ThinkingSupportResponse defines model for ThinkingSupportResponse.
@@ -5266,8 +5281,8 @@ type ToolCallFormatRecord struct {
 	// Notes Free-text notes; null when none.
 	Notes *string `json:"notes"`
 
-	// ParallelToolCalls True if one model turn can contain several tool calls.
-	ParallelToolCalls bool `json:"parallel_tool_calls"`
+	// ParallelToolCalls True if one model turn can contain several tool calls; null when not confirmed.
+	ParallelToolCalls *bool `json:"parallel_tool_calls"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -5275,8 +5290,8 @@ type ToolCallFormatRecord struct {
 	// RoleOrder Expected order of message roles around a tool call (for example user, assistant, tool, assistant).
 	RoleOrder []string `json:"role_order"`
 
-	// StrictRoleOrdering True if the provider rejects messages that break the expected role order.
-	StrictRoleOrdering bool `json:"strict_role_ordering"`
+	// StrictRoleOrdering True if the provider rejects messages that break the expected role order; null when not confirmed.
+	StrictRoleOrdering *bool `json:"strict_role_ordering"`
 
 	// ToolCallRole Role of the message that carries the model's tool calls (for example assistant).
 	ToolCallRole string `json:"tool_call_role"`
@@ -5551,8 +5566,8 @@ type WebsocketSupportRecord struct {
 	// WebsocketEndpoint WebSocket address (wss://...); null when WebSocket is not supported or unknown.
 	WebsocketEndpoint *string `json:"websocket_endpoint"`
 
-	// WebsocketSupported True if the provider offers a WebSocket API.
-	WebsocketSupported bool `json:"websocket_supported"`
+	// WebsocketSupported True if the provider offers a WebSocket API; null when not confirmed either way (the notes say so).
+	WebsocketSupported *bool `json:"websocket_supported"`
 }
 
 // WebsocketSupportResponse defines model for WebsocketSupportResponse.
@@ -5584,9 +5599,6 @@ type InternalError = Error
 
 // NotFound defines model for NotFound.
 type NotFound = Error
-
-// NotImplemented defines model for NotImplemented.
-type NotImplemented = Error
 
 // GetAgentProtocolsParams defines parameters for GetAgentProtocols.
 type GetAgentProtocolsParams struct {
@@ -5746,7 +5758,7 @@ type GetContextWindowParams struct {
 	// Model Partial, case-insensitive match on the model ID. No match gives an empty list, not 404.
 	Model *ModelFilter `form:"model,omitempty" json:"model,omitempty"`
 
-	// MinContext Keeps only models whose `advertised_context` is at least this many tokens (0 to 100000000).
+	// MinContext Keeps only models whose `advertised_context` is known and at least this many tokens (0 to 100000000; 0 is no filter).
 	MinContext *int `form:"min_context,omitempty" json:"min_context,omitempty"`
 
 	// EffectiveOnly `true` keeps only models with a tested effective context (`effective_context` not null); `false` means no filter.
@@ -6004,10 +6016,10 @@ type GetMaxOutputTokensParams struct {
 	// Provider Provider ID to filter by (one of the 52 monitored providers; an unknown ID answers 404).
 	Provider *ProviderFilter `form:"provider,omitempty" json:"provider,omitempty"`
 
-	// MinOutput Keeps only models whose `max_output_tokens` is at least this many tokens (0 to 10000000000).
+	// MinOutput Keeps only models whose `max_output_tokens` is known and at least this many tokens (0 to 10000000000; 0 is no filter).
 	MinOutput *int `form:"min_output,omitempty" json:"min_output,omitempty"`
 
-	// Task Keeps only models serving this kind of task.
+	// Task Keeps only models serving this kind of task, by their `task` in `GET /models`: `llm` keeps llm and multimodal (chat) models, `code` keeps code models; the other tasks have no language models and give an empty list.
 	Task *Task `form:"task,omitempty" json:"task,omitempty"`
 
 	// Limit Maximum number of records returned (1 to 100, default 50).
@@ -7167,7 +7179,7 @@ type ClientInterface interface {
 
 	// GetAgentProtocols Agent protocol support per provider
 	//
-	// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending.
+	// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only protocols a provider supports natively or partially, or has announced, get a record, so a provider with no confirmed protocol has none and `provider` then answers an empty list. A provider that publishes an official MCP server counts as supporting MCP as well as one whose API or SDK is an MCP client; the notes say which.
 	//
 	// Corresponds with GET /agent-protocols (the `GetAgentProtocols` operationId).
 	GetAgentProtocols(ctx context.Context, params *GetAgentProtocolsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7192,14 +7204,14 @@ type ClientInterface interface {
 
 	// GetAudioPricing Speech-to-text and text-to-speech prices
 	//
-	// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending.
+	// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending. Derived from the pricing catalog: one record per speech-to-text or text-to-speech model of `/pricing` (task `speech`), typed by litellm's mode (`audio_transcription` -> stt, `audio_speech` -> tts) or, for models litellm does not list, by models.dev's modalities (audio in, text out -> stt; audio out -> tts). `price_per_minute` is the pricing record's `per_minute_audio` (litellm `input_cost_per_second` x 60) and `price_per_1k_chars` its `per_1k_characters` (litellm `input_cost_per_character` x 1000), so the two catalogs always agree; a model priced only per token has a null price here and its token prices in `notes`. `realtime_supported` follows a per-model rule table citing the providers' pages (null when not confirmed); `realtime_only=true` keeps records where it is true.
 	//
 	// Corresponds with GET /audio-pricing (the `GetAudioPricing` operationId).
 	GetAudioPricing(ctx context.Context, params *GetAudioPricingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBatchApi Batch API availability and discounts
 	//
-	// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. Sorted by `provider_id` ascending.
+	// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' batch documentation (cited in `notes` and `sources`); null where not confirmed. `available_only=true` keeps records whose `batch_api_available` is true (not null); `meta.available_count` counts those among the returned records.
 	//
 	// Corresponds with GET /batch-api (the `GetBatchApi` operationId).
 	GetBatchApi(ctx context.Context, params *GetBatchApiParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7213,7 +7225,7 @@ type ClientInterface interface {
 
 	// GetCachingGranularity How prompt caching works per provider
 	//
-	// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. Sorted by `provider_id` ascending.
+	// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. One record per provider (all 52), sorted by `provider_id` ascending. Derived from the same per-provider facts as /prompt-caching (`caching_supported` agrees with it); `cached_price_pct_of_input` is the cached price of /prompt-caching's `price_model` as a percent of its input price (rounded to 0.1). `supports_caching=true` keeps records whose `caching_supported` is true (not null).
 	//
 	// Corresponds with GET /caching-granularity (the `GetCachingGranularity` operationId).
 	GetCachingGranularity(ctx context.Context, params *GetCachingGranularityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7227,7 +7239,7 @@ type ClientInterface interface {
 
 	// GetApiChangelog Cross-provider API change feed
 	//
-	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied.
+	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 	//
 	// Corresponds with GET /changelog/api (the `GetApiChangelog` operationId).
 	GetApiChangelog(ctx context.Context, params *GetApiChangelogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7248,21 +7260,21 @@ type ClientInterface interface {
 
 	// GetCompliance Compliance certifications and agreements per provider
 	//
-	// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it. One record per provider. Sorted by `provider_id` ascending.
+	// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it or it was not confirmed on the provider's official pages (trust center, DPA, legal terms, named in `notes`); `certifications` lists exactly the frameworks whose field is true (`soc2` when `soc2_type` is set), ascending. One record per provider. Sorted by `provider_id` ascending.
 	//
 	// Corresponds with GET /compliance (the `GetCompliance` operationId).
 	GetCompliance(ctx context.Context, params *GetComplianceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetContextCompression Context compression per provider
 	//
-	// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `native_only` keeps only confirmed native compression, and `meta.native_compression_count` counts the returned records whose `native_compression` is true.
 	//
 	// Corresponds with GET /context-compression (the `GetContextCompression` operationId).
 	GetContextCompression(ctx context.Context, params *GetContextCompressionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetContextWindow Advertised versus tested effective context window
 	//
-	// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `advertised_context` is the `context_window` of `/models` (null when unknown, ordered after the known ones). No tested effective size is published in the reference data (its long-context benchmarks, such as OpenAI-MRCR or RULER in LLM-Stats, are single scores at one length, with no length at which quality stops holding up), so `effective_context`, `recommended_max_fill`, `usable_tokens` and `degradation_note` are null rather than estimated, and `effective_only=true` answers an empty list until a measurement is added.
 	//
 	// Corresponds with GET /context-window (the `GetContextWindow` operationId).
 	GetContextWindow(ctx context.Context, params *GetContextWindowParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7283,35 +7295,35 @@ type ClientInterface interface {
 
 	// GetDataRetention Data retention and training use per provider
 	//
-	// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. Values describe the default API offering (for a free tier that trains on data, `trained_on_api_data` is true and the notes name the paid terms); null means not published or not confirmed. One record per provider. Sorted by `provider_id` ascending.
 	//
 	// Corresponds with GET /data-retention (the `GetDataRetention` operationId).
 	GetDataRetention(ctx context.Context, params *GetDataRetentionParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDelegationSupport Agent delegation support per provider
 	//
-	// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last).
+	// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last). Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); every provider has at least one record, and one per mechanism when it offers several (for example scoped API keys and short-lived client tokens). A record whose `protocol` is null matches no `protocol` filter.
 	//
 	// Corresponds with GET /delegation-support (the `GetDelegationSupport` operationId).
 	GetDelegationSupport(ctx context.Context, params *GetDelegationSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDeprecations Model deprecation status and sunset dates
 	//
-	// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records.
+	// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records. Derived: one record per current language model of `/models` (tasks llm, code, multimodal), with the same model IDs. Statuses are as of the data snapshot (`meta.as_of`, 2026-08-21, the date the model catalog's current models were selected by), not as of the day of the request: no litellm `deprecation_date` is `active`; a `deprecation_date` after the snapshot is `deprecated` with that date as `sunset_date` (litellm records the end-of-life date, and the model still responds); a date on or before it would be `sunset`, but such models are retired and not in the model catalog, so no record has it. The data has no announcement date apart from the end-of-life date, so `warning` (announced without an end-of-life date) is never derived and `announced_at` is null; `replacement_model` is null because no source names one.
 	//
 	// Corresponds with GET /deprecations (the `GetDeprecations` operationId).
 	GetDeprecations(ctx context.Context, params *GetDeprecationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetEmbeddingQuality Embedding model benchmark scores
 	//
-	// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records.
+	// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records. Source: the legacy MTEB leaderboard (embeddings-benchmark, archived 2025-02-04), English board (MTEB English v1); `mteb_score` is the board's per-task-type average (Retrieval over 15 datasets, Clustering 11, Reranking 4, STS 10), x100. Leaderboard models are mapped to the providers serving the same model, under their API names, by an explicit table (a model served by two providers has a record for each); a task the board gives no average for has no record, and models released after February 2025 or retired are not covered. `dimensions` is the board's embedding size, null where the board gives none.
 	//
 	// Corresponds with GET /embedding-quality (the `GetEmbeddingQuality` operationId).
 	GetEmbeddingQuality(ctx context.Context, params *GetEmbeddingQualityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetErrorCodes Provider error codes mapped to standard categories
 	//
-	// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last).
+	// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last), then `provider_error_code` ascending (null last), then `standard_category` in the order of `meta.categories` (a provider may send one status and type for two categories, for example a too-long prompt and another invalid request, told apart only by the message). Covers the documented errors of the 15 most used LLM providers. Errors that fit none of the six standard categories are mapped to three more: `invalid_request` (malformed or invalid request, unsupported method or media type, conflict, payload too large in bytes, client cancellation), `not_found` (unknown model, deployment or resource) and `billing` (credits, balance, quota or plan exhausted: retrying does not help). Some providers report a blocked prompt or answer in a 200 response (a finish or stop reason); those appear with `http_status` 200 and category `content_filter`. `retryable` follows the provider's guidance (retry advised on its error page, or retried by its official SDK); for retryable errors `recommended_backoff_ms` and `max_retries` are the provider's official SDK defaults (openai, anthropic, groq SDKs: 500 ms, 2 retries; google-genai: 1000 ms, 4 retries; AWS SDK standard mode: 1000 ms, 2 retries) and otherwise the service's generic default (1000 ms, 3 retries, with jitter), as each record's notes say. Hand-curated from the providers' error pages.
 	//
 	// Corresponds with GET /error-codes (the `GetErrorCodes` operationId).
 	GetErrorCodes(ctx context.Context, params *GetErrorCodesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7325,7 +7337,7 @@ type ClientInterface interface {
 
 	// GetFineTuning Fine-tuning availability, methods and prices
 	//
-	// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). Sorted by `provider_id` ascending.
+	// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' fine-tuning documentation (cited in `notes` and `sources`); null where not confirmed. Reinforcement fine-tuning and similar methods outside the `method` enum are named in `notes`. `available_only=true` keeps records whose `available` is true (not null); `meta.available_count` counts those among the returned records.
 	//
 	// Corresponds with GET /fine-tuning (the `GetFineTuning` operationId).
 	GetFineTuning(ctx context.Context, params *GetFineTuningParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7346,14 +7358,14 @@ type ClientInterface interface {
 
 	// GetFunctionCalling Function (tool) calling support per provider
 	//
-	// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending.
+	// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending. Hand-curated from the providers' documentation (the page is named in each record's notes); providers without a tool-calling model API have `tool_call_supported` false, and facts not confirmed are null (an empty `tool_choice_options` when the values are not confirmed). `tool_choice_options` lists the provider's own literal values (for example auto, any, tool, none for Anthropic; AUTO, ANY, NONE for Gemini); `function` stands for the object form that names one function. The `*_only` filters keep only confirmed support (true), never null.
 	//
 	// Corresponds with GET /function-calling (the `GetFunctionCalling` operationId).
 	GetFunctionCalling(ctx context.Context, params *GetFunctionCallingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetGuardrails Safety filters and guardrails per provider
 	//
-	// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. One record per provider. Sorted by `provider_id` ascending.
+	// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. Booleans are null when not confirmed on the provider's official pages; `false_positive_risk` is null unless the provider publishes it (no provider does as of the catalog's date). Categories are lower-case identifiers. One record per provider. Sorted by `provider_id` ascending.
 	//
 	// Corresponds with GET /guardrails (the `GetGuardrails` operationId).
 	GetGuardrails(ctx context.Context, params *GetGuardrailsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7401,14 +7413,14 @@ type ClientInterface interface {
 
 	// GetJsonMode JSON mode and schema enforcement per model
 	//
-	// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal) from the same facts as `/structured-output`: `schema_enforcement_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (so it is true exactly where `/models` says `json_mode`); strictness and the enforcement method come from the documented API of the provider (`native`: the API's own schema parameter; `tool_use`: a forced tool call, on Anthropic and Bedrock models without native structured output). `json_object_supported` is true where the API has a JSON-object mode or enforces schemas by constrained decoding and the model supports structured output, false where the API has no JSON-object mode, null otherwise. Unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 	//
 	// Corresponds with GET /json-mode (the `GetJsonMode` operationId).
 	GetJsonMode(ctx context.Context, params *GetJsonModeParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetKnowledgeCutoff Training data knowledge cutoff per model
 	//
-	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending.
+	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 	//
 	// Corresponds with GET /knowledge-cutoff (the `GetKnowledgeCutoff` operationId).
 	GetKnowledgeCutoff(ctx context.Context, params *GetKnowledgeCutoffParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7422,14 +7434,14 @@ type ClientInterface interface {
 
 	// GetLogprobSupport Log probability support per provider
 	//
-	// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records. Hand-curated from the providers' API references (named in each record's notes); `logprob_supported` is null where support was not confirmed, and `supported_only` and `supported_count` count only confirmed support (true).
 	//
 	// Corresponds with GET /logprob-support (the `GetLogprobSupport` operationId).
 	GetLogprobSupport(ctx context.Context, params *GetLogprobSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMaxOutputTokens Maximum output tokens per model
 	//
-	// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens`, ties by `provider_id`, then `model_id` ascending; at most `limit` records.
+	// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens` (unknown last), ties by `provider_id`, then `model_id` ascending; at most `limit` records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `max_output_tokens` and `context_window` are those of `/models` (models.dev `limit`, else litellm), `output_to_context_ratio` their quotient rounded to 4 decimals; the notes name the source field of each value.
 	//
 	// Corresponds with GET /max-output-tokens (the `GetMaxOutputTokens` operationId).
 	GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTokensParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7518,35 +7530,35 @@ type ClientInterface interface {
 
 	// GetMcpSupport Model Context Protocol (MCP) support per provider
 	//
-	// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending.
+	// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `server` and `client` keep only confirmed support, and `meta.mcp_client_count` counts the returned records whose `mcp_client_supported` is true. Client support through the provider's official SDK counts as client support (the notes say when it is SDK-side only).
 	//
 	// Corresponds with GET /mcp-support (the `GetMcpSupport` operationId).
 	GetMcpSupport(ctx context.Context, params *GetMcpSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMigrationGuide Guides for migrating between providers
 	//
-	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending.
+	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 	//
 	// Corresponds with GET /migration-guide (the `GetMigrationGuide` operationId).
 	GetMigrationGuide(ctx context.Context, params *GetMigrationGuideParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetModelLifecycle Model lifecycle stage per model
 	//
-	// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived: one record per current language model of `/models` (same model IDs); stages are as of the data snapshot (`meta.as_of`), not as of the day of the request. Stage rule, first match wins: a litellm `deprecation_date` on or before the snapshot is `sunset` (no current model has one), after it `hard_deprecated` (that date is `deprecation_date`); models.dev status `deprecated` without a date is `soft_deprecated`, `alpha` is `experimental`, `beta` is `beta`; then the model ID's words: `exp` or `experimental` is `experimental`, `preview` is `preview`, `beta` is `beta`; anything else is `ga`. `launch_date` is models.dev's `release_date` (null when it gives only a month). `replacement_model` is null (no source names one). `sla_eligible` is false for sunset models and for Vertex AI's experimental and preview models (Google Cloud's Pre-GA Offerings Terms exclude them from SLAs), null elsewhere (not stated per model).
 	//
 	// Corresponds with GET /model-lifecycle (the `GetModelLifecycle` operationId).
 	GetModelLifecycle(ctx context.Context, params *GetModelLifecycleParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetModelTaskFit Curated task-fit scores per model and task
 	//
-	// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending.
+	// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending. Derived from the `/benchmarks` catalog (openai/simple-evals and LLM-Stats.com scores, already in percent): `code_generation` is the HumanEval score, `math` the MATH score, `reasoning` the GPQA score, each rounded to one decimal (0 to 100 as published). A model without that benchmark gets no record for the task, and the seven other tasks (summarization, creative_writing, tool_use, structured_extraction, rag_qa, instruction_following, long_context) have no records: no catalog benchmark measures them, and a missing score is never guessed. The tier is that of the rounded score: `elite` from 90, `strong` from 75, `capable` from 60, `limited` below 60.
 	//
 	// Corresponds with GET /model-task-fit (the `GetModelTaskFit` operationId).
 	GetModelTaskFit(ctx context.Context, params *GetModelTaskFitParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetModelVersions Model aliases, pinnable versions and breaking changes
 	//
-	// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first.
+	// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first. Derived from the model IDs of the current language models of `/models`: an ID ending in a version suffix (`-YYYY-MM-DD`, `-YYYYMMDD` or `@YYYYMMDD`, `-MM-DD`, `-NNN` or `@NNN`, and `-NNNN` for OpenAI, Mistral and Azure OpenAI's GPT models, whose four digits are snapshot dates) is a pinned version of the undated ID when that ID is also a model of the same provider, else of `<undated ID>-latest` when that exists; every ID ending in `-latest` is an alias even without versions. `alias_auto_updates` is true for every record (each is a floating name by that rule). `pinnable` is true when at least one pinned version is a current model. A version's `release_date` is models.dev's `release_date`, else the date its suffix spells, else null. `current_pinned_version` is set only where the provider's model page names the snapshot (OpenAI, Anthropic; listed in `meta.sources`), else null. `breaking_changes` is empty: no source records breaking changes between versions. `lifecycle_policy_url` is the provider's published deprecation or model lifecycle page, null when none is known.
 	//
 	// Corresponds with GET /model-versions (the `GetModelVersions` operationId).
 	GetModelVersions(ctx context.Context, params *GetModelVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7560,14 +7572,14 @@ type ClientInterface interface {
 
 	// GetMultimodal Input and output modalities per model
 	//
-	// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal), with the precedence of `/models`: models.dev `modalities` when models.dev lists the model, else litellm's flags (`supports_vision` for image, `supports_audio_input`, `supports_video_input`, `supports_pdf_input`, `supports_audio_output`, `supported_modalities`), text always included; so `image` is in `inputs` exactly where `/models` says `vision`. Image limits and formats are those of the provider's official vision page for models that take images (OpenAI and Azure OpenAI formats; Anthropic API 100 images of 5 MB; Gemini API 3,600 images; Bedrock Converse 20 images of 3.75 MB), null or empty where not confirmed.
 	//
 	// Corresponds with GET /multimodal (the `GetMultimodal` operationId).
 	GetMultimodal(ctx context.Context, params *GetMultimodalParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetNativeTools Built-in (provider-hosted) tools
 	//
-	// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending.
+	// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only tools confirmed there are listed, so a provider without confirmed hosted tools has no record and `provider` then answers an empty list; `separate_pricing` is null when not confirmed, and `pricing_notes` are given only where pricing is documented.
 	//
 	// Corresponds with GET /native-tools (the `GetNativeTools` operationId).
 	GetNativeTools(ctx context.Context, params *GetNativeToolsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7581,14 +7593,14 @@ type ClientInterface interface {
 
 	// GetOutputReproducibility Output reproducibility (seeds, determinism) per provider
 	//
-	// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `deterministic_only` keeps neither a null `seed_supported` nor a null `deterministic_guarantee`.
 	//
 	// Corresponds with GET /output-reproducibility (the `GetOutputReproducibility` operationId).
 	GetOutputReproducibility(ctx context.Context, params *GetOutputReproducibilityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOverflowBehaviour What a provider does when the context window overflows
 	//
-	// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending.
+	// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending. `overflow_behaviour` and `warning_provided` are null where the provider's behaviour is not confirmed in its official documentation or does not apply (speech, media and search APIs without a model context window); `behaviour` never keeps those. `summary` is computed over the returned records: `silent_truncators` are those with behaviour `truncate` or `sliding_window` and `warning_provided` false. Hand-curated from the providers' official pages (cited per record in `notes`).
 	//
 	// Corresponds with GET /overflow-behaviour (the `GetOverflowBehaviour` operationId).
 	GetOverflowBehaviour(ctx context.Context, params *GetOverflowBehaviourParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7602,7 +7614,7 @@ type ClientInterface interface {
 
 	// GetPiiHandling PII detection and redaction per provider
 	//
-	// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `detection_only` and `redaction` keep only confirmed support.
 	//
 	// Corresponds with GET /pii-handling (the `GetPiiHandling` operationId).
 	GetPiiHandling(ctx context.Context, params *GetPiiHandlingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7616,14 +7628,14 @@ type ClientInterface interface {
 
 	// GetPromptCaching Prompt caching support and prices per provider
 	//
-	// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. Sorted by `provider_id` ascending.
+	// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. One record per provider (all 52), sorted by `provider_id` ascending. Derived: `caching_supported` is true where the pricing catalog lists a cached-input price for one of the provider's language models or the provider's official caching documentation (cited in `notes` and `sources`) describes it, false for providers without a text-generation API (nothing to cache), null otherwise. The two prices are those of `price_model` (its rule is in the field's description), so they always equal that model's `/pricing` record; `savings_pct` is computed from them. `cache_ttl_minutes` and `requires_explicit_markup` come from the provider's caching documentation (null when not documented there). `supported_only=true` keeps records whose `caching_supported` is true (not null); `meta.supported_count` counts those among the returned records.
 	//
 	// Corresponds with GET /prompt-caching (the `GetPromptCaching` operationId).
 	GetPromptCaching(ctx context.Context, params *GetPromptCachingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPromptModeration Input moderation and prompt-injection detection per provider
 	//
-	// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `injection_detection` and `configurable` keep only confirmed support, and `meta.injection_detection_count` counts the returned records whose `prompt_injection_detection` is true.
 	//
 	// Corresponds with GET /prompt-moderation (the `GetPromptModeration` operationId).
 	GetPromptModeration(ctx context.Context, params *GetPromptModerationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7637,7 +7649,7 @@ type ClientInterface interface {
 
 	// GetRateLimitRecovery How to recover from rate limiting, per provider
 	//
-	// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending.
+	// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending. Headers, formats and window types come from the providers' official rate-limit pages and are null or empty where not documented (a token bucket that refills continuously is recorded as `sliding`). Delays are the provider's official SDK retry defaults where it publishes them (for example 500 to 8000 ms for the openai and anthropic SDKs, 1000 to 20000 ms for the AWS SDK standard mode); otherwise the service's generic default, exponential backoff with full jitter from 1000 to 60000 ms honouring Retry-After, as each record's notes say. Hand-curated.
 	//
 	// Corresponds with GET /rate-limit-recovery (the `GetRateLimitRecovery` operationId).
 	GetRateLimitRecovery(ctx context.Context, params *GetRateLimitRecoveryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7667,77 +7679,77 @@ type ClientInterface interface {
 
 	// GetReferenceCompat Compatibility with the reference chat-completions API
 	//
-	// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+	// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending. `drop_in_replacement` is true when the provider documents its compatible endpoint for use with the reference SDK by changing only the base address (which may contain the caller's account, resource or workspace name), the key and the model name; a layer the provider itself describes as for testing only, or one that needs short-lived OAuth tokens, is compatible but not drop-in. Both booleans are null where compatibility is not confirmed in the provider's official documentation (the `_only` filters and the meta counts never count those). Hand-curated from the providers' official pages; base addresses cross-checked with the models.dev provider registry.
 	//
 	// Corresponds with GET /reference-compat (the `GetReferenceCompat` operationId).
 	GetReferenceCompat(ctx context.Context, params *GetReferenceCompatParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetRegions Inference regions per provider
 	//
-	// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match). Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
+	// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match; the match ignores case). `eu_available` is null when not confirmed either way, and `inference_regions` is empty when no region was confirmed. Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
 	//
 	// Corresponds with GET /regions (the `GetRegions` operationId).
 	GetRegions(ctx context.Context, params *GetRegionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReranking Reranking APIs and prices
 	//
-	// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. Sorted by `provider_id` ascending.
+	// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. One record per provider (all 52), sorted by `provider_id` ascending. Derived: the models and prices of litellm's `rerank` entries (per query x 1000; per-token prices are given in `notes`), plus providers whose official reranking documentation is cited in `notes` and `sources`; providers offering no retrieval or text model (speech, image and video APIs) get false; the others null (not confirmed). `available_only=true` and `multilingual_only=true` keep records where the field is true (not null); `meta.available_count` counts records with `reranking_available` true.
 	//
 	// Corresponds with GET /reranking (the `GetReranking` operationId).
 	GetReranking(ctx context.Context, params *GetRerankingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetResolveAlias Resolve a model alias to its pinned version
 	//
-	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending.
+	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 	//
 	// Corresponds with GET /resolve-alias (the `GetResolveAlias` operationId).
 	GetResolveAlias(ctx context.Context, params *GetResolveAliasParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSdkSupport SDKs published per provider
 	//
-	// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending.
+	// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending. Hand-curated from the providers' SDK pages and repositories: every one of the 52 providers has a record, with only the SDKs known for certain (an empty `sdks` when the provider publishes none, or none was confirmed). Languages are named python, node (JavaScript and TypeScript), go, java, csharp (.NET), ruby, rust. `reference_compat_sdk` is true where the provider documents an endpoint usable with the reference (OpenAI) chat-completions SDK.
 	//
 	// Corresponds with GET /sdk-support (the `GetSdkSupport` operationId).
 	GetSdkSupport(ctx context.Context, params *GetSdkSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSecurityCertifications Security certification status per provider
 	//
-	// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. `data` is sorted by `provider_id` ascending, then `certification` ascending; `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
+	// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. Every provider has a record for each of the eight certifications: `certified` only where the provider's official pages confirm it (the same facts as `/compliance`; HIPAA counts as certified when a BAA is available), `unknown` otherwise. `summary` is computed from the returned `data` (after filtering). `data` is sorted by `provider_id` ascending, then `certification` ascending (byte order of the enum values); `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
 	//
 	// Corresponds with GET /security-certifications (the `GetSecurityCertifications` operationId).
 	GetSecurityCertifications(ctx context.Context, params *GetSecurityCertificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSemanticCaching Semantic (similarity) caching support per provider
 	//
-	// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. Sorted by `provider_id` ascending.
+	// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. One record per provider (all 52), sorted by `provider_id` ascending. No provider in the catalog documents semantic caching: where a provider's only cache is prompt prefix caching (confirmed from its documentation, as in /caching-granularity), `semantic_caching_supported` is false and `caching_type` `exact_prefix`; providers without a text-generation API get false; the others null (not confirmed). `semantic_only=true` keeps records whose `semantic_caching_supported` is true (not null).
 	//
 	// Corresponds with GET /semantic-caching (the `GetSemanticCaching` operationId).
 	GetSemanticCaching(ctx context.Context, params *GetSemanticCachingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSla Published service level agreements per provider
 	//
-	// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`). One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
+	// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`, whose `sla_target` is this catalog's `guaranteed_uptime_pct` when `sla_available` is true). `sla_available` is null when it was not confirmed whether the provider publishes an SLA. Credits that are tiered by monthly uptime rather than per hour leave `credit_pct_per_hour_outage` null. One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
 	//
 	// Corresponds with GET /sla (the `GetSla` operationId).
 	GetSla(ctx context.Context, params *GetSlaParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStreamingLatency Published streaming latency benchmarks per model
 	//
-	// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending.
+	// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending. The only published figures in the reference data are LLM-Stats.com's (CC BY 4.0) `throughput` (output tokens per second) and `latency` (seconds to the first token) per provider and model, last updated between July and October 2025; a model without them has no record. Rules: `median_ttft_ms` is `latency` x 1000 (LLM-Stats.com publishes one figure and does not say which statistic it is); `throughput_tokens_per_sec` is `throughput`; `median_tpt_ms` is computed as 1000 / `throughput` (no separate inter-token figure is published); `p90_ttft_ms` is always null (not published); `measured_at` is the month LLM-Stats.com last updated the figures. Figures that are defaults rather than measurements are left out: a row whose exact (throughput, latency) pair appears on 3 or more rows of the source is dropped, a throughput or latency value that appears on 10 or more rows is null, and throughputs under 1 token per second are null. LLM-Stats.com model IDs are mapped to the provider's API names of the model catalog by an explicit table; rows of retired models and of hosts outside the 52 providers are left out.
 	//
 	// Corresponds with GET /streaming-latency (the `GetStreamingLatency` operationId).
 	GetStreamingLatency(ctx context.Context, params *GetStreamingLatencyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStreamingProtocols Streaming protocols per provider
 	//
-	// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+	// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `protocol` keeps only confirmed support, and `meta.websocket_count` counts the returned records whose `websocket_supported` is true.
 	//
 	// Corresponds with GET /streaming-protocols (the `GetStreamingProtocols` operationId).
 	GetStreamingProtocols(ctx context.Context, params *GetStreamingProtocolsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStructuredOutput Structured output (JSON schema) support per model
 	//
-	// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `json_schema_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (true exactly where `/models` says `json_mode`). The parameter, strictness, constrained decoding, schema features and failure mode are those of the provider's documented API (OpenAI and Azure OpenAI `response_format` json_schema strict; Anthropic `output_format` for the models litellm marks `supports_native_structured_output`, else a forced tool call; Gemini `generationConfig.responseSchema`; OpenAI-compatible providers `response_format`), each record's notes naming the page; they are null where the provider's behaviour is not confirmed and false where the model has no structured output.
 	//
 	// Corresponds with GET /structured-output (the `GetStructuredOutput` operationId).
 	GetStructuredOutput(ctx context.Context, params *GetStructuredOutputParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7751,7 +7763,7 @@ type ClientInterface interface {
 
 	// GetThinkingSupport Reasoning ("thinking") support per model
 	//
-	// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records (`always_on`: records whose `default_behavior` is `always_on`). Derived for every language model of `GET /models` (tasks llm, code, multimodal): `thinking_supported` is models.dev `reasoning`, else litellm `supports_reasoning`, else null. `thinking_cost_per_1m` is litellm `output_cost_per_reasoning_token`, else models.dev `cost.reasoning`, else the model's output price from `/pricing` where the provider bills reasoning as output tokens (OpenAI, Azure OpenAI, Anthropic, Gemini, DeepSeek), else null. `budget_configurable` is true when models.dev `reasoning_options` lists a token budget or effort levels (or the API bounds every reasoning model: OpenAI `reasoning_effort`, Anthropic `thinking.budget_tokens`), false when it lists only an on/off toggle. The parameters, visibility and default come from the provider's documented API, named in each record's notes; unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 	//
 	// Corresponds with GET /thinking-support (the `GetThinkingSupport` operationId).
 	GetThinkingSupport(ctx context.Context, params *GetThinkingSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7778,7 +7790,7 @@ type ClientInterface interface {
 
 	// GetToolCallFormat Tool-call message format per provider or model
 	//
-	// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first).
+	// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first). Hand-curated from each provider's official tool-calling page (named in the record's notes) for the providers of the language models in `GET /models`: one provider-wide record where the provider's API has one format for all its models, and one record per model on Vertex AI, whose format depends on the model (Gemini models: Gemini function calling; Claude models: Anthropic Messages). Providers and Vertex AI partner models whose format is not confirmed have no record (an empty list for that provider). `parallel_tool_calls` and `strict_role_ordering` are null where the provider does not document them.
 	//
 	// Corresponds with GET /tool-call-format (the `GetToolCallFormat` operationId).
 	GetToolCallFormat(ctx context.Context, params *GetToolCallFormatParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7867,7 +7879,7 @@ type ClientInterface interface {
 
 	// GetWebsocketSupport WebSocket and streaming transport support per provider
 	//
-	// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending (a null `use_case` first). The `meta` counts cover the returned records. Every provider has at least one record: one per WebSocket use case (for example realtime_audio, realtime_stt, tts_streaming, voice_agent), or one with `use_case` null saying how it streams (`streaming_method` sse, or none when it does not stream). Hand-curated from the providers' documentation (named in each record's notes); `websocket_supported` is null where not confirmed, and `websocket_only` and the counts keep only confirmed values. Endpoint placeholders such as {resource} stand for the caller's own values.
 	//
 	// Corresponds with GET /websocket-support (the `GetWebsocketSupport` operationId).
 	GetWebsocketSupport(ctx context.Context, params *GetWebsocketSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7875,7 +7887,7 @@ type ClientInterface interface {
 
 // GetAgentProtocols Agent protocol support per provider
 //
-// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending.
+// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only protocols a provider supports natively or partially, or has announced, get a record, so a provider with no confirmed protocol has none and `provider` then answers an empty list. A provider that publishes an official MCP server counts as supporting MCP as well as one whose API or SDK is an MCP client; the notes say which.
 //
 // Corresponds with GET /agent-protocols (the `GetAgentProtocols` operationId).
 func (c *Client) GetAgentProtocols(ctx context.Context, params *GetAgentProtocolsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7930,7 +7942,7 @@ func (c *Client) CreateAttestation(ctx context.Context, body CreateAttestationJS
 
 // GetAudioPricing Speech-to-text and text-to-speech prices
 //
-// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending.
+// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending. Derived from the pricing catalog: one record per speech-to-text or text-to-speech model of `/pricing` (task `speech`), typed by litellm's mode (`audio_transcription` -> stt, `audio_speech` -> tts) or, for models litellm does not list, by models.dev's modalities (audio in, text out -> stt; audio out -> tts). `price_per_minute` is the pricing record's `per_minute_audio` (litellm `input_cost_per_second` x 60) and `price_per_1k_chars` its `per_1k_characters` (litellm `input_cost_per_character` x 1000), so the two catalogs always agree; a model priced only per token has a null price here and its token prices in `notes`. `realtime_supported` follows a per-model rule table citing the providers' pages (null when not confirmed); `realtime_only=true` keeps records where it is true.
 //
 // Corresponds with GET /audio-pricing (the `GetAudioPricing` operationId).
 func (c *Client) GetAudioPricing(ctx context.Context, params *GetAudioPricingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7947,7 +7959,7 @@ func (c *Client) GetAudioPricing(ctx context.Context, params *GetAudioPricingPar
 
 // GetBatchApi Batch API availability and discounts
 //
-// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. Sorted by `provider_id` ascending.
+// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' batch documentation (cited in `notes` and `sources`); null where not confirmed. `available_only=true` keeps records whose `batch_api_available` is true (not null); `meta.available_count` counts those among the returned records.
 //
 // Corresponds with GET /batch-api (the `GetBatchApi` operationId).
 func (c *Client) GetBatchApi(ctx context.Context, params *GetBatchApiParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7981,7 +7993,7 @@ func (c *Client) GetBenchmarks(ctx context.Context, params *GetBenchmarksParams,
 
 // GetCachingGranularity How prompt caching works per provider
 //
-// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. Sorted by `provider_id` ascending.
+// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. One record per provider (all 52), sorted by `provider_id` ascending. Derived from the same per-provider facts as /prompt-caching (`caching_supported` agrees with it); `cached_price_pct_of_input` is the cached price of /prompt-caching's `price_model` as a percent of its input price (rounded to 0.1). `supports_caching=true` keeps records whose `caching_supported` is true (not null).
 //
 // Corresponds with GET /caching-granularity (the `GetCachingGranularity` operationId).
 func (c *Client) GetCachingGranularity(ctx context.Context, params *GetCachingGranularityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8015,7 +8027,7 @@ func (c *Client) GetChangelog(ctx context.Context, params *GetChangelogParams, r
 
 // GetApiChangelog Cross-provider API change feed
 //
-// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied.
+// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 //
 // Corresponds with GET /changelog/api (the `GetApiChangelog` operationId).
 func (c *Client) GetApiChangelog(ctx context.Context, params *GetApiChangelogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8066,7 +8078,7 @@ func (c *Client) GetCompare(ctx context.Context, params *GetCompareParams, reqEd
 
 // GetCompliance Compliance certifications and agreements per provider
 //
-// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it. One record per provider. Sorted by `provider_id` ascending.
+// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it or it was not confirmed on the provider's official pages (trust center, DPA, legal terms, named in `notes`); `certifications` lists exactly the frameworks whose field is true (`soc2` when `soc2_type` is set), ascending. One record per provider. Sorted by `provider_id` ascending.
 //
 // Corresponds with GET /compliance (the `GetCompliance` operationId).
 func (c *Client) GetCompliance(ctx context.Context, params *GetComplianceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8083,7 +8095,7 @@ func (c *Client) GetCompliance(ctx context.Context, params *GetComplianceParams,
 
 // GetContextCompression Context compression per provider
 //
-// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `native_only` keeps only confirmed native compression, and `meta.native_compression_count` counts the returned records whose `native_compression` is true.
 //
 // Corresponds with GET /context-compression (the `GetContextCompression` operationId).
 func (c *Client) GetContextCompression(ctx context.Context, params *GetContextCompressionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8100,7 +8112,7 @@ func (c *Client) GetContextCompression(ctx context.Context, params *GetContextCo
 
 // GetContextWindow Advertised versus tested effective context window
 //
-// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `advertised_context` is the `context_window` of `/models` (null when unknown, ordered after the known ones). No tested effective size is published in the reference data (its long-context benchmarks, such as OpenAI-MRCR or RULER in LLM-Stats, are single scores at one length, with no length at which quality stops holding up), so `effective_context`, `recommended_max_fill`, `usable_tokens` and `degradation_note` are null rather than estimated, and `effective_only=true` answers an empty list until a measurement is added.
 //
 // Corresponds with GET /context-window (the `GetContextWindow` operationId).
 func (c *Client) GetContextWindow(ctx context.Context, params *GetContextWindowParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8151,7 +8163,7 @@ func (c *Client) GetCostForecast(ctx context.Context, params *GetCostForecastPar
 
 // GetDataRetention Data retention and training use per provider
 //
-// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. Values describe the default API offering (for a free tier that trains on data, `trained_on_api_data` is true and the notes name the paid terms); null means not published or not confirmed. One record per provider. Sorted by `provider_id` ascending.
 //
 // Corresponds with GET /data-retention (the `GetDataRetention` operationId).
 func (c *Client) GetDataRetention(ctx context.Context, params *GetDataRetentionParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8168,7 +8180,7 @@ func (c *Client) GetDataRetention(ctx context.Context, params *GetDataRetentionP
 
 // GetDelegationSupport Agent delegation support per provider
 //
-// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last).
+// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last). Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); every provider has at least one record, and one per mechanism when it offers several (for example scoped API keys and short-lived client tokens). A record whose `protocol` is null matches no `protocol` filter.
 //
 // Corresponds with GET /delegation-support (the `GetDelegationSupport` operationId).
 func (c *Client) GetDelegationSupport(ctx context.Context, params *GetDelegationSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8185,7 +8197,7 @@ func (c *Client) GetDelegationSupport(ctx context.Context, params *GetDelegation
 
 // GetDeprecations Model deprecation status and sunset dates
 //
-// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records.
+// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records. Derived: one record per current language model of `/models` (tasks llm, code, multimodal), with the same model IDs. Statuses are as of the data snapshot (`meta.as_of`, 2026-08-21, the date the model catalog's current models were selected by), not as of the day of the request: no litellm `deprecation_date` is `active`; a `deprecation_date` after the snapshot is `deprecated` with that date as `sunset_date` (litellm records the end-of-life date, and the model still responds); a date on or before it would be `sunset`, but such models are retired and not in the model catalog, so no record has it. The data has no announcement date apart from the end-of-life date, so `warning` (announced without an end-of-life date) is never derived and `announced_at` is null; `replacement_model` is null because no source names one.
 //
 // Corresponds with GET /deprecations (the `GetDeprecations` operationId).
 func (c *Client) GetDeprecations(ctx context.Context, params *GetDeprecationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8202,7 +8214,7 @@ func (c *Client) GetDeprecations(ctx context.Context, params *GetDeprecationsPar
 
 // GetEmbeddingQuality Embedding model benchmark scores
 //
-// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records.
+// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records. Source: the legacy MTEB leaderboard (embeddings-benchmark, archived 2025-02-04), English board (MTEB English v1); `mteb_score` is the board's per-task-type average (Retrieval over 15 datasets, Clustering 11, Reranking 4, STS 10), x100. Leaderboard models are mapped to the providers serving the same model, under their API names, by an explicit table (a model served by two providers has a record for each); a task the board gives no average for has no record, and models released after February 2025 or retired are not covered. `dimensions` is the board's embedding size, null where the board gives none.
 //
 // Corresponds with GET /embedding-quality (the `GetEmbeddingQuality` operationId).
 func (c *Client) GetEmbeddingQuality(ctx context.Context, params *GetEmbeddingQualityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8219,7 +8231,7 @@ func (c *Client) GetEmbeddingQuality(ctx context.Context, params *GetEmbeddingQu
 
 // GetErrorCodes Provider error codes mapped to standard categories
 //
-// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last).
+// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last), then `provider_error_code` ascending (null last), then `standard_category` in the order of `meta.categories` (a provider may send one status and type for two categories, for example a too-long prompt and another invalid request, told apart only by the message). Covers the documented errors of the 15 most used LLM providers. Errors that fit none of the six standard categories are mapped to three more: `invalid_request` (malformed or invalid request, unsupported method or media type, conflict, payload too large in bytes, client cancellation), `not_found` (unknown model, deployment or resource) and `billing` (credits, balance, quota or plan exhausted: retrying does not help). Some providers report a blocked prompt or answer in a 200 response (a finish or stop reason); those appear with `http_status` 200 and category `content_filter`. `retryable` follows the provider's guidance (retry advised on its error page, or retried by its official SDK); for retryable errors `recommended_backoff_ms` and `max_retries` are the provider's official SDK defaults (openai, anthropic, groq SDKs: 500 ms, 2 retries; google-genai: 1000 ms, 4 retries; AWS SDK standard mode: 1000 ms, 2 retries) and otherwise the service's generic default (1000 ms, 3 retries, with jitter), as each record's notes say. Hand-curated from the providers' error pages.
 //
 // Corresponds with GET /error-codes (the `GetErrorCodes` operationId).
 func (c *Client) GetErrorCodes(ctx context.Context, params *GetErrorCodesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8253,7 +8265,7 @@ func (c *Client) GetFailover(ctx context.Context, params *GetFailoverParams, req
 
 // GetFineTuning Fine-tuning availability, methods and prices
 //
-// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). Sorted by `provider_id` ascending.
+// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' fine-tuning documentation (cited in `notes` and `sources`); null where not confirmed. Reinforcement fine-tuning and similar methods outside the `method` enum are named in `notes`. `available_only=true` keeps records whose `available` is true (not null); `meta.available_count` counts those among the returned records.
 //
 // Corresponds with GET /fine-tuning (the `GetFineTuning` operationId).
 func (c *Client) GetFineTuning(ctx context.Context, params *GetFineTuningParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8304,7 +8316,7 @@ func (c *Client) GetFreshness(ctx context.Context, params *GetFreshnessParams, r
 
 // GetFunctionCalling Function (tool) calling support per provider
 //
-// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending.
+// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending. Hand-curated from the providers' documentation (the page is named in each record's notes); providers without a tool-calling model API have `tool_call_supported` false, and facts not confirmed are null (an empty `tool_choice_options` when the values are not confirmed). `tool_choice_options` lists the provider's own literal values (for example auto, any, tool, none for Anthropic; AUTO, ANY, NONE for Gemini); `function` stands for the object form that names one function. The `*_only` filters keep only confirmed support (true), never null.
 //
 // Corresponds with GET /function-calling (the `GetFunctionCalling` operationId).
 func (c *Client) GetFunctionCalling(ctx context.Context, params *GetFunctionCallingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8321,7 +8333,7 @@ func (c *Client) GetFunctionCalling(ctx context.Context, params *GetFunctionCall
 
 // GetGuardrails Safety filters and guardrails per provider
 //
-// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. One record per provider. Sorted by `provider_id` ascending.
+// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. Booleans are null when not confirmed on the provider's official pages; `false_positive_risk` is null unless the provider publishes it (no provider does as of the catalog's date). Categories are lower-case identifiers. One record per provider. Sorted by `provider_id` ascending.
 //
 // Corresponds with GET /guardrails (the `GetGuardrails` operationId).
 func (c *Client) GetGuardrails(ctx context.Context, params *GetGuardrailsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8429,7 +8441,7 @@ func (c *Client) GetIncidents(ctx context.Context, params *GetIncidentsParams, r
 
 // GetJsonMode JSON mode and schema enforcement per model
 //
-// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal) from the same facts as `/structured-output`: `schema_enforcement_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (so it is true exactly where `/models` says `json_mode`); strictness and the enforcement method come from the documented API of the provider (`native`: the API's own schema parameter; `tool_use`: a forced tool call, on Anthropic and Bedrock models without native structured output). `json_object_supported` is true where the API has a JSON-object mode or enforces schemas by constrained decoding and the model supports structured output, false where the API has no JSON-object mode, null otherwise. Unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 //
 // Corresponds with GET /json-mode (the `GetJsonMode` operationId).
 func (c *Client) GetJsonMode(ctx context.Context, params *GetJsonModeParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8446,7 +8458,7 @@ func (c *Client) GetJsonMode(ctx context.Context, params *GetJsonModeParams, req
 
 // GetKnowledgeCutoff Training data knowledge cutoff per model
 //
-// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending.
+// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 //
 // Corresponds with GET /knowledge-cutoff (the `GetKnowledgeCutoff` operationId).
 func (c *Client) GetKnowledgeCutoff(ctx context.Context, params *GetKnowledgeCutoffParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8480,7 +8492,7 @@ func (c *Client) GetLatency(ctx context.Context, params *GetLatencyParams, reqEd
 
 // GetLogprobSupport Log probability support per provider
 //
-// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records. Hand-curated from the providers' API references (named in each record's notes); `logprob_supported` is null where support was not confirmed, and `supported_only` and `supported_count` count only confirmed support (true).
 //
 // Corresponds with GET /logprob-support (the `GetLogprobSupport` operationId).
 func (c *Client) GetLogprobSupport(ctx context.Context, params *GetLogprobSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8497,7 +8509,7 @@ func (c *Client) GetLogprobSupport(ctx context.Context, params *GetLogprobSuppor
 
 // GetMaxOutputTokens Maximum output tokens per model
 //
-// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens`, ties by `provider_id`, then `model_id` ascending; at most `limit` records.
+// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens` (unknown last), ties by `provider_id`, then `model_id` ascending; at most `limit` records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `max_output_tokens` and `context_window` are those of `/models` (models.dev `limit`, else litellm), `output_to_context_ratio` their quotient rounded to 4 decimals; the notes name the source field of each value.
 //
 // Corresponds with GET /max-output-tokens (the `GetMaxOutputTokens` operationId).
 func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTokensParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8616,7 +8628,7 @@ func (c *Client) PostMcp(ctx context.Context, params *PostMcpParams, body PostMc
 
 // GetMcpSupport Model Context Protocol (MCP) support per provider
 //
-// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending.
+// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `server` and `client` keep only confirmed support, and `meta.mcp_client_count` counts the returned records whose `mcp_client_supported` is true. Client support through the provider's official SDK counts as client support (the notes say when it is SDK-side only).
 //
 // Corresponds with GET /mcp-support (the `GetMcpSupport` operationId).
 func (c *Client) GetMcpSupport(ctx context.Context, params *GetMcpSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8633,7 +8645,7 @@ func (c *Client) GetMcpSupport(ctx context.Context, params *GetMcpSupportParams,
 
 // GetMigrationGuide Guides for migrating between providers
 //
-// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending.
+// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 //
 // Corresponds with GET /migration-guide (the `GetMigrationGuide` operationId).
 func (c *Client) GetMigrationGuide(ctx context.Context, params *GetMigrationGuideParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8650,7 +8662,7 @@ func (c *Client) GetMigrationGuide(ctx context.Context, params *GetMigrationGuid
 
 // GetModelLifecycle Model lifecycle stage per model
 //
-// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived: one record per current language model of `/models` (same model IDs); stages are as of the data snapshot (`meta.as_of`), not as of the day of the request. Stage rule, first match wins: a litellm `deprecation_date` on or before the snapshot is `sunset` (no current model has one), after it `hard_deprecated` (that date is `deprecation_date`); models.dev status `deprecated` without a date is `soft_deprecated`, `alpha` is `experimental`, `beta` is `beta`; then the model ID's words: `exp` or `experimental` is `experimental`, `preview` is `preview`, `beta` is `beta`; anything else is `ga`. `launch_date` is models.dev's `release_date` (null when it gives only a month). `replacement_model` is null (no source names one). `sla_eligible` is false for sunset models and for Vertex AI's experimental and preview models (Google Cloud's Pre-GA Offerings Terms exclude them from SLAs), null elsewhere (not stated per model).
 //
 // Corresponds with GET /model-lifecycle (the `GetModelLifecycle` operationId).
 func (c *Client) GetModelLifecycle(ctx context.Context, params *GetModelLifecycleParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8667,7 +8679,7 @@ func (c *Client) GetModelLifecycle(ctx context.Context, params *GetModelLifecycl
 
 // GetModelTaskFit Curated task-fit scores per model and task
 //
-// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending.
+// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending. Derived from the `/benchmarks` catalog (openai/simple-evals and LLM-Stats.com scores, already in percent): `code_generation` is the HumanEval score, `math` the MATH score, `reasoning` the GPQA score, each rounded to one decimal (0 to 100 as published). A model without that benchmark gets no record for the task, and the seven other tasks (summarization, creative_writing, tool_use, structured_extraction, rag_qa, instruction_following, long_context) have no records: no catalog benchmark measures them, and a missing score is never guessed. The tier is that of the rounded score: `elite` from 90, `strong` from 75, `capable` from 60, `limited` below 60.
 //
 // Corresponds with GET /model-task-fit (the `GetModelTaskFit` operationId).
 func (c *Client) GetModelTaskFit(ctx context.Context, params *GetModelTaskFitParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8684,7 +8696,7 @@ func (c *Client) GetModelTaskFit(ctx context.Context, params *GetModelTaskFitPar
 
 // GetModelVersions Model aliases, pinnable versions and breaking changes
 //
-// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first.
+// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first. Derived from the model IDs of the current language models of `/models`: an ID ending in a version suffix (`-YYYY-MM-DD`, `-YYYYMMDD` or `@YYYYMMDD`, `-MM-DD`, `-NNN` or `@NNN`, and `-NNNN` for OpenAI, Mistral and Azure OpenAI's GPT models, whose four digits are snapshot dates) is a pinned version of the undated ID when that ID is also a model of the same provider, else of `<undated ID>-latest` when that exists; every ID ending in `-latest` is an alias even without versions. `alias_auto_updates` is true for every record (each is a floating name by that rule). `pinnable` is true when at least one pinned version is a current model. A version's `release_date` is models.dev's `release_date`, else the date its suffix spells, else null. `current_pinned_version` is set only where the provider's model page names the snapshot (OpenAI, Anthropic; listed in `meta.sources`), else null. `breaking_changes` is empty: no source records breaking changes between versions. `lifecycle_policy_url` is the provider's published deprecation or model lifecycle page, null when none is known.
 //
 // Corresponds with GET /model-versions (the `GetModelVersions` operationId).
 func (c *Client) GetModelVersions(ctx context.Context, params *GetModelVersionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8718,7 +8730,7 @@ func (c *Client) GetModels(ctx context.Context, params *GetModelsParams, reqEdit
 
 // GetMultimodal Input and output modalities per model
 //
-// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal), with the precedence of `/models`: models.dev `modalities` when models.dev lists the model, else litellm's flags (`supports_vision` for image, `supports_audio_input`, `supports_video_input`, `supports_pdf_input`, `supports_audio_output`, `supported_modalities`), text always included; so `image` is in `inputs` exactly where `/models` says `vision`. Image limits and formats are those of the provider's official vision page for models that take images (OpenAI and Azure OpenAI formats; Anthropic API 100 images of 5 MB; Gemini API 3,600 images; Bedrock Converse 20 images of 3.75 MB), null or empty where not confirmed.
 //
 // Corresponds with GET /multimodal (the `GetMultimodal` operationId).
 func (c *Client) GetMultimodal(ctx context.Context, params *GetMultimodalParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8735,7 +8747,7 @@ func (c *Client) GetMultimodal(ctx context.Context, params *GetMultimodalParams,
 
 // GetNativeTools Built-in (provider-hosted) tools
 //
-// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending.
+// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only tools confirmed there are listed, so a provider without confirmed hosted tools has no record and `provider` then answers an empty list; `separate_pricing` is null when not confirmed, and `pricing_notes` are given only where pricing is documented.
 //
 // Corresponds with GET /native-tools (the `GetNativeTools` operationId).
 func (c *Client) GetNativeTools(ctx context.Context, params *GetNativeToolsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8769,7 +8781,7 @@ func (c *Client) GetOpenAPIDocument(ctx context.Context, reqEditors ...RequestEd
 
 // GetOutputReproducibility Output reproducibility (seeds, determinism) per provider
 //
-// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `deterministic_only` keeps neither a null `seed_supported` nor a null `deterministic_guarantee`.
 //
 // Corresponds with GET /output-reproducibility (the `GetOutputReproducibility` operationId).
 func (c *Client) GetOutputReproducibility(ctx context.Context, params *GetOutputReproducibilityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8786,7 +8798,7 @@ func (c *Client) GetOutputReproducibility(ctx context.Context, params *GetOutput
 
 // GetOverflowBehaviour What a provider does when the context window overflows
 //
-// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending.
+// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending. `overflow_behaviour` and `warning_provided` are null where the provider's behaviour is not confirmed in its official documentation or does not apply (speech, media and search APIs without a model context window); `behaviour` never keeps those. `summary` is computed over the returned records: `silent_truncators` are those with behaviour `truncate` or `sliding_window` and `warning_provided` false. Hand-curated from the providers' official pages (cited per record in `notes`).
 //
 // Corresponds with GET /overflow-behaviour (the `GetOverflowBehaviour` operationId).
 func (c *Client) GetOverflowBehaviour(ctx context.Context, params *GetOverflowBehaviourParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8820,7 +8832,7 @@ func (c *Client) GetPick(ctx context.Context, params *GetPickParams, reqEditors 
 
 // GetPiiHandling PII detection and redaction per provider
 //
-// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `detection_only` and `redaction` keep only confirmed support.
 //
 // Corresponds with GET /pii-handling (the `GetPiiHandling` operationId).
 func (c *Client) GetPiiHandling(ctx context.Context, params *GetPiiHandlingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8854,7 +8866,7 @@ func (c *Client) GetPricing(ctx context.Context, params *GetPricingParams, reqEd
 
 // GetPromptCaching Prompt caching support and prices per provider
 //
-// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. Sorted by `provider_id` ascending.
+// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. One record per provider (all 52), sorted by `provider_id` ascending. Derived: `caching_supported` is true where the pricing catalog lists a cached-input price for one of the provider's language models or the provider's official caching documentation (cited in `notes` and `sources`) describes it, false for providers without a text-generation API (nothing to cache), null otherwise. The two prices are those of `price_model` (its rule is in the field's description), so they always equal that model's `/pricing` record; `savings_pct` is computed from them. `cache_ttl_minutes` and `requires_explicit_markup` come from the provider's caching documentation (null when not documented there). `supported_only=true` keeps records whose `caching_supported` is true (not null); `meta.supported_count` counts those among the returned records.
 //
 // Corresponds with GET /prompt-caching (the `GetPromptCaching` operationId).
 func (c *Client) GetPromptCaching(ctx context.Context, params *GetPromptCachingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8871,7 +8883,7 @@ func (c *Client) GetPromptCaching(ctx context.Context, params *GetPromptCachingP
 
 // GetPromptModeration Input moderation and prompt-injection detection per provider
 //
-// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `injection_detection` and `configurable` keep only confirmed support, and `meta.injection_detection_count` counts the returned records whose `prompt_injection_detection` is true.
 //
 // Corresponds with GET /prompt-moderation (the `GetPromptModeration` operationId).
 func (c *Client) GetPromptModeration(ctx context.Context, params *GetPromptModerationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8905,7 +8917,7 @@ func (c *Client) GetQuotaCheck(ctx context.Context, params *GetQuotaCheckParams,
 
 // GetRateLimitRecovery How to recover from rate limiting, per provider
 //
-// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending.
+// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending. Headers, formats and window types come from the providers' official rate-limit pages and are null or empty where not documented (a token bucket that refills continuously is recorded as `sliding`). Delays are the provider's official SDK retry defaults where it publishes them (for example 500 to 8000 ms for the openai and anthropic SDKs, 1000 to 20000 ms for the AWS SDK standard mode); otherwise the service's generic default, exponential backoff with full jitter from 1000 to 60000 ms honouring Retry-After, as each record's notes say. Hand-curated.
 //
 // Corresponds with GET /rate-limit-recovery (the `GetRateLimitRecovery` operationId).
 func (c *Client) GetRateLimitRecovery(ctx context.Context, params *GetRateLimitRecoveryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8975,7 +8987,7 @@ func (c *Client) GetRecommend(ctx context.Context, params *GetRecommendParams, r
 
 // GetReferenceCompat Compatibility with the reference chat-completions API
 //
-// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending. `drop_in_replacement` is true when the provider documents its compatible endpoint for use with the reference SDK by changing only the base address (which may contain the caller's account, resource or workspace name), the key and the model name; a layer the provider itself describes as for testing only, or one that needs short-lived OAuth tokens, is compatible but not drop-in. Both booleans are null where compatibility is not confirmed in the provider's official documentation (the `_only` filters and the meta counts never count those). Hand-curated from the providers' official pages; base addresses cross-checked with the models.dev provider registry.
 //
 // Corresponds with GET /reference-compat (the `GetReferenceCompat` operationId).
 func (c *Client) GetReferenceCompat(ctx context.Context, params *GetReferenceCompatParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8992,7 +9004,7 @@ func (c *Client) GetReferenceCompat(ctx context.Context, params *GetReferenceCom
 
 // GetRegions Inference regions per provider
 //
-// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match). Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
+// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match; the match ignores case). `eu_available` is null when not confirmed either way, and `inference_regions` is empty when no region was confirmed. Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
 //
 // Corresponds with GET /regions (the `GetRegions` operationId).
 func (c *Client) GetRegions(ctx context.Context, params *GetRegionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9009,7 +9021,7 @@ func (c *Client) GetRegions(ctx context.Context, params *GetRegionsParams, reqEd
 
 // GetReranking Reranking APIs and prices
 //
-// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. Sorted by `provider_id` ascending.
+// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. One record per provider (all 52), sorted by `provider_id` ascending. Derived: the models and prices of litellm's `rerank` entries (per query x 1000; per-token prices are given in `notes`), plus providers whose official reranking documentation is cited in `notes` and `sources`; providers offering no retrieval or text model (speech, image and video APIs) get false; the others null (not confirmed). `available_only=true` and `multilingual_only=true` keep records where the field is true (not null); `meta.available_count` counts records with `reranking_available` true.
 //
 // Corresponds with GET /reranking (the `GetReranking` operationId).
 func (c *Client) GetReranking(ctx context.Context, params *GetRerankingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9026,7 +9038,7 @@ func (c *Client) GetReranking(ctx context.Context, params *GetRerankingParams, r
 
 // GetResolveAlias Resolve a model alias to its pinned version
 //
-// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending.
+// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 //
 // Corresponds with GET /resolve-alias (the `GetResolveAlias` operationId).
 func (c *Client) GetResolveAlias(ctx context.Context, params *GetResolveAliasParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9043,7 +9055,7 @@ func (c *Client) GetResolveAlias(ctx context.Context, params *GetResolveAliasPar
 
 // GetSdkSupport SDKs published per provider
 //
-// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending.
+// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending. Hand-curated from the providers' SDK pages and repositories: every one of the 52 providers has a record, with only the SDKs known for certain (an empty `sdks` when the provider publishes none, or none was confirmed). Languages are named python, node (JavaScript and TypeScript), go, java, csharp (.NET), ruby, rust. `reference_compat_sdk` is true where the provider documents an endpoint usable with the reference (OpenAI) chat-completions SDK.
 //
 // Corresponds with GET /sdk-support (the `GetSdkSupport` operationId).
 func (c *Client) GetSdkSupport(ctx context.Context, params *GetSdkSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9060,7 +9072,7 @@ func (c *Client) GetSdkSupport(ctx context.Context, params *GetSdkSupportParams,
 
 // GetSecurityCertifications Security certification status per provider
 //
-// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. `data` is sorted by `provider_id` ascending, then `certification` ascending; `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
+// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. Every provider has a record for each of the eight certifications: `certified` only where the provider's official pages confirm it (the same facts as `/compliance`; HIPAA counts as certified when a BAA is available), `unknown` otherwise. `summary` is computed from the returned `data` (after filtering). `data` is sorted by `provider_id` ascending, then `certification` ascending (byte order of the enum values); `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
 //
 // Corresponds with GET /security-certifications (the `GetSecurityCertifications` operationId).
 func (c *Client) GetSecurityCertifications(ctx context.Context, params *GetSecurityCertificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9077,7 +9089,7 @@ func (c *Client) GetSecurityCertifications(ctx context.Context, params *GetSecur
 
 // GetSemanticCaching Semantic (similarity) caching support per provider
 //
-// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. Sorted by `provider_id` ascending.
+// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. One record per provider (all 52), sorted by `provider_id` ascending. No provider in the catalog documents semantic caching: where a provider's only cache is prompt prefix caching (confirmed from its documentation, as in /caching-granularity), `semantic_caching_supported` is false and `caching_type` `exact_prefix`; providers without a text-generation API get false; the others null (not confirmed). `semantic_only=true` keeps records whose `semantic_caching_supported` is true (not null).
 //
 // Corresponds with GET /semantic-caching (the `GetSemanticCaching` operationId).
 func (c *Client) GetSemanticCaching(ctx context.Context, params *GetSemanticCachingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9094,7 +9106,7 @@ func (c *Client) GetSemanticCaching(ctx context.Context, params *GetSemanticCach
 
 // GetSla Published service level agreements per provider
 //
-// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`). One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
+// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`, whose `sla_target` is this catalog's `guaranteed_uptime_pct` when `sla_available` is true). `sla_available` is null when it was not confirmed whether the provider publishes an SLA. Credits that are tiered by monthly uptime rather than per hour leave `credit_pct_per_hour_outage` null. One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
 //
 // Corresponds with GET /sla (the `GetSla` operationId).
 func (c *Client) GetSla(ctx context.Context, params *GetSlaParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9111,7 +9123,7 @@ func (c *Client) GetSla(ctx context.Context, params *GetSlaParams, reqEditors ..
 
 // GetStreamingLatency Published streaming latency benchmarks per model
 //
-// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending.
+// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending. The only published figures in the reference data are LLM-Stats.com's (CC BY 4.0) `throughput` (output tokens per second) and `latency` (seconds to the first token) per provider and model, last updated between July and October 2025; a model without them has no record. Rules: `median_ttft_ms` is `latency` x 1000 (LLM-Stats.com publishes one figure and does not say which statistic it is); `throughput_tokens_per_sec` is `throughput`; `median_tpt_ms` is computed as 1000 / `throughput` (no separate inter-token figure is published); `p90_ttft_ms` is always null (not published); `measured_at` is the month LLM-Stats.com last updated the figures. Figures that are defaults rather than measurements are left out: a row whose exact (throughput, latency) pair appears on 3 or more rows of the source is dropped, a throughput or latency value that appears on 10 or more rows is null, and throughputs under 1 token per second are null. LLM-Stats.com model IDs are mapped to the provider's API names of the model catalog by an explicit table; rows of retired models and of hosts outside the 52 providers are left out.
 //
 // Corresponds with GET /streaming-latency (the `GetStreamingLatency` operationId).
 func (c *Client) GetStreamingLatency(ctx context.Context, params *GetStreamingLatencyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9128,7 +9140,7 @@ func (c *Client) GetStreamingLatency(ctx context.Context, params *GetStreamingLa
 
 // GetStreamingProtocols Streaming protocols per provider
 //
-// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `protocol` keeps only confirmed support, and `meta.websocket_count` counts the returned records whose `websocket_supported` is true.
 //
 // Corresponds with GET /streaming-protocols (the `GetStreamingProtocols` operationId).
 func (c *Client) GetStreamingProtocols(ctx context.Context, params *GetStreamingProtocolsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9145,7 +9157,7 @@ func (c *Client) GetStreamingProtocols(ctx context.Context, params *GetStreaming
 
 // GetStructuredOutput Structured output (JSON schema) support per model
 //
-// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `json_schema_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (true exactly where `/models` says `json_mode`). The parameter, strictness, constrained decoding, schema features and failure mode are those of the provider's documented API (OpenAI and Azure OpenAI `response_format` json_schema strict; Anthropic `output_format` for the models litellm marks `supports_native_structured_output`, else a forced tool call; Gemini `generationConfig.responseSchema`; OpenAI-compatible providers `response_format`), each record's notes naming the page; they are null where the provider's behaviour is not confirmed and false where the model has no structured output.
 //
 // Corresponds with GET /structured-output (the `GetStructuredOutput` operationId).
 func (c *Client) GetStructuredOutput(ctx context.Context, params *GetStructuredOutputParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9179,7 +9191,7 @@ func (c *Client) GetTaskCost(ctx context.Context, params *GetTaskCostParams, req
 
 // GetThinkingSupport Reasoning ("thinking") support per model
 //
-// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records (`always_on`: records whose `default_behavior` is `always_on`). Derived for every language model of `GET /models` (tasks llm, code, multimodal): `thinking_supported` is models.dev `reasoning`, else litellm `supports_reasoning`, else null. `thinking_cost_per_1m` is litellm `output_cost_per_reasoning_token`, else models.dev `cost.reasoning`, else the model's output price from `/pricing` where the provider bills reasoning as output tokens (OpenAI, Azure OpenAI, Anthropic, Gemini, DeepSeek), else null. `budget_configurable` is true when models.dev `reasoning_options` lists a token budget or effort levels (or the API bounds every reasoning model: OpenAI `reasoning_effort`, Anthropic `thinking.budget_tokens`), false when it lists only an on/off toggle. The parameters, visibility and default come from the provider's documented API, named in each record's notes; unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 //
 // Corresponds with GET /thinking-support (the `GetThinkingSupport` operationId).
 func (c *Client) GetThinkingSupport(ctx context.Context, params *GetThinkingSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9236,7 +9248,7 @@ func (c *Client) EstimateTokens(ctx context.Context, body EstimateTokensJSONRequ
 
 // GetToolCallFormat Tool-call message format per provider or model
 //
-// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first).
+// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first). Hand-curated from each provider's official tool-calling page (named in the record's notes) for the providers of the language models in `GET /models`: one provider-wide record where the provider's API has one format for all its models, and one record per model on Vertex AI, whose format depends on the model (Gemini models: Gemini function calling; Claude models: Anthropic Messages). Providers and Vertex AI partner models whose format is not confirmed have no record (an empty list for that provider). `parallel_tool_calls` and `strict_role_ordering` are null where the provider does not document them.
 //
 // Corresponds with GET /tool-call-format (the `GetToolCallFormat` operationId).
 func (c *Client) GetToolCallFormat(ctx context.Context, params *GetToolCallFormatParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9395,7 +9407,7 @@ func (c *Client) CreateWebhook(ctx context.Context, body CreateWebhookJSONReques
 
 // GetWebsocketSupport WebSocket and streaming transport support per provider
 //
-// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending. The `meta` counts cover the returned records.
+// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending (a null `use_case` first). The `meta` counts cover the returned records. Every provider has at least one record: one per WebSocket use case (for example realtime_audio, realtime_stt, tts_streaming, voice_agent), or one with `use_case` null saying how it streams (`streaming_method` sse, or none when it does not stream). Hand-curated from the providers' documentation (named in each record's notes); `websocket_supported` is null where not confirmed, and `websocket_only` and the counts keep only confirmed values. Endpoint placeholders such as {resource} stand for the caller's own values.
 //
 // Corresponds with GET /websocket-support (the `GetWebsocketSupport` operationId).
 func (c *Client) GetWebsocketSupport(ctx context.Context, params *GetWebsocketSupportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15402,7 +15414,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAgentProtocolsWithResponse Agent protocol support per provider
 	//
-	// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending.
+	// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only protocols a provider supports natively or partially, or has announced, get a record, so a provider with no confirmed protocol has none and `provider` then answers an empty list. A provider that publishes an official MCP server counts as supporting MCP as well as one whose API or SDK is an MCP client; the notes say which.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15429,7 +15441,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAudioPricingWithResponse Speech-to-text and text-to-speech prices
 	//
-	// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending.
+	// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending. Derived from the pricing catalog: one record per speech-to-text or text-to-speech model of `/pricing` (task `speech`), typed by litellm's mode (`audio_transcription` -> stt, `audio_speech` -> tts) or, for models litellm does not list, by models.dev's modalities (audio in, text out -> stt; audio out -> tts). `price_per_minute` is the pricing record's `per_minute_audio` (litellm `input_cost_per_second` x 60) and `price_per_1k_chars` its `per_1k_characters` (litellm `input_cost_per_character` x 1000), so the two catalogs always agree; a model priced only per token has a null price here and its token prices in `notes`. `realtime_supported` follows a per-model rule table citing the providers' pages (null when not confirmed); `realtime_only=true` keeps records where it is true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15438,7 +15450,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetBatchApiWithResponse Batch API availability and discounts
 	//
-	// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. Sorted by `provider_id` ascending.
+	// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' batch documentation (cited in `notes` and `sources`); null where not confirmed. `available_only=true` keeps records whose `batch_api_available` is true (not null); `meta.available_count` counts those among the returned records.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15456,7 +15468,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCachingGranularityWithResponse How prompt caching works per provider
 	//
-	// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. Sorted by `provider_id` ascending.
+	// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. One record per provider (all 52), sorted by `provider_id` ascending. Derived from the same per-provider facts as /prompt-caching (`caching_supported` agrees with it); `cached_price_pct_of_input` is the cached price of /prompt-caching's `price_model` as a percent of its input price (rounded to 0.1). `supports_caching=true` keeps records whose `caching_supported` is true (not null).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15474,7 +15486,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiChangelogWithResponse Cross-provider API change feed
 	//
-	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied.
+	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15501,7 +15513,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetComplianceWithResponse Compliance certifications and agreements per provider
 	//
-	// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it. One record per provider. Sorted by `provider_id` ascending.
+	// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it or it was not confirmed on the provider's official pages (trust center, DPA, legal terms, named in `notes`); `certifications` lists exactly the frameworks whose field is true (`soc2` when `soc2_type` is set), ascending. One record per provider. Sorted by `provider_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15510,7 +15522,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetContextCompressionWithResponse Context compression per provider
 	//
-	// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `native_only` keeps only confirmed native compression, and `meta.native_compression_count` counts the returned records whose `native_compression` is true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15519,7 +15531,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetContextWindowWithResponse Advertised versus tested effective context window
 	//
-	// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `advertised_context` is the `context_window` of `/models` (null when unknown, ordered after the known ones). No tested effective size is published in the reference data (its long-context benchmarks, such as OpenAI-MRCR or RULER in LLM-Stats, are single scores at one length, with no length at which quality stops holding up), so `effective_context`, `recommended_max_fill`, `usable_tokens` and `degradation_note` are null rather than estimated, and `effective_only=true` answers an empty list until a measurement is added.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15546,7 +15558,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDataRetentionWithResponse Data retention and training use per provider
 	//
-	// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. Values describe the default API offering (for a free tier that trains on data, `trained_on_api_data` is true and the notes name the paid terms); null means not published or not confirmed. One record per provider. Sorted by `provider_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15555,7 +15567,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDelegationSupportWithResponse Agent delegation support per provider
 	//
-	// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last).
+	// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last). Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); every provider has at least one record, and one per mechanism when it offers several (for example scoped API keys and short-lived client tokens). A record whose `protocol` is null matches no `protocol` filter.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15564,7 +15576,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDeprecationsWithResponse Model deprecation status and sunset dates
 	//
-	// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records.
+	// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records. Derived: one record per current language model of `/models` (tasks llm, code, multimodal), with the same model IDs. Statuses are as of the data snapshot (`meta.as_of`, 2026-08-21, the date the model catalog's current models were selected by), not as of the day of the request: no litellm `deprecation_date` is `active`; a `deprecation_date` after the snapshot is `deprecated` with that date as `sunset_date` (litellm records the end-of-life date, and the model still responds); a date on or before it would be `sunset`, but such models are retired and not in the model catalog, so no record has it. The data has no announcement date apart from the end-of-life date, so `warning` (announced without an end-of-life date) is never derived and `announced_at` is null; `replacement_model` is null because no source names one.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15573,7 +15585,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetEmbeddingQualityWithResponse Embedding model benchmark scores
 	//
-	// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records.
+	// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records. Source: the legacy MTEB leaderboard (embeddings-benchmark, archived 2025-02-04), English board (MTEB English v1); `mteb_score` is the board's per-task-type average (Retrieval over 15 datasets, Clustering 11, Reranking 4, STS 10), x100. Leaderboard models are mapped to the providers serving the same model, under their API names, by an explicit table (a model served by two providers has a record for each); a task the board gives no average for has no record, and models released after February 2025 or retired are not covered. `dimensions` is the board's embedding size, null where the board gives none.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15582,7 +15594,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetErrorCodesWithResponse Provider error codes mapped to standard categories
 	//
-	// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last).
+	// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last), then `provider_error_code` ascending (null last), then `standard_category` in the order of `meta.categories` (a provider may send one status and type for two categories, for example a too-long prompt and another invalid request, told apart only by the message). Covers the documented errors of the 15 most used LLM providers. Errors that fit none of the six standard categories are mapped to three more: `invalid_request` (malformed or invalid request, unsupported method or media type, conflict, payload too large in bytes, client cancellation), `not_found` (unknown model, deployment or resource) and `billing` (credits, balance, quota or plan exhausted: retrying does not help). Some providers report a blocked prompt or answer in a 200 response (a finish or stop reason); those appear with `http_status` 200 and category `content_filter`. `retryable` follows the provider's guidance (retry advised on its error page, or retried by its official SDK); for retryable errors `recommended_backoff_ms` and `max_retries` are the provider's official SDK defaults (openai, anthropic, groq SDKs: 500 ms, 2 retries; google-genai: 1000 ms, 4 retries; AWS SDK standard mode: 1000 ms, 2 retries) and otherwise the service's generic default (1000 ms, 3 retries, with jitter), as each record's notes say. Hand-curated from the providers' error pages.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15600,7 +15612,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFineTuningWithResponse Fine-tuning availability, methods and prices
 	//
-	// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). Sorted by `provider_id` ascending.
+	// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' fine-tuning documentation (cited in `notes` and `sources`); null where not confirmed. Reinforcement fine-tuning and similar methods outside the `method` enum are named in `notes`. `available_only=true` keeps records whose `available` is true (not null); `meta.available_count` counts those among the returned records.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15627,7 +15639,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFunctionCallingWithResponse Function (tool) calling support per provider
 	//
-	// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending.
+	// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending. Hand-curated from the providers' documentation (the page is named in each record's notes); providers without a tool-calling model API have `tool_call_supported` false, and facts not confirmed are null (an empty `tool_choice_options` when the values are not confirmed). `tool_choice_options` lists the provider's own literal values (for example auto, any, tool, none for Anthropic; AUTO, ANY, NONE for Gemini); `function` stands for the object form that names one function. The `*_only` filters keep only confirmed support (true), never null.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15636,7 +15648,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetGuardrailsWithResponse Safety filters and guardrails per provider
 	//
-	// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. One record per provider. Sorted by `provider_id` ascending.
+	// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. Booleans are null when not confirmed on the provider's official pages; `false_positive_risk` is null unless the provider publishes it (no provider does as of the catalog's date). Categories are lower-case identifiers. One record per provider. Sorted by `provider_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15692,7 +15704,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetJsonModeWithResponse JSON mode and schema enforcement per model
 	//
-	// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal) from the same facts as `/structured-output`: `schema_enforcement_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (so it is true exactly where `/models` says `json_mode`); strictness and the enforcement method come from the documented API of the provider (`native`: the API's own schema parameter; `tool_use`: a forced tool call, on Anthropic and Bedrock models without native structured output). `json_object_supported` is true where the API has a JSON-object mode or enforces schemas by constrained decoding and the model supports structured output, false where the API has no JSON-object mode, null otherwise. Unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15701,7 +15713,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetKnowledgeCutoffWithResponse Training data knowledge cutoff per model
 	//
-	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending.
+	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15719,7 +15731,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetLogprobSupportWithResponse Log probability support per provider
 	//
-	// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records. Hand-curated from the providers' API references (named in each record's notes); `logprob_supported` is null where support was not confirmed, and `supported_only` and `supported_count` count only confirmed support (true).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15728,7 +15740,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetMaxOutputTokensWithResponse Maximum output tokens per model
 	//
-	// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens`, ties by `provider_id`, then `model_id` ascending; at most `limit` records.
+	// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens` (unknown last), ties by `provider_id`, then `model_id` ascending; at most `limit` records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `max_output_tokens` and `context_window` are those of `/models` (models.dev `limit`, else litellm), `output_to_context_ratio` their quotient rounded to 4 decimals; the notes name the source field of each value.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15819,7 +15831,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetMcpSupportWithResponse Model Context Protocol (MCP) support per provider
 	//
-	// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending.
+	// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `server` and `client` keep only confirmed support, and `meta.mcp_client_count` counts the returned records whose `mcp_client_supported` is true. Client support through the provider's official SDK counts as client support (the notes say when it is SDK-side only).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15828,7 +15840,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetMigrationGuideWithResponse Guides for migrating between providers
 	//
-	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending.
+	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15837,7 +15849,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetModelLifecycleWithResponse Model lifecycle stage per model
 	//
-	// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived: one record per current language model of `/models` (same model IDs); stages are as of the data snapshot (`meta.as_of`), not as of the day of the request. Stage rule, first match wins: a litellm `deprecation_date` on or before the snapshot is `sunset` (no current model has one), after it `hard_deprecated` (that date is `deprecation_date`); models.dev status `deprecated` without a date is `soft_deprecated`, `alpha` is `experimental`, `beta` is `beta`; then the model ID's words: `exp` or `experimental` is `experimental`, `preview` is `preview`, `beta` is `beta`; anything else is `ga`. `launch_date` is models.dev's `release_date` (null when it gives only a month). `replacement_model` is null (no source names one). `sla_eligible` is false for sunset models and for Vertex AI's experimental and preview models (Google Cloud's Pre-GA Offerings Terms exclude them from SLAs), null elsewhere (not stated per model).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15846,7 +15858,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetModelTaskFitWithResponse Curated task-fit scores per model and task
 	//
-	// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending.
+	// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending. Derived from the `/benchmarks` catalog (openai/simple-evals and LLM-Stats.com scores, already in percent): `code_generation` is the HumanEval score, `math` the MATH score, `reasoning` the GPQA score, each rounded to one decimal (0 to 100 as published). A model without that benchmark gets no record for the task, and the seven other tasks (summarization, creative_writing, tool_use, structured_extraction, rag_qa, instruction_following, long_context) have no records: no catalog benchmark measures them, and a missing score is never guessed. The tier is that of the rounded score: `elite` from 90, `strong` from 75, `capable` from 60, `limited` below 60.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15855,7 +15867,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetModelVersionsWithResponse Model aliases, pinnable versions and breaking changes
 	//
-	// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first.
+	// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first. Derived from the model IDs of the current language models of `/models`: an ID ending in a version suffix (`-YYYY-MM-DD`, `-YYYYMMDD` or `@YYYYMMDD`, `-MM-DD`, `-NNN` or `@NNN`, and `-NNNN` for OpenAI, Mistral and Azure OpenAI's GPT models, whose four digits are snapshot dates) is a pinned version of the undated ID when that ID is also a model of the same provider, else of `<undated ID>-latest` when that exists; every ID ending in `-latest` is an alias even without versions. `alias_auto_updates` is true for every record (each is a floating name by that rule). `pinnable` is true when at least one pinned version is a current model. A version's `release_date` is models.dev's `release_date`, else the date its suffix spells, else null. `current_pinned_version` is set only where the provider's model page names the snapshot (OpenAI, Anthropic; listed in `meta.sources`), else null. `breaking_changes` is empty: no source records breaking changes between versions. `lifecycle_policy_url` is the provider's published deprecation or model lifecycle page, null when none is known.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15873,7 +15885,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetMultimodalWithResponse Input and output modalities per model
 	//
-	// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal), with the precedence of `/models`: models.dev `modalities` when models.dev lists the model, else litellm's flags (`supports_vision` for image, `supports_audio_input`, `supports_video_input`, `supports_pdf_input`, `supports_audio_output`, `supported_modalities`), text always included; so `image` is in `inputs` exactly where `/models` says `vision`. Image limits and formats are those of the provider's official vision page for models that take images (OpenAI and Azure OpenAI formats; Anthropic API 100 images of 5 MB; Gemini API 3,600 images; Bedrock Converse 20 images of 3.75 MB), null or empty where not confirmed.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15882,7 +15894,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetNativeToolsWithResponse Built-in (provider-hosted) tools
 	//
-	// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending.
+	// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only tools confirmed there are listed, so a provider without confirmed hosted tools has no record and `provider` then answers an empty list; `separate_pricing` is null when not confirmed, and `pricing_notes` are given only where pricing is documented.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15900,7 +15912,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetOutputReproducibilityWithResponse Output reproducibility (seeds, determinism) per provider
 	//
-	// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `deterministic_only` keeps neither a null `seed_supported` nor a null `deterministic_guarantee`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15909,7 +15921,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetOverflowBehaviourWithResponse What a provider does when the context window overflows
 	//
-	// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending.
+	// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending. `overflow_behaviour` and `warning_provided` are null where the provider's behaviour is not confirmed in its official documentation or does not apply (speech, media and search APIs without a model context window); `behaviour` never keeps those. `summary` is computed over the returned records: `silent_truncators` are those with behaviour `truncate` or `sliding_window` and `warning_provided` false. Hand-curated from the providers' official pages (cited per record in `notes`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15927,7 +15939,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPiiHandlingWithResponse PII detection and redaction per provider
 	//
-	// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `detection_only` and `redaction` keep only confirmed support.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15945,7 +15957,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPromptCachingWithResponse Prompt caching support and prices per provider
 	//
-	// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. Sorted by `provider_id` ascending.
+	// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. One record per provider (all 52), sorted by `provider_id` ascending. Derived: `caching_supported` is true where the pricing catalog lists a cached-input price for one of the provider's language models or the provider's official caching documentation (cited in `notes` and `sources`) describes it, false for providers without a text-generation API (nothing to cache), null otherwise. The two prices are those of `price_model` (its rule is in the field's description), so they always equal that model's `/pricing` record; `savings_pct` is computed from them. `cache_ttl_minutes` and `requires_explicit_markup` come from the provider's caching documentation (null when not documented there). `supported_only=true` keeps records whose `caching_supported` is true (not null); `meta.supported_count` counts those among the returned records.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15954,7 +15966,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPromptModerationWithResponse Input moderation and prompt-injection detection per provider
 	//
-	// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending.
+	// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `injection_detection` and `configurable` keep only confirmed support, and `meta.injection_detection_count` counts the returned records whose `prompt_injection_detection` is true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15972,7 +15984,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRateLimitRecoveryWithResponse How to recover from rate limiting, per provider
 	//
-	// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending.
+	// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending. Headers, formats and window types come from the providers' official rate-limit pages and are null or empty where not documented (a token bucket that refills continuously is recorded as `sliding`). Delays are the provider's official SDK retry defaults where it publishes them (for example 500 to 8000 ms for the openai and anthropic SDKs, 1000 to 20000 ms for the AWS SDK standard mode); otherwise the service's generic default, exponential backoff with full jitter from 1000 to 60000 ms honouring Retry-After, as each record's notes say. Hand-curated.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16010,7 +16022,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReferenceCompatWithResponse Compatibility with the reference chat-completions API
 	//
-	// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+	// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending. `drop_in_replacement` is true when the provider documents its compatible endpoint for use with the reference SDK by changing only the base address (which may contain the caller's account, resource or workspace name), the key and the model name; a layer the provider itself describes as for testing only, or one that needs short-lived OAuth tokens, is compatible but not drop-in. Both booleans are null where compatibility is not confirmed in the provider's official documentation (the `_only` filters and the meta counts never count those). Hand-curated from the providers' official pages; base addresses cross-checked with the models.dev provider registry.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16019,7 +16031,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRegionsWithResponse Inference regions per provider
 	//
-	// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match). Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
+	// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match; the match ignores case). `eu_available` is null when not confirmed either way, and `inference_regions` is empty when no region was confirmed. Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16028,7 +16040,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRerankingWithResponse Reranking APIs and prices
 	//
-	// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. Sorted by `provider_id` ascending.
+	// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. One record per provider (all 52), sorted by `provider_id` ascending. Derived: the models and prices of litellm's `rerank` entries (per query x 1000; per-token prices are given in `notes`), plus providers whose official reranking documentation is cited in `notes` and `sources`; providers offering no retrieval or text model (speech, image and video APIs) get false; the others null (not confirmed). `available_only=true` and `multilingual_only=true` keep records where the field is true (not null); `meta.available_count` counts records with `reranking_available` true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16037,7 +16049,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetResolveAliasWithResponse Resolve a model alias to its pinned version
 	//
-	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending.
+	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16046,7 +16058,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSdkSupportWithResponse SDKs published per provider
 	//
-	// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending.
+	// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending. Hand-curated from the providers' SDK pages and repositories: every one of the 52 providers has a record, with only the SDKs known for certain (an empty `sdks` when the provider publishes none, or none was confirmed). Languages are named python, node (JavaScript and TypeScript), go, java, csharp (.NET), ruby, rust. `reference_compat_sdk` is true where the provider documents an endpoint usable with the reference (OpenAI) chat-completions SDK.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16055,7 +16067,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSecurityCertificationsWithResponse Security certification status per provider
 	//
-	// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. `data` is sorted by `provider_id` ascending, then `certification` ascending; `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
+	// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. Every provider has a record for each of the eight certifications: `certified` only where the provider's official pages confirm it (the same facts as `/compliance`; HIPAA counts as certified when a BAA is available), `unknown` otherwise. `summary` is computed from the returned `data` (after filtering). `data` is sorted by `provider_id` ascending, then `certification` ascending (byte order of the enum values); `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16064,7 +16076,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSemanticCachingWithResponse Semantic (similarity) caching support per provider
 	//
-	// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. Sorted by `provider_id` ascending.
+	// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. One record per provider (all 52), sorted by `provider_id` ascending. No provider in the catalog documents semantic caching: where a provider's only cache is prompt prefix caching (confirmed from its documentation, as in /caching-granularity), `semantic_caching_supported` is false and `caching_type` `exact_prefix`; providers without a text-generation API get false; the others null (not confirmed). `semantic_only=true` keeps records whose `semantic_caching_supported` is true (not null).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16073,7 +16085,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetSlaWithResponse Published service level agreements per provider
 	//
-	// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`). One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
+	// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`, whose `sla_target` is this catalog's `guaranteed_uptime_pct` when `sla_available` is true). `sla_available` is null when it was not confirmed whether the provider publishes an SLA. Credits that are tiered by monthly uptime rather than per hour leave `credit_pct_per_hour_outage` null. One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16082,7 +16094,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetStreamingLatencyWithResponse Published streaming latency benchmarks per model
 	//
-	// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending.
+	// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending. The only published figures in the reference data are LLM-Stats.com's (CC BY 4.0) `throughput` (output tokens per second) and `latency` (seconds to the first token) per provider and model, last updated between July and October 2025; a model without them has no record. Rules: `median_ttft_ms` is `latency` x 1000 (LLM-Stats.com publishes one figure and does not say which statistic it is); `throughput_tokens_per_sec` is `throughput`; `median_tpt_ms` is computed as 1000 / `throughput` (no separate inter-token figure is published); `p90_ttft_ms` is always null (not published); `measured_at` is the month LLM-Stats.com last updated the figures. Figures that are defaults rather than measurements are left out: a row whose exact (throughput, latency) pair appears on 3 or more rows of the source is dropped, a throughput or latency value that appears on 10 or more rows is null, and throughputs under 1 token per second are null. LLM-Stats.com model IDs are mapped to the provider's API names of the model catalog by an explicit table; rows of retired models and of hosts outside the 52 providers are left out.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16091,7 +16103,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetStreamingProtocolsWithResponse Streaming protocols per provider
 	//
-	// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+	// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `protocol` keeps only confirmed support, and `meta.websocket_count` counts the returned records whose `websocket_supported` is true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16100,7 +16112,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetStructuredOutputWithResponse Structured output (JSON schema) support per model
 	//
-	// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `json_schema_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (true exactly where `/models` says `json_mode`). The parameter, strictness, constrained decoding, schema features and failure mode are those of the provider's documented API (OpenAI and Azure OpenAI `response_format` json_schema strict; Anthropic `output_format` for the models litellm marks `supports_native_structured_output`, else a forced tool call; Gemini `generationConfig.responseSchema`; OpenAI-compatible providers `response_format`), each record's notes naming the page; they are null where the provider's behaviour is not confirmed and false where the model has no structured output.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16118,7 +16130,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetThinkingSupportWithResponse Reasoning ("thinking") support per model
 	//
-	// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records (`always_on`: records whose `default_behavior` is `always_on`). Derived for every language model of `GET /models` (tasks llm, code, multimodal): `thinking_supported` is models.dev `reasoning`, else litellm `supports_reasoning`, else null. `thinking_cost_per_1m` is litellm `output_cost_per_reasoning_token`, else models.dev `cost.reasoning`, else the model's output price from `/pricing` where the provider bills reasoning as output tokens (OpenAI, Azure OpenAI, Anthropic, Gemini, DeepSeek), else null. `budget_configurable` is true when models.dev `reasoning_options` lists a token budget or effort levels (or the API bounds every reasoning model: OpenAI `reasoning_effort`, Anthropic `thinking.budget_tokens`), false when it lists only an on/off toggle. The parameters, visibility and default come from the provider's documented API, named in each record's notes; unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16147,7 +16159,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetToolCallFormatWithResponse Tool-call message format per provider or model
 	//
-	// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first).
+	// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first). Hand-curated from each provider's official tool-calling page (named in the record's notes) for the providers of the language models in `GET /models`: one provider-wide record where the provider's API has one format for all its models, and one record per model on Vertex AI, whose format depends on the model (Gemini models: Gemini function calling; Claude models: Anthropic Messages). Providers and Vertex AI partner models whose format is not confirmed have no record (an empty list for that provider). `parallel_tool_calls` and `strict_role_ordering` are null where the provider does not document them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16246,7 +16258,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetWebsocketSupportWithResponse WebSocket and streaming transport support per provider
 	//
-	// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending. The `meta` counts cover the returned records.
+	// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending (a null `use_case` first). The `meta` counts cover the returned records. Every provider has at least one record: one per WebSocket use case (for example realtime_audio, realtime_stt, tts_streaming, voice_agent), or one with `use_case` null saying how it streams (`streaming_method` sse, or none when it does not stream). Hand-curated from the providers' documentation (named in each record's notes); `websocket_supported` is null where not confirmed, and `websocket_only` and the counts keep only confirmed values. Endpoint placeholders such as {resource} stand for the caller's own values.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16265,8 +16277,6 @@ type GetAgentProtocolsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16287,11 +16297,6 @@ func (r GetAgentProtocolsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAgentProtocolsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetAgentProtocolsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16403,8 +16408,6 @@ type GetAudioPricingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16425,11 +16428,6 @@ func (r GetAudioPricingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAudioPricingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetAudioPricingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16472,8 +16470,6 @@ type GetBatchApiResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16494,11 +16490,6 @@ func (r GetBatchApiResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetBatchApiResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetBatchApiResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16603,8 +16594,6 @@ type GetCachingGranularityResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16625,11 +16614,6 @@ func (r GetCachingGranularityResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetCachingGranularityResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetCachingGranularityResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16734,8 +16718,6 @@ type GetApiChangelogResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16756,11 +16738,6 @@ func (r GetApiChangelogResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiChangelogResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetApiChangelogResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16920,8 +16897,6 @@ type GetComplianceResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16942,11 +16917,6 @@ func (r GetComplianceResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetComplianceResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetComplianceResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -16989,8 +16959,6 @@ type GetContextCompressionResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17011,11 +16979,6 @@ func (r GetContextCompressionResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetContextCompressionResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetContextCompressionResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17058,8 +17021,6 @@ type GetContextWindowResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17080,11 +17041,6 @@ func (r GetContextWindowResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetContextWindowResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetContextWindowResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17244,8 +17200,6 @@ type GetDataRetentionResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17266,11 +17220,6 @@ func (r GetDataRetentionResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetDataRetentionResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetDataRetentionResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17313,8 +17262,6 @@ type GetDelegationSupportResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17335,11 +17282,6 @@ func (r GetDelegationSupportResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetDelegationSupportResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetDelegationSupportResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17382,8 +17324,6 @@ type GetDeprecationsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17404,11 +17344,6 @@ func (r GetDeprecationsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetDeprecationsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetDeprecationsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17451,8 +17386,6 @@ type GetEmbeddingQualityResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17473,11 +17406,6 @@ func (r GetEmbeddingQualityResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetEmbeddingQualityResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetEmbeddingQualityResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17520,8 +17448,6 @@ type GetErrorCodesResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17542,11 +17468,6 @@ func (r GetErrorCodesResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetErrorCodesResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetErrorCodesResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17651,8 +17572,6 @@ type GetFineTuningResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17673,11 +17592,6 @@ func (r GetFineTuningResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetFineTuningResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetFineTuningResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17844,8 +17758,6 @@ type GetFunctionCallingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17866,11 +17778,6 @@ func (r GetFunctionCallingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetFunctionCallingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetFunctionCallingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -17913,8 +17820,6 @@ type GetGuardrailsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17935,11 +17840,6 @@ func (r GetGuardrailsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetGuardrailsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetGuardrailsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18237,8 +18137,6 @@ type GetJsonModeResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18259,11 +18157,6 @@ func (r GetJsonModeResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetJsonModeResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetJsonModeResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18306,8 +18199,6 @@ type GetKnowledgeCutoffResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18328,11 +18219,6 @@ func (r GetKnowledgeCutoffResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetKnowledgeCutoffResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetKnowledgeCutoffResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18437,8 +18323,6 @@ type GetLogprobSupportResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18459,11 +18343,6 @@ func (r GetLogprobSupportResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetLogprobSupportResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetLogprobSupportResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18506,8 +18385,6 @@ type GetMaxOutputTokensResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18528,11 +18405,6 @@ func (r GetMaxOutputTokensResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetMaxOutputTokensResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetMaxOutputTokensResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18637,8 +18509,6 @@ type GetMcpSupportResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18659,11 +18529,6 @@ func (r GetMcpSupportResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetMcpSupportResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetMcpSupportResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18706,8 +18571,6 @@ type GetMigrationGuideResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18728,11 +18591,6 @@ func (r GetMigrationGuideResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetMigrationGuideResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetMigrationGuideResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18775,8 +18633,6 @@ type GetModelLifecycleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18797,11 +18653,6 @@ func (r GetModelLifecycleResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetModelLifecycleResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetModelLifecycleResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18844,8 +18695,6 @@ type GetModelTaskFitResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18866,11 +18715,6 @@ func (r GetModelTaskFitResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetModelTaskFitResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetModelTaskFitResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -18913,8 +18757,6 @@ type GetModelVersionsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18935,11 +18777,6 @@ func (r GetModelVersionsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetModelVersionsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetModelVersionsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19044,8 +18881,6 @@ type GetMultimodalResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19066,11 +18901,6 @@ func (r GetMultimodalResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetMultimodalResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetMultimodalResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19113,8 +18943,6 @@ type GetNativeToolsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19135,11 +18963,6 @@ func (r GetNativeToolsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetNativeToolsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetNativeToolsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19230,8 +19053,6 @@ type GetOutputReproducibilityResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19252,11 +19073,6 @@ func (r GetOutputReproducibilityResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetOutputReproducibilityResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetOutputReproducibilityResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19299,8 +19115,6 @@ type GetOverflowBehaviourResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19321,11 +19135,6 @@ func (r GetOverflowBehaviourResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetOverflowBehaviourResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetOverflowBehaviourResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19430,8 +19239,6 @@ type GetPiiHandlingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19452,11 +19259,6 @@ func (r GetPiiHandlingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPiiHandlingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetPiiHandlingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19561,8 +19363,6 @@ type GetPromptCachingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19583,11 +19383,6 @@ func (r GetPromptCachingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPromptCachingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetPromptCachingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19630,8 +19425,6 @@ type GetPromptModerationResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19652,11 +19445,6 @@ func (r GetPromptModerationResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPromptModerationResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetPromptModerationResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -19761,8 +19549,6 @@ type GetRateLimitRecoveryResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19783,11 +19569,6 @@ func (r GetRateLimitRecoveryResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRateLimitRecoveryResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetRateLimitRecoveryResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20016,8 +19797,6 @@ type GetReferenceCompatResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20038,11 +19817,6 @@ func (r GetReferenceCompatResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetReferenceCompatResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetReferenceCompatResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20085,8 +19859,6 @@ type GetRegionsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20107,11 +19879,6 @@ func (r GetRegionsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRegionsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetRegionsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20154,8 +19921,6 @@ type GetRerankingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20176,11 +19941,6 @@ func (r GetRerankingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetRerankingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetRerankingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20223,8 +19983,6 @@ type GetResolveAliasResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20245,11 +20003,6 @@ func (r GetResolveAliasResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetResolveAliasResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetResolveAliasResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20292,8 +20045,6 @@ type GetSdkSupportResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20314,11 +20065,6 @@ func (r GetSdkSupportResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetSdkSupportResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetSdkSupportResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20361,8 +20107,6 @@ type GetSecurityCertificationsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20383,11 +20127,6 @@ func (r GetSecurityCertificationsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetSecurityCertificationsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetSecurityCertificationsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20430,8 +20169,6 @@ type GetSemanticCachingResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20452,11 +20189,6 @@ func (r GetSemanticCachingResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetSemanticCachingResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetSemanticCachingResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20499,8 +20231,6 @@ type GetSlaResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20521,11 +20251,6 @@ func (r GetSlaResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetSlaResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetSlaResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20568,8 +20293,6 @@ type GetStreamingLatencyResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20590,11 +20313,6 @@ func (r GetStreamingLatencyResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetStreamingLatencyResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetStreamingLatencyResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20637,8 +20355,6 @@ type GetStreamingProtocolsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20659,11 +20375,6 @@ func (r GetStreamingProtocolsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetStreamingProtocolsResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetStreamingProtocolsResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20706,8 +20417,6 @@ type GetStructuredOutputResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20728,11 +20437,6 @@ func (r GetStructuredOutputResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetStructuredOutputResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetStructuredOutputResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20830,8 +20534,6 @@ type GetThinkingSupportResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20852,11 +20554,6 @@ func (r GetThinkingSupportResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetThinkingSupportResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetThinkingSupportResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -20968,8 +20665,6 @@ type GetToolCallFormatResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20990,11 +20685,6 @@ func (r GetToolCallFormatResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetToolCallFormatResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetToolCallFormatResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21354,8 +21044,6 @@ type GetWebsocketSupportResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21376,11 +21064,6 @@ func (r GetWebsocketSupportResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetWebsocketSupportResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r GetWebsocketSupportResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetBody returns the raw response body bytes
@@ -21414,7 +21097,7 @@ func (r GetWebsocketSupportResponse) ContentType() string {
 
 // GetAgentProtocolsWithResponse Agent protocol support per provider
 //
-// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending.
+// Which agent protocols (MCP, A2A, ACP, ANP, OAP, custom) each provider supports and how fully. One record per provider and protocol. Sorted by `provider_id` ascending, then `protocol` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only protocols a provider supports natively or partially, or has announced, get a record, so a provider with no confirmed protocol has none and `provider` then answers an empty list. A provider that publishes an official MCP server counts as supporting MCP as well as one whose API or SDK is an MCP client; the notes say which.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21459,7 +21142,7 @@ func (c *ClientWithResponses) CreateAttestationWithResponse(ctx context.Context,
 
 // GetAudioPricingWithResponse Speech-to-text and text-to-speech prices
 //
-// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending.
+// Stored catalog of audio model prices: speech-to-text (`stt`) in USD per audio minute and text-to-speech (`tts`) in USD per 1000 characters, with realtime support and free tier. Sorted speech-to-text first, then cheapest first (by `price_per_minute` for stt, `price_per_1k_chars` for tts; unknown prices last), ties by `provider_id` then `model` ascending. Derived from the pricing catalog: one record per speech-to-text or text-to-speech model of `/pricing` (task `speech`), typed by litellm's mode (`audio_transcription` -> stt, `audio_speech` -> tts) or, for models litellm does not list, by models.dev's modalities (audio in, text out -> stt; audio out -> tts). `price_per_minute` is the pricing record's `per_minute_audio` (litellm `input_cost_per_second` x 60) and `price_per_1k_chars` its `per_1k_characters` (litellm `input_cost_per_character` x 1000), so the two catalogs always agree; a model priced only per token has a null price here and its token prices in `notes`. `realtime_supported` follows a per-model rule table citing the providers' pages (null when not confirmed); `realtime_only=true` keeps records where it is true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21474,7 +21157,7 @@ func (c *ClientWithResponses) GetAudioPricingWithResponse(ctx context.Context, p
 
 // GetBatchApiWithResponse Batch API availability and discounts
 //
-// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. Sorted by `provider_id` ascending.
+// Stored catalog of asynchronous batch APIs per provider: availability, discount in percent (0-100) against synchronous prices, maximum requests per batch, typical turnaround in hours and the endpoints that can be batched. One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' batch documentation (cited in `notes` and `sources`); null where not confirmed. `available_only=true` keeps records whose `batch_api_available` is true (not null); `meta.available_count` counts those among the returned records.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21504,7 +21187,7 @@ func (c *ClientWithResponses) GetBenchmarksWithResponse(ctx context.Context, par
 
 // GetCachingGranularityWithResponse How prompt caching works per provider
 //
-// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. Sorted by `provider_id` ascending.
+// Stored catalog of the mechanics of prompt caching per provider: caching type (for example explicit), cacheable elements and whether they cache independently, minimum tokens per cached block, maximum cache breakpoints, TTL options and default TTL in seconds, cached price as a percent (0-100) of the input price, and how markup is done. One record per provider (all 52), sorted by `provider_id` ascending. Derived from the same per-provider facts as /prompt-caching (`caching_supported` agrees with it); `cached_price_pct_of_input` is the cached price of /prompt-caching's `price_model` as a percent of its input price (rounded to 0.1). `supports_caching=true` keeps records whose `caching_supported` is true (not null).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21534,7 +21217,7 @@ func (c *ClientWithResponses) GetChangelogWithResponse(ctx context.Context, para
 
 // GetApiChangelogWithResponse Cross-provider API change feed
 //
-// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied.
+// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21579,7 +21262,7 @@ func (c *ClientWithResponses) GetCompareWithResponse(ctx context.Context, params
 
 // GetComplianceWithResponse Compliance certifications and agreements per provider
 //
-// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it. One record per provider. Sorted by `provider_id` ascending.
+// Compliance posture of each provider as published: certifications, SOC 2 report type, HIPAA business associate agreement (BAA), GDPR, data processing agreement (DPA), ISO 27001, PCI DSS and FedRAMP. A null value means the provider publishes nothing on it or it was not confirmed on the provider's official pages (trust center, DPA, legal terms, named in `notes`); `certifications` lists exactly the frameworks whose field is true (`soc2` when `soc2_type` is set), ascending. One record per provider. Sorted by `provider_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21594,7 +21277,7 @@ func (c *ClientWithResponses) GetComplianceWithResponse(ctx context.Context, par
 
 // GetContextCompressionWithResponse Context compression per provider
 //
-// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider compresses long contexts natively, by which methods, and whether prompt caching serves as compression. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `native_only` keeps only confirmed native compression, and `meta.native_compression_count` counts the returned records whose `native_compression` is true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21609,7 +21292,7 @@ func (c *ClientWithResponses) GetContextCompressionWithResponse(ctx context.Cont
 
 // GetContextWindowWithResponse Advertised versus tested effective context window
 //
-// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog comparing each model's advertised context window with its tested effective size (tokens), the recommended maximum fill (fraction 0 to 1) and the tokens usable in practice. Sorted by `effective_context` descending (unknown effective context last, ordered by `advertised_context` descending), ties by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `advertised_context` is the `context_window` of `/models` (null when unknown, ordered after the known ones). No tested effective size is published in the reference data (its long-context benchmarks, such as OpenAI-MRCR or RULER in LLM-Stats, are single scores at one length, with no length at which quality stops holding up), so `effective_context`, `recommended_max_fill`, `usable_tokens` and `degradation_note` are null rather than estimated, and `effective_only=true` answers an empty list until a measurement is added.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21654,7 +21337,7 @@ func (c *ClientWithResponses) GetCostForecastWithResponse(ctx context.Context, p
 
 // GetDataRetentionWithResponse Data retention and training use per provider
 //
-// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider logs API prompts, how long it keeps them (days), whether customers can opt out, whether zero data retention (ZDR) is available and whether API data is used for training. Values describe the default API offering (for a free tier that trains on data, `trained_on_api_data` is true and the notes name the paid terms); null means not published or not confirmed. One record per provider. Sorted by `provider_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21669,7 +21352,7 @@ func (c *ClientWithResponses) GetDataRetentionWithResponse(ctx context.Context, 
 
 // GetDelegationSupportWithResponse Agent delegation support per provider
 //
-// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last).
+// Whether a provider supports delegating authority to agents, through which protocol, and whether the delegation is time-bound, auditable and revocable. Sorted by `provider_id` ascending, then `protocol` ascending (null last). Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); every provider has at least one record, and one per mechanism when it offers several (for example scoped API keys and short-lived client tokens). A record whose `protocol` is null matches no `protocol` filter.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21684,7 +21367,7 @@ func (c *ClientWithResponses) GetDelegationSupportWithResponse(ctx context.Conte
 
 // GetDeprecationsWithResponse Model deprecation status and sunset dates
 //
-// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records.
+// Stored catalog of model deprecations: status (`active`: no known deprecation planned; `warning`: deprecation announced, still live; `deprecated`: end of life announced, still responds; `sunset`: no longer available), announcement and sunset dates, and the replacement model. Sorted by `sunset_date` ascending (soonest first, unknown dates last), ties by `provider_id`, then `model_id` ascending. `summary` counts the records per status over the returned records. Derived: one record per current language model of `/models` (tasks llm, code, multimodal), with the same model IDs. Statuses are as of the data snapshot (`meta.as_of`, 2026-08-21, the date the model catalog's current models were selected by), not as of the day of the request: no litellm `deprecation_date` is `active`; a `deprecation_date` after the snapshot is `deprecated` with that date as `sunset_date` (litellm records the end-of-life date, and the model still responds); a date on or before it would be `sunset`, but such models are retired and not in the model catalog, so no record has it. The data has no announcement date apart from the end-of-life date, so `warning` (announced without an end-of-life date) is never derived and `announced_at` is null; `replacement_model` is null because no source names one.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21699,7 +21382,7 @@ func (c *ClientWithResponses) GetDeprecationsWithResponse(ctx context.Context, p
 
 // GetEmbeddingQualityWithResponse Embedding model benchmark scores
 //
-// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records.
+// Scores of embedding models from a public embedding benchmark leaderboard (MTEB), one record per model and task type, with the embedding dimensions. Curated published data, not live observation. Sorted descending by `mteb_score`, ties by `provider_id`, then `model_id`, then `task_type` ascending; at most `limit` records. Source: the legacy MTEB leaderboard (embeddings-benchmark, archived 2025-02-04), English board (MTEB English v1); `mteb_score` is the board's per-task-type average (Retrieval over 15 datasets, Clustering 11, Reranking 4, STS 10), x100. Leaderboard models are mapped to the providers serving the same model, under their API names, by an explicit table (a model served by two providers has a record for each); a task the board gives no average for has no record, and models released after February 2025 or retired are not covered. `dimensions` is the board's embedding size, null where the board gives none.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21714,7 +21397,7 @@ func (c *ClientWithResponses) GetEmbeddingQualityWithResponse(ctx context.Contex
 
 // GetErrorCodesWithResponse Provider error codes mapped to standard categories
 //
-// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last).
+// Each provider's API errors (HTTP status, provider error type and code) mapped to a standard category, with whether to retry, the recommended backoff (ms), the maximum number of retries and how to resolve it. Sorted by `provider_id` ascending, then `http_status` ascending, then `provider_error_type` ascending (null last), then `provider_error_code` ascending (null last), then `standard_category` in the order of `meta.categories` (a provider may send one status and type for two categories, for example a too-long prompt and another invalid request, told apart only by the message). Covers the documented errors of the 15 most used LLM providers. Errors that fit none of the six standard categories are mapped to three more: `invalid_request` (malformed or invalid request, unsupported method or media type, conflict, payload too large in bytes, client cancellation), `not_found` (unknown model, deployment or resource) and `billing` (credits, balance, quota or plan exhausted: retrying does not help). Some providers report a blocked prompt or answer in a 200 response (a finish or stop reason); those appear with `http_status` 200 and category `content_filter`. `retryable` follows the provider's guidance (retry advised on its error page, or retried by its official SDK); for retryable errors `recommended_backoff_ms` and `max_retries` are the provider's official SDK defaults (openai, anthropic, groq SDKs: 500 ms, 2 retries; google-genai: 1000 ms, 4 retries; AWS SDK standard mode: 1000 ms, 2 retries) and otherwise the service's generic default (1000 ms, 3 retries, with jitter), as each record's notes say. Hand-curated from the providers' error pages.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21744,7 +21427,7 @@ func (c *ClientWithResponses) GetFailoverWithResponse(ctx context.Context, param
 
 // GetFineTuningWithResponse Fine-tuning availability, methods and prices
 //
-// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). Sorted by `provider_id` ascending.
+// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' fine-tuning documentation (cited in `notes` and `sources`); null where not confirmed. Reinforcement fine-tuning and similar methods outside the `method` enum are named in `notes`. `available_only=true` keeps records whose `available` is true (not null); `meta.available_count` counts those among the returned records.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21789,7 +21472,7 @@ func (c *ClientWithResponses) GetFreshnessWithResponse(ctx context.Context, para
 
 // GetFunctionCallingWithResponse Function (tool) calling support per provider
 //
-// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending.
+// Stored catalog of each provider's function-calling support: whether tool calls are supported, whether several calls can be made in parallel, the maximum number of tools per request, whether a call can be forced, and the accepted `tool_choice` options. Sorted by `provider_id` ascending. Hand-curated from the providers' documentation (the page is named in each record's notes); providers without a tool-calling model API have `tool_call_supported` false, and facts not confirmed are null (an empty `tool_choice_options` when the values are not confirmed). `tool_choice_options` lists the provider's own literal values (for example auto, any, tool, none for Anthropic; AUTO, ANY, NONE for Gemini); `function` stands for the object form that names one function. The `*_only` filters keep only confirmed support (true), never null.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21804,7 +21487,7 @@ func (c *ClientWithResponses) GetFunctionCallingWithResponse(ctx context.Context
 
 // GetGuardrailsWithResponse Safety filters and guardrails per provider
 //
-// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. One record per provider. Sorted by `provider_id` ascending.
+// Safety filters a provider applies, whether they are configurable or can be disabled, their categories and strictness levels, and the risk of false positives. Booleans are null when not confirmed on the provider's official pages; `false_positive_risk` is null unless the provider publishes it (no provider does as of the catalog's date). Categories are lower-case identifiers. One record per provider. Sorted by `provider_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21896,7 +21579,7 @@ func (c *ClientWithResponses) GetIncidentsWithResponse(ctx context.Context, para
 
 // GetJsonModeWithResponse JSON mode and schema enforcement per model
 //
-// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of JSON output support per model: plain JSON-object mode, JSON-schema enforcement, strict mode, how enforcement is done, and whether a workaround is needed. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal) from the same facts as `/structured-output`: `schema_enforcement_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (so it is true exactly where `/models` says `json_mode`); strictness and the enforcement method come from the documented API of the provider (`native`: the API's own schema parameter; `tool_use`: a forced tool call, on Anthropic and Bedrock models without native structured output). `json_object_supported` is true where the API has a JSON-object mode or enforces schemas by constrained decoding and the model supports structured output, false where the API has no JSON-object mode, null otherwise. Unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21911,7 +21594,7 @@ func (c *ClientWithResponses) GetJsonModeWithResponse(ctx context.Context, param
 
 // GetKnowledgeCutoffWithResponse Training data knowledge cutoff per model
 //
-// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending.
+// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21941,7 +21624,7 @@ func (c *ClientWithResponses) GetLatencyWithResponse(ctx context.Context, params
 
 // GetLogprobSupportWithResponse Log probability support per provider
 //
-// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of whether each provider returns token log probabilities, the maximum number of alternatives per token, and the request parameter for them. Sorted by `provider_id` ascending. The `meta` counts cover the returned records. Hand-curated from the providers' API references (named in each record's notes); `logprob_supported` is null where support was not confirmed, and `supported_only` and `supported_count` count only confirmed support (true).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -21956,7 +21639,7 @@ func (c *ClientWithResponses) GetLogprobSupportWithResponse(ctx context.Context,
 
 // GetMaxOutputTokensWithResponse Maximum output tokens per model
 //
-// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens`, ties by `provider_id`, then `model_id` ascending; at most `limit` records.
+// Stored catalog of the maximum number of output tokens per model, with the context window (tokens) and the ratio of the two. Sorted descending by `max_output_tokens` (unknown last), ties by `provider_id`, then `model_id` ascending; at most `limit` records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `max_output_tokens` and `context_window` are those of `/models` (models.dev `limit`, else litellm), `output_to_context_ratio` their quotient rounded to 4 decimals; the notes name the source field of each value.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22065,7 +21748,7 @@ func (c *ClientWithResponses) PostMcpWithResponse(ctx context.Context, params *P
 
 // GetMcpSupportWithResponse Model Context Protocol (MCP) support per provider
 //
-// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending.
+// How each provider supports the Model Context Protocol: as an MCP server, as an MCP client that calls MCP servers, which MCP servers it hosts, and whether custom MCP servers can be attached. This describes the providers, not this service's own MCP endpoint (`POST /mcp`). One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `server` and `client` keep only confirmed support, and `meta.mcp_client_count` counts the returned records whose `mcp_client_supported` is true. Client support through the provider's official SDK counts as client support (the notes say when it is SDK-side only).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22080,7 +21763,7 @@ func (c *ClientWithResponses) GetMcpSupportWithResponse(ctx context.Context, par
 
 // GetMigrationGuideWithResponse Guides for migrating between providers
 //
-// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending.
+// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22095,7 +21778,7 @@ func (c *ClientWithResponses) GetMigrationGuideWithResponse(ctx context.Context,
 
 // GetModelLifecycleWithResponse Model lifecycle stage per model
 //
-// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of each model's lifecycle stage (active stages: `experimental`, `preview`, `beta`, `ga`; deprecated stages: `soft_deprecated`, `hard_deprecated`, `sunset`), launch and deprecation dates, the replacement model and SLA eligibility. Filters combine (all must hold). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived: one record per current language model of `/models` (same model IDs); stages are as of the data snapshot (`meta.as_of`), not as of the day of the request. Stage rule, first match wins: a litellm `deprecation_date` on or before the snapshot is `sunset` (no current model has one), after it `hard_deprecated` (that date is `deprecation_date`); models.dev status `deprecated` without a date is `soft_deprecated`, `alpha` is `experimental`, `beta` is `beta`; then the model ID's words: `exp` or `experimental` is `experimental`, `preview` is `preview`, `beta` is `beta`; anything else is `ga`. `launch_date` is models.dev's `release_date` (null when it gives only a month). `replacement_model` is null (no source names one). `sla_eligible` is false for sunset models and for Vertex AI's experimental and preview models (Google Cloud's Pre-GA Offerings Terms exclude them from SLAs), null elsewhere (not stated per model).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22110,7 +21793,7 @@ func (c *ClientWithResponses) GetModelLifecycleWithResponse(ctx context.Context,
 
 // GetModelTaskFitWithResponse Curated task-fit scores per model and task
 //
-// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending.
+// Curated composite scores (0 to 100) of how well each model fits a task, from published third-party data (not live observation), with the tier derived from the score: `elite` (90 and above), `strong` (75 to 89), `capable` (60 to 74), `limited` (below 60). Sorted by `score` descending, ties by `provider_id`, then `model_id`, then `task` ascending. Derived from the `/benchmarks` catalog (openai/simple-evals and LLM-Stats.com scores, already in percent): `code_generation` is the HumanEval score, `math` the MATH score, `reasoning` the GPQA score, each rounded to one decimal (0 to 100 as published). A model without that benchmark gets no record for the task, and the seven other tasks (summarization, creative_writing, tool_use, structured_extraction, rag_qa, instruction_following, long_context) have no records: no catalog benchmark measures them, and a missing score is never guessed. The tier is that of the rounded score: `elite` from 90, `strong` from 75, `capable` from 60, `limited` below 60.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22125,7 +21808,7 @@ func (c *ClientWithResponses) GetModelTaskFitWithResponse(ctx context.Context, p
 
 // GetModelVersionsWithResponse Model aliases, pinnable versions and breaking changes
 //
-// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first.
+// Stored catalog of model aliases with their dated versions: whether the alias updates automatically, the version it currently points to, whether versions can be pinned, the known breaking changes, and the provider's lifecycle policy. Sorted by `provider_id`, then `alias` ascending; `versions` is newest first. Derived from the model IDs of the current language models of `/models`: an ID ending in a version suffix (`-YYYY-MM-DD`, `-YYYYMMDD` or `@YYYYMMDD`, `-MM-DD`, `-NNN` or `@NNN`, and `-NNNN` for OpenAI, Mistral and Azure OpenAI's GPT models, whose four digits are snapshot dates) is a pinned version of the undated ID when that ID is also a model of the same provider, else of `<undated ID>-latest` when that exists; every ID ending in `-latest` is an alias even without versions. `alias_auto_updates` is true for every record (each is a floating name by that rule). `pinnable` is true when at least one pinned version is a current model. A version's `release_date` is models.dev's `release_date`, else the date its suffix spells, else null. `current_pinned_version` is set only where the provider's model page names the snapshot (OpenAI, Anthropic; listed in `meta.sources`), else null. `breaking_changes` is empty: no source records breaking changes between versions. `lifecycle_policy_url` is the provider's published deprecation or model lifecycle page, null when none is known.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22155,7 +21838,7 @@ func (c *ClientWithResponses) GetModelsWithResponse(ctx context.Context, params 
 
 // GetMultimodalWithResponse Input and output modalities per model
 //
-// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of the input and output modalities each model accepts and produces, with image limits (count per request, size in MB, formats). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal), with the precedence of `/models`: models.dev `modalities` when models.dev lists the model, else litellm's flags (`supports_vision` for image, `supports_audio_input`, `supports_video_input`, `supports_pdf_input`, `supports_audio_output`, `supported_modalities`), text always included; so `image` is in `inputs` exactly where `/models` says `vision`. Image limits and formats are those of the provider's official vision page for models that take images (OpenAI and Azure OpenAI formats; Anthropic API 100 images of 5 MB; Gemini API 3,600 images; Bedrock Converse 20 images of 3.75 MB), null or empty where not confirmed.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22170,7 +21853,7 @@ func (c *ClientWithResponses) GetMultimodalWithResponse(ctx context.Context, par
 
 // GetNativeToolsWithResponse Built-in (provider-hosted) tools
 //
-// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending.
+// Tools a provider runs on its own side (web search, code interpreter, image generation, file search, computer use, memory and others), the models they work with, whether they are priced separately and how available they are. One record per provider tool. Sorted by `provider_id` ascending, then `tool_type` ascending, then `tool_name` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`): only tools confirmed there are listed, so a provider without confirmed hosted tools has no record and `provider` then answers an empty list; `separate_pricing` is null when not confirmed, and `pricing_notes` are given only where pricing is documented.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22200,7 +21883,7 @@ func (c *ClientWithResponses) GetOpenAPIDocumentWithResponse(ctx context.Context
 
 // GetOutputReproducibilityWithResponse Output reproducibility (seeds, determinism) per provider
 //
-// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider accepts a sampling seed, what determinism it guarantees, and what makes outputs vary. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `deterministic_only` keeps neither a null `seed_supported` nor a null `deterministic_guarantee`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22215,7 +21898,7 @@ func (c *ClientWithResponses) GetOutputReproducibilityWithResponse(ctx context.C
 
 // GetOverflowBehaviourWithResponse What a provider does when the context window overflows
 //
-// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending.
+// What each provider does when a request exceeds the context window: `error` (returns 400 or 413), `truncate` (cuts the oldest content, may or may not warn) or `sliding_window` (drops the oldest messages silently). One record per provider, with counts per behaviour and the providers that truncate without warning. Sorted by `provider_id` ascending. `overflow_behaviour` and `warning_provided` are null where the provider's behaviour is not confirmed in its official documentation or does not apply (speech, media and search APIs without a model context window); `behaviour` never keeps those. `summary` is computed over the returned records: `silent_truncators` are those with behaviour `truncate` or `sliding_window` and `warning_provided` false. Hand-curated from the providers' official pages (cited per record in `notes`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22245,7 +21928,7 @@ func (c *ClientWithResponses) GetPickWithResponse(ctx context.Context, params *G
 
 // GetPiiHandlingWithResponse PII detection and redaction per provider
 //
-// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider detects and redacts personally identifiable information (PII) in prompts and responses, which PII types, and whether it keeps an audit trail. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `detection_only` and `redaction` keep only confirmed support.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22275,7 +21958,7 @@ func (c *ClientWithResponses) GetPricingWithResponse(ctx context.Context, params
 
 // GetPromptCachingWithResponse Prompt caching support and prices per provider
 //
-// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. Sorted by `provider_id` ascending.
+// Stored catalog of prompt caching per provider: whether it is supported, cache TTL in minutes, savings in percent (0-100), which prompt elements can be cached, whether explicit markup is needed, and the uncached and cached input prices in USD per 1M tokens. One record per provider (all 52), sorted by `provider_id` ascending. Derived: `caching_supported` is true where the pricing catalog lists a cached-input price for one of the provider's language models or the provider's official caching documentation (cited in `notes` and `sources`) describes it, false for providers without a text-generation API (nothing to cache), null otherwise. The two prices are those of `price_model` (its rule is in the field's description), so they always equal that model's `/pricing` record; `savings_pct` is computed from them. `cache_ttl_minutes` and `requires_explicit_markup` come from the provider's caching documentation (null when not documented there). `supported_only=true` keeps records whose `caching_supported` is true (not null); `meta.supported_count` counts those among the returned records.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22290,7 +21973,7 @@ func (c *ClientWithResponses) GetPromptCachingWithResponse(ctx context.Context, 
 
 // GetPromptModerationWithResponse Input moderation and prompt-injection detection per provider
 //
-// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending.
+// Whether a provider moderates input prompts, detects prompt injection, which categories it checks, what it does on a hit, and whether a separate moderation API exists. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `injection_detection` and `configurable` keep only confirmed support, and `meta.injection_detection_count` counts the returned records whose `prompt_injection_detection` is true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22320,7 +22003,7 @@ func (c *ClientWithResponses) GetQuotaCheckWithResponse(ctx context.Context, par
 
 // GetRateLimitRecoveryWithResponse How to recover from rate limiting, per provider
 //
-// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending.
+// How each provider signals a rate limit (Retry-After and reset headers and their formats), whether its request-per-minute and token-per-minute windows are sliding or fixed, and the recommended retry strategy with base and maximum delay (ms) and jitter. One record per provider; all providers when `provider` is omitted. Sorted by `provider_id` ascending. Headers, formats and window types come from the providers' official rate-limit pages and are null or empty where not documented (a token bucket that refills continuously is recorded as `sliding`). Delays are the provider's official SDK retry defaults where it publishes them (for example 500 to 8000 ms for the openai and anthropic SDKs, 1000 to 20000 ms for the AWS SDK standard mode); otherwise the service's generic default, exponential backoff with full jitter from 1000 to 60000 ms honouring Retry-After, as each record's notes say. Hand-curated.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22382,7 +22065,7 @@ func (c *ClientWithResponses) GetRecommendWithResponse(ctx context.Context, para
 
 // GetReferenceCompatWithResponse Compatibility with the reference chat-completions API
 //
-// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+// Matrix of providers offering an API compatible with the widely adopted reference chat-completions API: whether it is compatible, whether it is a drop-in replacement (change only the base address and key), the compatible base address and endpoints, and known quirks. One record per provider. Sorted by `provider_id` ascending. `drop_in_replacement` is true when the provider documents its compatible endpoint for use with the reference SDK by changing only the base address (which may contain the caller's account, resource or workspace name), the key and the model name; a layer the provider itself describes as for testing only, or one that needs short-lived OAuth tokens, is compatible but not drop-in. Both booleans are null where compatibility is not confirmed in the provider's official documentation (the `_only` filters and the meta counts never count those). Hand-curated from the providers' official pages; base addresses cross-checked with the models.dev provider registry.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22397,7 +22080,7 @@ func (c *ClientWithResponses) GetReferenceCompatWithResponse(ctx context.Context
 
 // GetRegionsWithResponse Inference regions per provider
 //
-// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match). Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
+// Where each provider runs inference: its regions (with geography and, where published, the models served there), the geographies covered and whether EU inference is available. One record per provider, returned whole (filters select providers, they do not trim `inference_regions`). `model` keeps only providers with a region whose `models` list has a partially matching entry (a region whose `models` is null does not match; the match ignores case). `eu_available` is null when not confirmed either way, and `inference_regions` is empty when no region was confirmed. Sorted by `provider_id` ascending; `inference_regions` by `region_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22412,7 +22095,7 @@ func (c *ClientWithResponses) GetRegionsWithResponse(ctx context.Context, params
 
 // GetRerankingWithResponse Reranking APIs and prices
 //
-// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. Sorted by `provider_id` ascending.
+// Stored catalog of reranking APIs per provider: availability, models, price in USD per 1000 queries, maximum documents per query and multilingual support. One record per provider (all 52), sorted by `provider_id` ascending. Derived: the models and prices of litellm's `rerank` entries (per query x 1000; per-token prices are given in `notes`), plus providers whose official reranking documentation is cited in `notes` and `sources`; providers offering no retrieval or text model (speech, image and video APIs) get false; the others null (not confirmed). `available_only=true` and `multilingual_only=true` keep records where the field is true (not null); `meta.available_count` counts records with `reranking_available` true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22427,7 +22110,7 @@ func (c *ClientWithResponses) GetRerankingWithResponse(ctx context.Context, para
 
 // GetResolveAliasWithResponse Resolve a model alias to its pinned version
 //
-// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending.
+// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22442,7 +22125,7 @@ func (c *ClientWithResponses) GetResolveAliasWithResponse(ctx context.Context, p
 
 // GetSdkSupportWithResponse SDKs published per provider
 //
-// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending.
+// Stored catalog of the client SDKs each provider offers, per language, and whether the provider can be used through the reference chat-completions SDK. `language` and `official_only` filter the entries of each record's `sdks` (and `sdk_count` and `languages` then describe the remaining entries); a provider left with no SDK entry is dropped. Sorted by `provider_id` ascending. Hand-curated from the providers' SDK pages and repositories: every one of the 52 providers has a record, with only the SDKs known for certain (an empty `sdks` when the provider publishes none, or none was confirmed). Languages are named python, node (JavaScript and TypeScript), go, java, csharp (.NET), ruby, rust. `reference_compat_sdk` is true where the provider documents an endpoint usable with the reference (OpenAI) chat-completions SDK.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22457,7 +22140,7 @@ func (c *ClientWithResponses) GetSdkSupportWithResponse(ctx context.Context, par
 
 // GetSecurityCertificationsWithResponse Security certification status per provider
 //
-// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. `data` is sorted by `provider_id` ascending, then `certification` ascending; `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
+// One record per provider and certification with its status and scope, plus a per-provider summary of certified counts. Every provider has a record for each of the eight certifications: `certified` only where the provider's official pages confirm it (the same facts as `/compliance`; HIPAA counts as certified when a BAA is available), `unknown` otherwise. `summary` is computed from the returned `data` (after filtering). `data` is sorted by `provider_id` ascending, then `certification` ascending (byte order of the enum values); `summary` is sorted by `certified_count` descending, then `provider_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22472,7 +22155,7 @@ func (c *ClientWithResponses) GetSecurityCertificationsWithResponse(ctx context.
 
 // GetSemanticCachingWithResponse Semantic (similarity) caching support per provider
 //
-// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. Sorted by `provider_id` ascending.
+// Stored catalog of provider-side response caching: whether semantic (similarity-based) caching is supported, the caching type (for example exact_match), whether the similarity threshold and TTL are configurable, and the cache scope. One record per provider (all 52), sorted by `provider_id` ascending. No provider in the catalog documents semantic caching: where a provider's only cache is prompt prefix caching (confirmed from its documentation, as in /caching-granularity), `semantic_caching_supported` is false and `caching_type` `exact_prefix`; providers without a text-generation API get false; the others null (not confirmed). `semantic_only=true` keeps records whose `semantic_caching_supported` is true (not null).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22487,7 +22170,7 @@ func (c *ClientWithResponses) GetSemanticCachingWithResponse(ctx context.Context
 
 // GetSlaWithResponse Published service level agreements per provider
 //
-// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`). One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
+// Published uptime guarantees and service credits, separate from the uptime this service observes (see `/uptime-history`, whose `sla_target` is this catalog's `guaranteed_uptime_pct` when `sla_available` is true). `sla_available` is null when it was not confirmed whether the provider publishes an SLA. Credits that are tiered by monthly uptime rather than per hour leave `credit_pct_per_hour_outage` null. One record per provider. Sorted by `guaranteed_uptime_pct` descending (null last), then `provider_id` ascending.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22502,7 +22185,7 @@ func (c *ClientWithResponses) GetSlaWithResponse(ctx context.Context, params *Ge
 
 // GetStreamingLatencyWithResponse Published streaming latency benchmarks per model
 //
-// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending.
+// Published third-party benchmark data (not live observation) on streaming latency per model: time to first token (TTFT) and time per output token (TPT, the inter-token delay) in milliseconds, and throughput in tokens per second. Sorted ascending by `median_ttft_ms` (`sort=ttft`, the default) or by `median_tpt_ms` (`sort=tpt`); records without the sort value come last; ties by `provider_id`, then `model_id` ascending. The only published figures in the reference data are LLM-Stats.com's (CC BY 4.0) `throughput` (output tokens per second) and `latency` (seconds to the first token) per provider and model, last updated between July and October 2025; a model without them has no record. Rules: `median_ttft_ms` is `latency` x 1000 (LLM-Stats.com publishes one figure and does not say which statistic it is); `throughput_tokens_per_sec` is `throughput`; `median_tpt_ms` is computed as 1000 / `throughput` (no separate inter-token figure is published); `p90_ttft_ms` is always null (not published); `measured_at` is the month LLM-Stats.com last updated the figures. Figures that are defaults rather than measurements are left out: a row whose exact (throughput, latency) pair appears on 3 or more rows of the source is dropped, a throughput or latency value that appears on 10 or more rows is null, and throughputs under 1 token per second are null. LLM-Stats.com model IDs are mapped to the provider's API names of the model catalog by an explicit table; rows of retired models and of hosts outside the 52 providers are left out.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22517,7 +22200,7 @@ func (c *ClientWithResponses) GetStreamingLatencyWithResponse(ctx context.Contex
 
 // GetStreamingProtocolsWithResponse Streaming protocols per provider
 //
-// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending.
+// How each provider streams responses: Server-Sent Events (SSE), WebSocket or both, the events sent, how the end of a stream is signalled, and known quirks. One record per provider. Sorted by `provider_id` ascending. Hand-curated from the providers' official documentation (sources in `meta.sources`). A fact that was not confirmed is null (this document makes the record's flags nullable for that); `protocol` keeps only confirmed support, and `meta.websocket_count` counts the returned records whose `websocket_supported` is true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22532,7 +22215,7 @@ func (c *ClientWithResponses) GetStreamingProtocolsWithResponse(ctx context.Cont
 
 // GetStructuredOutputWithResponse Structured output (JSON schema) support per model
 //
-// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of structured-output support per model: JSON-schema support, strict enforcement, constrained decoding, the request parameter used, the supported schema features, and what happens when the output does not match (`failure_mode`). Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records. Derived for every language model of `GET /models` (tasks llm, code, multimodal): `json_schema_supported` is models.dev `structured_output`, else litellm `supports_response_schema`, else null (true exactly where `/models` says `json_mode`). The parameter, strictness, constrained decoding, schema features and failure mode are those of the provider's documented API (OpenAI and Azure OpenAI `response_format` json_schema strict; Anthropic `output_format` for the models litellm marks `supports_native_structured_output`, else a forced tool call; Gemini `generationConfig.responseSchema`; OpenAI-compatible providers `response_format`), each record's notes naming the page; they are null where the provider's behaviour is not confirmed and false where the model has no structured output.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22562,7 +22245,7 @@ func (c *ClientWithResponses) GetTaskCostWithResponse(ctx context.Context, param
 
 // GetThinkingSupportWithResponse Reasoning ("thinking") support per model
 //
-// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records.
+// Stored catalog of extended reasoning ("thinking") support per model: whether it exists and is visible, the request parameter, the price of thinking tokens (USD per 1M tokens), whether a thinking budget can be set, and the default behaviour. Sorted by `provider_id`, then `model_id` ascending. The `meta` counts cover the returned records (`always_on`: records whose `default_behavior` is `always_on`). Derived for every language model of `GET /models` (tasks llm, code, multimodal): `thinking_supported` is models.dev `reasoning`, else litellm `supports_reasoning`, else null. `thinking_cost_per_1m` is litellm `output_cost_per_reasoning_token`, else models.dev `cost.reasoning`, else the model's output price from `/pricing` where the provider bills reasoning as output tokens (OpenAI, Azure OpenAI, Anthropic, Gemini, DeepSeek), else null. `budget_configurable` is true when models.dev `reasoning_options` lists a token budget or effort levels (or the API bounds every reasoning model: OpenAI `reasoning_effort`, Anthropic `thinking.budget_tokens`), false when it lists only an on/off toggle. The parameters, visibility and default come from the provider's documented API, named in each record's notes; unconfirmed facts are null, and a boolean filter keeps only records where the fact is true.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22609,7 +22292,7 @@ func (c *ClientWithResponses) EstimateTokensWithResponse(ctx context.Context, bo
 
 // GetToolCallFormatWithResponse Tool-call message format per provider or model
 //
-// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first).
+// Stored catalog of how each provider (or model) expects tool calls and tool results in the conversation: the role order, the roles used for tool calls and tool results, the key holding the tool result, parallel calls, whether role ordering is strict, and the tool schema format. A record with `model_id` null applies to all the provider's models and is kept by any `model` filter. Sorted by `provider_id`, then `model_id` ascending (provider-wide records first). Hand-curated from each provider's official tool-calling page (named in the record's notes) for the providers of the language models in `GET /models`: one provider-wide record where the provider's API has one format for all its models, and one record per model on Vertex AI, whose format depends on the model (Gemini models: Gemini function calling; Claude models: Anthropic Messages). Providers and Vertex AI partner models whose format is not confirmed have no record (an empty list for that provider). `parallel_tool_calls` and `strict_role_ordering` are null where the provider does not document them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22750,7 +22433,7 @@ func (c *ClientWithResponses) CreateWebhookWithResponse(ctx context.Context, bod
 
 // GetWebsocketSupportWithResponse WebSocket and streaming transport support per provider
 //
-// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending. The `meta` counts cover the returned records.
+// Stored catalog of WebSocket support per provider (and use case): the streaming method, whether server-sent events (SSE) are also supported, the WebSocket endpoint, supported models, authentication and multiplexing. Sorted by `provider_id`, then `use_case` ascending (a null `use_case` first). The `meta` counts cover the returned records. Every provider has at least one record: one per WebSocket use case (for example realtime_audio, realtime_stt, tts_streaming, voice_agent), or one with `use_case` null saying how it streams (`streaming_method` sse, or none when it does not stream). Hand-curated from the providers' documentation (named in each record's notes); `websocket_supported` is null where not confirmed, and `websocket_only` and the counts keep only confirmed values. Endpoint placeholders such as {resource} stand for the caller's own values.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22804,13 +22487,6 @@ func ParseGetAgentProtocolsResponse(rsp *http.Response) (*GetAgentProtocolsRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -22913,13 +22589,6 @@ func ParseGetAudioPricingResponse(rsp *http.Response) (*GetAudioPricingResponse,
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -22966,13 +22635,6 @@ func ParseGetBatchApiResponse(rsp *http.Response) (*GetBatchApiResponse, error) 
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23068,13 +22730,6 @@ func ParseGetCachingGranularityResponse(rsp *http.Response) (*GetCachingGranular
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23168,13 +22823,6 @@ func ParseGetApiChangelogResponse(rsp *http.Response) (*GetApiChangelogResponse,
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23310,13 +22958,6 @@ func ParseGetComplianceResponse(rsp *http.Response) (*GetComplianceResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23364,13 +23005,6 @@ func ParseGetContextCompressionResponse(rsp *http.Response) (*GetContextCompress
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23417,13 +23051,6 @@ func ParseGetContextWindowResponse(rsp *http.Response) (*GetContextWindowRespons
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23559,13 +23186,6 @@ func ParseGetDataRetentionResponse(rsp *http.Response) (*GetDataRetentionRespons
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23612,13 +23232,6 @@ func ParseGetDelegationSupportResponse(rsp *http.Response) (*GetDelegationSuppor
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23667,13 +23280,6 @@ func ParseGetDeprecationsResponse(rsp *http.Response) (*GetDeprecationsResponse,
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23721,13 +23327,6 @@ func ParseGetEmbeddingQualityResponse(rsp *http.Response) (*GetEmbeddingQualityR
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -23774,13 +23373,6 @@ func ParseGetErrorCodesResponse(rsp *http.Response) (*GetErrorCodesResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -23875,13 +23467,6 @@ func ParseGetFineTuningResponse(rsp *http.Response) (*GetFineTuningResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24024,13 +23609,6 @@ func ParseGetFunctionCallingResponse(rsp *http.Response) (*GetFunctionCallingRes
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24077,13 +23655,6 @@ func ParseGetGuardrailsResponse(rsp *http.Response) (*GetGuardrailsResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24339,13 +23910,6 @@ func ParseGetJsonModeResponse(rsp *http.Response) (*GetJsonModeResponse, error) 
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24392,13 +23956,6 @@ func ParseGetKnowledgeCutoffResponse(rsp *http.Response) (*GetKnowledgeCutoffRes
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24494,13 +24051,6 @@ func ParseGetLogprobSupportResponse(rsp *http.Response) (*GetLogprobSupportRespo
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24547,13 +24097,6 @@ func ParseGetMaxOutputTokensResponse(rsp *http.Response) (*GetMaxOutputTokensRes
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24652,13 +24195,6 @@ func ParseGetMcpSupportResponse(rsp *http.Response) (*GetMcpSupportResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24705,13 +24241,6 @@ func ParseGetMigrationGuideResponse(rsp *http.Response) (*GetMigrationGuideRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24760,13 +24289,6 @@ func ParseGetModelLifecycleResponse(rsp *http.Response) (*GetModelLifecycleRespo
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24814,13 +24336,6 @@ func ParseGetModelTaskFitResponse(rsp *http.Response) (*GetModelTaskFitResponse,
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -24867,13 +24382,6 @@ func ParseGetModelVersionsResponse(rsp *http.Response) (*GetModelVersionsRespons
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -24969,13 +24477,6 @@ func ParseGetMultimodalResponse(rsp *http.Response) (*GetMultimodalResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25022,13 +24523,6 @@ func ParseGetNativeToolsResponse(rsp *http.Response) (*GetNativeToolsResponse, e
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25110,13 +24604,6 @@ func ParseGetOutputReproducibilityResponse(rsp *http.Response) (*GetOutputReprod
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25163,13 +24650,6 @@ func ParseGetOverflowBehaviourResponse(rsp *http.Response) (*GetOverflowBehaviou
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25265,13 +24745,6 @@ func ParseGetPiiHandlingResponse(rsp *http.Response) (*GetPiiHandlingResponse, e
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25366,13 +24839,6 @@ func ParseGetPromptCachingResponse(rsp *http.Response) (*GetPromptCachingRespons
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25419,13 +24885,6 @@ func ParseGetPromptModerationResponse(rsp *http.Response) (*GetPromptModerationR
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25520,13 +24979,6 @@ func ParseGetRateLimitRecoveryResponse(rsp *http.Response) (*GetRateLimitRecover
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25716,13 +25168,6 @@ func ParseGetReferenceCompatResponse(rsp *http.Response) (*GetReferenceCompatRes
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25769,13 +25214,6 @@ func ParseGetRegionsResponse(rsp *http.Response) (*GetRegionsResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25824,13 +25262,6 @@ func ParseGetRerankingResponse(rsp *http.Response) (*GetRerankingResponse, error
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25877,13 +25308,6 @@ func ParseGetResolveAliasResponse(rsp *http.Response) (*GetResolveAliasResponse,
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -25932,13 +25356,6 @@ func ParseGetSdkSupportResponse(rsp *http.Response) (*GetSdkSupportResponse, err
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -25985,13 +25402,6 @@ func ParseGetSecurityCertificationsResponse(rsp *http.Response) (*GetSecurityCer
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26040,13 +25450,6 @@ func ParseGetSemanticCachingResponse(rsp *http.Response) (*GetSemanticCachingRes
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -26093,13 +25496,6 @@ func ParseGetSlaResponse(rsp *http.Response) (*GetSlaResponse, error) {
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26148,13 +25544,6 @@ func ParseGetStreamingLatencyResponse(rsp *http.Response) (*GetStreamingLatencyR
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -26202,13 +25591,6 @@ func ParseGetStreamingProtocolsResponse(rsp *http.Response) (*GetStreamingProtoc
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
-
 	}
 
 	return response, nil
@@ -26255,13 +25637,6 @@ func ParseGetStructuredOutputResponse(rsp *http.Response) (*GetStructuredOutputR
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26349,13 +25724,6 @@ func ParseGetThinkingSupportResponse(rsp *http.Response) (*GetThinkingSupportRes
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26457,13 +25825,6 @@ func ParseGetToolCallFormatResponse(rsp *http.Response) (*GetToolCallFormatRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -26753,13 +26114,6 @@ func ParseGetWebsocketSupportResponse(rsp *http.Response) (*GetWebsocketSupportR
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	}
 
@@ -32381,8 +31735,6 @@ type InternalErrorJSONResponse Error
 
 type NotFoundJSONResponse Error
 
-type NotImplementedJSONResponse Error
-
 type GetAgentProtocolsRequestObject struct {
 	Params GetAgentProtocolsParams
 }
@@ -32443,20 +31795,6 @@ func (response GetAgentProtocols500JSONResponse) VisitGetAgentProtocolsResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetAgentProtocols501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetAgentProtocols501JSONResponse) VisitGetAgentProtocolsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -32603,20 +31941,6 @@ func (response GetAudioPricing500JSONResponse) VisitGetAudioPricingResponse(w ht
 	return err
 }
 
-type GetAudioPricing501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetAudioPricing501JSONResponse) VisitGetAudioPricingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetBatchApiRequestObject struct {
 	Params GetBatchApiParams
 }
@@ -32677,20 +32001,6 @@ func (response GetBatchApi500JSONResponse) VisitGetBatchApiResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetBatchApi501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetBatchApi501JSONResponse) VisitGetBatchApiResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -32823,20 +32133,6 @@ func (response GetCachingGranularity500JSONResponse) VisitGetCachingGranularityR
 	return err
 }
 
-type GetCachingGranularity501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetCachingGranularity501JSONResponse) VisitGetCachingGranularityResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetChangelogRequestObject struct {
 	Params GetChangelogParams
 }
@@ -32961,20 +32257,6 @@ func (response GetApiChangelog500JSONResponse) VisitGetApiChangelogResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetApiChangelog501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetApiChangelog501JSONResponse) VisitGetApiChangelogResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -33157,20 +32439,6 @@ func (response GetCompliance500JSONResponse) VisitGetComplianceResponse(w http.R
 	return err
 }
 
-type GetCompliance501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetCompliance501JSONResponse) VisitGetComplianceResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetContextCompressionRequestObject struct {
 	Params GetContextCompressionParams
 }
@@ -33235,20 +32503,6 @@ func (response GetContextCompression500JSONResponse) VisitGetContextCompressionR
 	return err
 }
 
-type GetContextCompression501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetContextCompression501JSONResponse) VisitGetContextCompressionResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetContextWindowRequestObject struct {
 	Params GetContextWindowParams
 }
@@ -33309,20 +32563,6 @@ func (response GetContextWindow500JSONResponse) VisitGetContextWindowResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetContextWindow501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetContextWindow501JSONResponse) VisitGetContextWindowResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -33505,20 +32745,6 @@ func (response GetDataRetention500JSONResponse) VisitGetDataRetentionResponse(w 
 	return err
 }
 
-type GetDataRetention501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetDataRetention501JSONResponse) VisitGetDataRetentionResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetDelegationSupportRequestObject struct {
 	Params GetDelegationSupportParams
 }
@@ -33579,20 +32805,6 @@ func (response GetDelegationSupport500JSONResponse) VisitGetDelegationSupportRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetDelegationSupport501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetDelegationSupport501JSONResponse) VisitGetDelegationSupportResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -33661,20 +32873,6 @@ func (response GetDeprecations500JSONResponse) VisitGetDeprecationsResponse(w ht
 	return err
 }
 
-type GetDeprecations501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetDeprecations501JSONResponse) VisitGetDeprecationsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetEmbeddingQualityRequestObject struct {
 	Params GetEmbeddingQualityParams
 }
@@ -33739,20 +32937,6 @@ func (response GetEmbeddingQuality500JSONResponse) VisitGetEmbeddingQualityRespo
 	return err
 }
 
-type GetEmbeddingQuality501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetEmbeddingQuality501JSONResponse) VisitGetEmbeddingQualityResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetErrorCodesRequestObject struct {
 	Params GetErrorCodesParams
 }
@@ -33813,20 +32997,6 @@ func (response GetErrorCodes500JSONResponse) VisitGetErrorCodesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetErrorCodes501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetErrorCodes501JSONResponse) VisitGetErrorCodesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -33955,20 +33125,6 @@ func (response GetFineTuning500JSONResponse) VisitGetFineTuningResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetFineTuning501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetFineTuning501JSONResponse) VisitGetFineTuningResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -34173,20 +33329,6 @@ func (response GetFunctionCalling500JSONResponse) VisitGetFunctionCallingRespons
 	return err
 }
 
-type GetFunctionCalling501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetFunctionCalling501JSONResponse) VisitGetFunctionCallingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetGuardrailsRequestObject struct {
 	Params GetGuardrailsParams
 }
@@ -34247,20 +33389,6 @@ func (response GetGuardrails500JSONResponse) VisitGetGuardrailsResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetGuardrails501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetGuardrails501JSONResponse) VisitGetGuardrailsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -34590,20 +33718,6 @@ func (response GetJsonMode500JSONResponse) VisitGetJsonModeResponse(w http.Respo
 	return err
 }
 
-type GetJsonMode501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetJsonMode501JSONResponse) VisitGetJsonModeResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetKnowledgeCutoffRequestObject struct {
 	Params GetKnowledgeCutoffParams
 }
@@ -34664,20 +33778,6 @@ func (response GetKnowledgeCutoff500JSONResponse) VisitGetKnowledgeCutoffRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetKnowledgeCutoff501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetKnowledgeCutoff501JSONResponse) VisitGetKnowledgeCutoffResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -34810,20 +33910,6 @@ func (response GetLogprobSupport500JSONResponse) VisitGetLogprobSupportResponse(
 	return err
 }
 
-type GetLogprobSupport501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetLogprobSupport501JSONResponse) VisitGetLogprobSupportResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetMaxOutputTokensRequestObject struct {
 	Params GetMaxOutputTokensParams
 }
@@ -34884,20 +33970,6 @@ func (response GetMaxOutputTokens500JSONResponse) VisitGetMaxOutputTokensRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetMaxOutputTokens501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetMaxOutputTokens501JSONResponse) VisitGetMaxOutputTokensResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35047,20 +34119,6 @@ func (response GetMcpSupport500JSONResponse) VisitGetMcpSupportResponse(w http.R
 	return err
 }
 
-type GetMcpSupport501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetMcpSupport501JSONResponse) VisitGetMcpSupportResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetMigrationGuideRequestObject struct {
 	Params GetMigrationGuideParams
 }
@@ -35121,20 +34179,6 @@ func (response GetMigrationGuide500JSONResponse) VisitGetMigrationGuideResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetMigrationGuide501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetMigrationGuide501JSONResponse) VisitGetMigrationGuideResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35203,20 +34247,6 @@ func (response GetModelLifecycle500JSONResponse) VisitGetModelLifecycleResponse(
 	return err
 }
 
-type GetModelLifecycle501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetModelLifecycle501JSONResponse) VisitGetModelLifecycleResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetModelTaskFitRequestObject struct {
 	Params GetModelTaskFitParams
 }
@@ -35281,20 +34311,6 @@ func (response GetModelTaskFit500JSONResponse) VisitGetModelTaskFitResponse(w ht
 	return err
 }
 
-type GetModelTaskFit501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetModelTaskFit501JSONResponse) VisitGetModelTaskFitResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetModelVersionsRequestObject struct {
 	Params GetModelVersionsParams
 }
@@ -35355,20 +34371,6 @@ func (response GetModelVersions500JSONResponse) VisitGetModelVersionsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetModelVersions501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetModelVersions501JSONResponse) VisitGetModelVersionsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35501,20 +34503,6 @@ func (response GetMultimodal500JSONResponse) VisitGetMultimodalResponse(w http.R
 	return err
 }
 
-type GetMultimodal501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetMultimodal501JSONResponse) VisitGetMultimodalResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetNativeToolsRequestObject struct {
 	Params GetNativeToolsParams
 }
@@ -35575,20 +34563,6 @@ func (response GetNativeTools500JSONResponse) VisitGetNativeToolsResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetNativeTools501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetNativeTools501JSONResponse) VisitGetNativeToolsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35692,20 +34666,6 @@ func (response GetOutputReproducibility500JSONResponse) VisitGetOutputReproducib
 	return err
 }
 
-type GetOutputReproducibility501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetOutputReproducibility501JSONResponse) VisitGetOutputReproducibilityResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetOverflowBehaviourRequestObject struct {
 	Params GetOverflowBehaviourParams
 }
@@ -35766,20 +34726,6 @@ func (response GetOverflowBehaviour500JSONResponse) VisitGetOverflowBehaviourRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetOverflowBehaviour501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetOverflowBehaviour501JSONResponse) VisitGetOverflowBehaviourResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -35912,20 +34858,6 @@ func (response GetPiiHandling500JSONResponse) VisitGetPiiHandlingResponse(w http
 	return err
 }
 
-type GetPiiHandling501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetPiiHandling501JSONResponse) VisitGetPiiHandlingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetPricingRequestObject struct {
 	Params GetPricingParams
 }
@@ -36054,20 +34986,6 @@ func (response GetPromptCaching500JSONResponse) VisitGetPromptCachingResponse(w 
 	return err
 }
 
-type GetPromptCaching501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetPromptCaching501JSONResponse) VisitGetPromptCachingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetPromptModerationRequestObject struct {
 	Params GetPromptModerationParams
 }
@@ -36128,20 +35046,6 @@ func (response GetPromptModeration500JSONResponse) VisitGetPromptModerationRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetPromptModeration501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetPromptModeration501JSONResponse) VisitGetPromptModerationResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -36270,20 +35174,6 @@ func (response GetRateLimitRecovery500JSONResponse) VisitGetRateLimitRecoveryRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetRateLimitRecovery501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetRateLimitRecovery501JSONResponse) VisitGetRateLimitRecoveryResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -36544,20 +35434,6 @@ func (response GetReferenceCompat500JSONResponse) VisitGetReferenceCompatRespons
 	return err
 }
 
-type GetReferenceCompat501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetReferenceCompat501JSONResponse) VisitGetReferenceCompatResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetRegionsRequestObject struct {
 	Params GetRegionsParams
 }
@@ -36622,20 +35498,6 @@ func (response GetRegions500JSONResponse) VisitGetRegionsResponse(w http.Respons
 	return err
 }
 
-type GetRegions501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetRegions501JSONResponse) VisitGetRegionsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetRerankingRequestObject struct {
 	Params GetRerankingParams
 }
@@ -36696,20 +35558,6 @@ func (response GetReranking500JSONResponse) VisitGetRerankingResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetReranking501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetReranking501JSONResponse) VisitGetRerankingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -36786,20 +35634,6 @@ func (response GetResolveAlias500JSONResponse) VisitGetResolveAliasResponse(w ht
 	return err
 }
 
-type GetResolveAlias501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetResolveAlias501JSONResponse) VisitGetResolveAliasResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetSdkSupportRequestObject struct {
 	Params GetSdkSupportParams
 }
@@ -36860,20 +35694,6 @@ func (response GetSdkSupport500JSONResponse) VisitGetSdkSupportResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetSdkSupport501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetSdkSupport501JSONResponse) VisitGetSdkSupportResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -36942,20 +35762,6 @@ func (response GetSecurityCertifications500JSONResponse) VisitGetSecurityCertifi
 	return err
 }
 
-type GetSecurityCertifications501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetSecurityCertifications501JSONResponse) VisitGetSecurityCertificationsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetSemanticCachingRequestObject struct {
 	Params GetSemanticCachingParams
 }
@@ -37016,20 +35822,6 @@ func (response GetSemanticCaching500JSONResponse) VisitGetSemanticCachingRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetSemanticCaching501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetSemanticCaching501JSONResponse) VisitGetSemanticCachingResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -37098,20 +35890,6 @@ func (response GetSla500JSONResponse) VisitGetSlaResponse(w http.ResponseWriter)
 	return err
 }
 
-type GetSla501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetSla501JSONResponse) VisitGetSlaResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetStreamingLatencyRequestObject struct {
 	Params GetStreamingLatencyParams
 }
@@ -37172,20 +35950,6 @@ func (response GetStreamingLatency500JSONResponse) VisitGetStreamingLatencyRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetStreamingLatency501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetStreamingLatency501JSONResponse) VisitGetStreamingLatencyResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -37254,20 +36018,6 @@ func (response GetStreamingProtocols500JSONResponse) VisitGetStreamingProtocolsR
 	return err
 }
 
-type GetStreamingProtocols501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetStreamingProtocols501JSONResponse) VisitGetStreamingProtocolsResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
 type GetStructuredOutputRequestObject struct {
 	Params GetStructuredOutputParams
 }
@@ -37328,20 +36078,6 @@ func (response GetStructuredOutput500JSONResponse) VisitGetStructuredOutputRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetStructuredOutput501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetStructuredOutput501JSONResponse) VisitGetStructuredOutputResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -37456,20 +36192,6 @@ func (response GetThinkingSupport500JSONResponse) VisitGetThinkingSupportRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetThinkingSupport501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetThinkingSupport501JSONResponse) VisitGetThinkingSupportResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -37620,20 +36342,6 @@ func (response GetToolCallFormat500JSONResponse) VisitGetToolCallFormatResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetToolCallFormat501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetToolCallFormat501JSONResponse) VisitGetToolCallFormatResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -38033,20 +36741,6 @@ func (response GetWebsocketSupport500JSONResponse) VisitGetWebsocketSupportRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type GetWebsocketSupport501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response GetWebsocketSupport501JSONResponse) VisitGetWebsocketSupportResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }

@@ -1,0 +1,412 @@
+package impl_test
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/seeds/derive"
+)
+
+// The group F expectations decode the seeds files into the local types below and compute every answer with
+// plain loops, independently of package catalog and of the handlers.
+
+// TestGroupFCatalogs runs the group F catalog endpoints against the real server.
+func TestGroupFCatalogs(t *testing.T) {
+	s := apitest.Start(t, apitest.Options{})
+	t.Run("OverflowBehaviour", func(t *testing.T) { testOverflowBehaviour(t, s) })
+	t.Run("ReferenceCompat", func(t *testing.T) { testReferenceCompat(t, s) })
+	t.Run("ErrorCodes", func(t *testing.T) { testErrorCodes(t, s) })
+	t.Run("RateLimitRecovery", func(t *testing.T) { testRateLimitRecovery(t, s) })
+	t.Run("MigrationGuide", func(t *testing.T) { testMigrationGuide(t, s) })
+}
+
+// gfLoad decodes the records of a seeds catalog file into T, with its envelope.
+func gfLoad[T any](t *testing.T, name string) ([]T, *seeds.Catalog) {
+	t.Helper()
+	c, err := seeds.LoadCatalog(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]T, len(c.Records))
+	for i, raw := range c.Records {
+		if err := json.Unmarshal(raw, &out[i]); err != nil {
+			t.Fatalf("%s record %d: %v", name, i, err)
+		}
+	}
+	return out, c
+}
+
+// gfMeta checks an answer's as_of and sources against the catalog file.
+func gfMeta(t *testing.T, path string, c *seeds.Catalog, asOf string, sources []api.Source) {
+	t.Helper()
+	if asOf != c.AsOf || len(sources) != len(c.Sources) {
+		t.Errorf("%s meta: as_of %s (file %s), %d sources (file %d)", path, asOf, c.AsOf, len(sources), len(c.Sources))
+		return
+	}
+	for i, s := range sources {
+		if s.Name != c.Sources[i].Name || s.Url != c.Sources[i].URL {
+			t.Errorf("%s source %d: %+v, file has %+v", path, i, s, c.Sources[i])
+		}
+	}
+}
+
+// gfKeep is the records keep accepts, never nil (an empty answer is an empty list).
+func gfKeep[T any](recs []T, keep func(T) bool) []T {
+	out := []T{}
+	for _, r := range recs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func gfIs(b *bool) bool { return b != nil && *b }
+
+// gfBoth asserts that a filter under test both keeps and drops records, so the test can tell it apart.
+func gfBoth(t *testing.T, what string, kept, all int) {
+	t.Helper()
+	if kept == 0 || kept == all {
+		t.Fatalf("%s keeps %d of %d records: the data no longer tells the filter apart", what, kept, all)
+	}
+}
+
+type gfOverflow struct {
+	ProviderID string  `json:"provider_id"`
+	Behaviour  *string `json:"overflow_behaviour"`
+	Warning    *bool   `json:"warning_provided"`
+}
+
+func testOverflowBehaviour(t *testing.T, s *apitest.Server) {
+	recs, file := gfLoad[gfOverflow](t, "overflow_behaviour")
+	slices.SortFunc(recs, func(a, b gfOverflow) int { return strings.Compare(a.ProviderID, b.ProviderID) })
+	check := func(path string, want []gfOverflow) {
+		t.Helper()
+		b := catGet[api.OverflowBehaviourResponse](t, s, path)
+		got := catKeys(b.OverflowBehaviour, func(r api.OverflowBehaviourRecord) string { return r.ProviderId })
+		catSame(t, path, got, catKeys(want, func(r gfOverflow) string { return r.ProviderID }))
+		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		// The summary, recomputed from the expected records.
+		var ws api.OverflowBehaviourSummary
+		ws.SilentTruncators = []string{}
+		for _, r := range want {
+			if r.Behaviour == nil {
+				continue
+			}
+			switch *r.Behaviour {
+			case "error":
+				ws.Error++
+			case "truncate":
+				ws.Truncate++
+			case "sliding_window":
+				ws.SlidingWindow++
+			}
+			if *r.Behaviour != "error" && r.Warning != nil && !*r.Warning {
+				ws.SilentTruncators = append(ws.SilentTruncators, r.ProviderID)
+			}
+		}
+		if b.Summary.Error != ws.Error || b.Summary.Truncate != ws.Truncate || b.Summary.SlidingWindow != ws.SlidingWindow ||
+			!slices.Equal(b.Summary.SilentTruncators, ws.SilentTruncators) {
+			t.Errorf("%s summary: %+v, want %+v", path, b.Summary, ws)
+		}
+	}
+	is := func(kind string) func(gfOverflow) bool {
+		return func(r gfOverflow) bool { return r.Behaviour != nil && *r.Behaviour == kind }
+	}
+	errs, truncs := gfKeep(recs, is("error")), gfKeep(recs, is("truncate"))
+	gfBoth(t, "behaviour=error", len(errs), len(recs))
+	gfBoth(t, "behaviour=truncate", len(truncs), len(recs))
+	check("/api/v1/overflow-behaviour", recs)
+	check("/api/v1/overflow-behaviour?behaviour=error", errs)
+	check("/api/v1/overflow-behaviour?behaviour=truncate", truncs)
+	check("/api/v1/overflow-behaviour?behaviour=sliding_window", gfKeep(recs, is("sliding_window")))
+	for _, p := range []string{"openai", "voyage-ai", "elevenlabs"} {
+		check("/api/v1/overflow-behaviour?provider="+p, gfKeep(recs, func(r gfOverflow) bool { return r.ProviderID == p }))
+	}
+	check("/api/v1/overflow-behaviour?provider=voyage-ai&behaviour=error", []gfOverflow{})
+	// The whole catalog has at least one silent truncator (the seeds test pins it): the summary is exercised.
+	all := catGet[api.OverflowBehaviourResponse](t, s, "/api/v1/overflow-behaviour")
+	if len(all.Summary.SilentTruncators) == 0 {
+		t.Error("no silent truncator in the full answer")
+	}
+
+	catRefused(t, s, "/api/v1/overflow-behaviour?provider=nope", 404, "provider")
+	catRefused(t, s, "/api/v1/overflow-behaviour?behaviour=drop", 400, "behaviour")
+}
+
+// TestOverflowSummaryRule checks the summary rule on hand-made records: only a known truncating or sliding
+// behaviour with a known false warning is silent.
+func TestOverflowSummaryRule(t *testing.T) {
+	kind := func(k api.OverflowBehaviourKind) *api.OverflowBehaviourKind { return &k }
+	yes, no := true, false
+	recs := []api.OverflowBehaviourRecord{
+		{ProviderId: "a", OverflowBehaviour: kind(api.OverflowBehaviourKindError), WarningProvided: &yes},
+		{ProviderId: "b", OverflowBehaviour: kind(api.OverflowBehaviourKindTruncate), WarningProvided: &no},
+		{ProviderId: "c", OverflowBehaviour: kind(api.OverflowBehaviourKindTruncate), WarningProvided: &yes},
+		{ProviderId: "d", OverflowBehaviour: kind(api.OverflowBehaviourKindSlidingWindow), WarningProvided: &no},
+		{ProviderId: "e", OverflowBehaviour: kind(api.OverflowBehaviourKindSlidingWindow), WarningProvided: nil},
+		{ProviderId: "f"},
+	}
+	got := impl.OverflowSummary(recs)
+	want := api.OverflowBehaviourSummary{Error: 1, Truncate: 2, SlidingWindow: 2, SilentTruncators: []string{"b", "d"}}
+	if got.Error != want.Error || got.Truncate != want.Truncate || got.SlidingWindow != want.SlidingWindow ||
+		!slices.Equal(got.SilentTruncators, want.SilentTruncators) {
+		t.Errorf("OverflowSummary: %+v, want %+v", got, want)
+	}
+	if empty := impl.OverflowSummary(nil); empty.SilentTruncators == nil || empty.Error != 0 {
+		t.Errorf("OverflowSummary(nil): %+v; silent_truncators must encode as []", empty)
+	}
+}
+
+type gfRefCompat struct {
+	ProviderID string `json:"provider_id"`
+	Compatible *bool  `json:"reference_compatible"`
+	DropIn     *bool  `json:"drop_in_replacement"`
+}
+
+func testReferenceCompat(t *testing.T, s *apitest.Server) {
+	recs, file := gfLoad[gfRefCompat](t, "reference_compat")
+	slices.SortFunc(recs, func(a, b gfRefCompat) int { return strings.Compare(a.ProviderID, b.ProviderID) })
+	check := func(path string, want []gfRefCompat) {
+		t.Helper()
+		b := catGet[api.ReferenceCompatResponse](t, s, path)
+		got := catKeys(b.ReferenceCompat, func(r api.ReferenceCompatRecord) string { return r.ProviderId })
+		catSame(t, path, got, catKeys(want, func(r gfRefCompat) string { return r.ProviderID }))
+		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		compatible, dropIn := 0, 0
+		for _, r := range want {
+			if gfIs(r.Compatible) {
+				compatible++
+			}
+			if gfIs(r.DropIn) {
+				dropIn++
+			}
+		}
+		if b.Meta.CompatibleCount != compatible || b.Meta.DropInCount != dropIn {
+			t.Errorf("%s meta: %d compatible, %d drop-in; want %d, %d", path, b.Meta.CompatibleCount, b.Meta.DropInCount, compatible, dropIn)
+		}
+	}
+	compat := gfKeep(recs, func(r gfRefCompat) bool { return gfIs(r.Compatible) })
+	dropIn := gfKeep(recs, func(r gfRefCompat) bool { return gfIs(r.DropIn) })
+	gfBoth(t, "compatible_only", len(compat), len(recs))
+	if len(dropIn) == 0 || len(dropIn) == len(compat) {
+		t.Fatalf("drop_in_only keeps %d of %d compatible providers: the data no longer tells it apart", len(dropIn), len(compat))
+	}
+	check("/api/v1/reference-compat", recs)
+	check("/api/v1/reference-compat?compatible_only=false&drop_in_only=false", recs)
+	check("/api/v1/reference-compat?compatible_only=true", compat)
+	check("/api/v1/reference-compat?drop_in_only=true", dropIn)
+	check("/api/v1/reference-compat?compatible_only=true&drop_in_only=true", dropIn)
+	check("/api/v1/reference-compat?provider=anthropic", gfKeep(recs, func(r gfRefCompat) bool { return r.ProviderID == "anthropic" }))
+	check("/api/v1/reference-compat?provider=voyage-ai&compatible_only=true", []gfRefCompat{})
+
+	catRefused(t, s, "/api/v1/reference-compat?provider=nope", 404, "provider")
+	catRefused(t, s, "/api/v1/reference-compat?compatible_only=maybe", 400, "compatible_only")
+	catRefused(t, s, "/api/v1/reference-compat?drop_in_only=2", 400, "drop_in_only")
+}
+
+type gfError struct {
+	ProviderID string  `json:"provider_id"`
+	Status     int     `json:"http_status"`
+	Type       *string `json:"provider_error_type"`
+	Code       *string `json:"provider_error_code"`
+	Category   string  `json:"standard_category"`
+	Retryable  bool    `json:"retryable"`
+}
+
+func (r gfError) key() string {
+	str := func(s *string) string {
+		if s == nil {
+			return "-"
+		}
+		return *s
+	}
+	return fmt.Sprintf("%s/%d/%s/%s/%s", r.ProviderID, r.Status, str(r.Type), str(r.Code), r.Category)
+}
+
+func testErrorCodes(t *testing.T, s *apitest.Server) {
+	recs, file := gfLoad[gfError](t, "error_codes")
+	wantCategories := []api.ErrorCodesCategory{"rate_limit", "auth", "context_length", "content_filter", "server_error", "timeout",
+		"invalid_request", "not_found", "billing"}
+	// The documented order: provider, status, error type then code, each with null last, then the category.
+	nullLast := func(a, b *string) int {
+		if a == nil || b == nil {
+			return cmp.Compare(gfNil(a), gfNil(b))
+		}
+		return strings.Compare(*a, *b)
+	}
+	slices.SortFunc(recs, func(a, b gfError) int {
+		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), cmp.Compare(a.Status, b.Status), nullLast(a.Type, b.Type), nullLast(a.Code, b.Code),
+			cmp.Compare(slices.Index(wantCategories, api.ErrorCodesCategory(a.Category)), slices.Index(wantCategories, api.ErrorCodesCategory(b.Category))))
+	})
+	check := func(path string, want []gfError) {
+		t.Helper()
+		b := catGet[api.ErrorCodesResponse](t, s, path)
+		got := catKeys(b.ErrorCodes, func(r api.ErrorCodesRecord) string {
+			return gfError{r.ProviderId, r.HttpStatus, r.ProviderErrorType, r.ProviderErrorCode, string(r.StandardCategory), false}.key()
+		})
+		catSame(t, path, got, catKeys(want, gfError.key))
+		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		if !slices.Equal(b.Meta.Categories, wantCategories) {
+			t.Errorf("%s meta.categories: %v", path, b.Meta.Categories)
+		}
+	}
+	check("/api/v1/error-codes", recs)
+	check("/api/v1/error-codes?retryable_only=false", recs)
+	for _, c := range wantCategories {
+		in := gfKeep(recs, func(r gfError) bool { return r.Category == string(c) })
+		if len(in) == 0 {
+			t.Errorf("no error of category %s: the filter is not exercised", c)
+		}
+		check("/api/v1/error-codes?category="+string(c), in)
+	}
+	retryable := gfKeep(recs, func(r gfError) bool { return r.Retryable })
+	gfBoth(t, "retryable_only", len(retryable), len(recs))
+	check("/api/v1/error-codes?retryable_only=true", retryable)
+	check("/api/v1/error-codes?http_status=429", gfKeep(recs, func(r gfError) bool { return r.Status == 429 }))
+	check("/api/v1/error-codes?http_status=200", gfKeep(recs, func(r gfError) bool { return r.Status == 200 }))
+	check("/api/v1/error-codes?http_status=418", []gfError{})
+	check("/api/v1/error-codes?provider=anthropic", gfKeep(recs, func(r gfError) bool { return r.ProviderID == "anthropic" }))
+	check("/api/v1/error-codes?provider=openai&category=rate_limit&retryable_only=true&http_status=429", gfKeep(recs, func(r gfError) bool {
+		return r.ProviderID == "openai" && r.Category == "rate_limit" && r.Retryable && r.Status == 429
+	}))
+	check("/api/v1/error-codes?provider=cartesia", []gfError{}) // a known provider without documented errors here
+
+	catRefused(t, s, "/api/v1/error-codes?provider=nope", 404, "provider")
+	catRefused(t, s, "/api/v1/error-codes?category=quota", 400, "category")
+	catRefused(t, s, "/api/v1/error-codes?http_status=99", 400, "http_status")
+	catRefused(t, s, "/api/v1/error-codes?http_status=600", 400, "http_status")
+	catRefused(t, s, "/api/v1/error-codes?retryable_only=yes", 400, "retryable_only")
+}
+
+// gfNil orders a known value (0) before an unknown one (1).
+func gfNil(s *string) int {
+	if s == nil {
+		return 1
+	}
+	return 0
+}
+
+func testRateLimitRecovery(t *testing.T, s *apitest.Server) {
+	type rec struct {
+		ProviderID string `json:"provider_id"`
+		Base       int    `json:"base_delay_ms"`
+	}
+	recs, file := gfLoad[rec](t, "rate_limit_recovery")
+	slices.SortFunc(recs, func(a, b rec) int { return strings.Compare(a.ProviderID, b.ProviderID) })
+	check := func(path string, want []rec) {
+		t.Helper()
+		b := catGet[api.RateLimitRecoveryResponse](t, s, path)
+		got := catKeys(b.RateLimitRecovery, func(r api.RateLimitRecoveryRecord) string { return fmt.Sprint(r.ProviderId, "/", r.BaseDelayMs) })
+		catSame(t, path, got, catKeys(want, func(r rec) string { return fmt.Sprint(r.ProviderID, "/", r.Base) }))
+		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+	}
+	if len(recs) != seeds.MonitoredProviders {
+		t.Fatalf("rate_limit_recovery: %d records, want one per provider", len(recs))
+	}
+	check("/api/v1/rate-limit-recovery", recs)
+	for _, p := range []string{"anthropic", "groq", "fal"} {
+		check("/api/v1/rate-limit-recovery?provider="+p, gfKeep(recs, func(r rec) bool { return r.ProviderID == p }))
+	}
+	catRefused(t, s, "/api/v1/rate-limit-recovery?provider=nope", 404, "provider")
+	catRefused(t, s, "/api/v1/rate-limit-recovery?provider=", 400, "provider")
+}
+
+// gfTop15 are the 15 most used LLM providers (the first 15 of providers.json), written out independently.
+var gfTop15 = []string{"openai", "anthropic", "google-gemini", "google-vertex-ai", "aws-bedrock", "azure-openai", "mistral",
+	"cohere", "groq", "together", "fireworks", "deepseek", "perplexity", "xai", "openrouter"}
+
+func testMigrationGuide(t *testing.T, s *apitest.Server) {
+	// The rules are unit-tested in seeds/derive; here the guides they build are the expectation, and the checks
+	// are the endpoint's: which guides each parameter keeps, in which order, with which meta.
+	asOf, sources, guides, err := derive.MigrationGuides(seeds.LoadCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := map[string]int{"drop_in": 0, "easy": 1, "moderate": 2, "hard": 3}
+	slices.SortFunc(guides, func(a, b derive.MigrationGuide) int {
+		return cmp.Or(cmp.Compare(rank[a.Difficulty], rank[b.Difficulty]), strings.Compare(a.FromProvider, b.FromProvider),
+			strings.Compare(a.ToProvider, b.ToProvider))
+	})
+	if len(guides) != 210 {
+		t.Fatalf("%d guides, want 210", len(guides))
+	}
+	// Every ordered pair of the 15, once.
+	pairs := map[string]bool{}
+	for _, g := range guides {
+		pairs[g.FromProvider+">"+g.ToProvider] = true
+	}
+	for _, a := range gfTop15 {
+		for _, b := range gfTop15 {
+			if a != b && !pairs[a+">"+b] {
+				t.Errorf("no guide %s -> %s", a, b)
+			}
+		}
+	}
+	key := func(g derive.MigrationGuide) string { return g.FromProvider + ">" + g.ToProvider + ":" + g.Difficulty }
+	check := func(path string, want []derive.MigrationGuide) {
+		t.Helper()
+		b := catGet[api.MigrationGuideResponse](t, s, path)
+		got := catKeys(b.MigrationGuides, func(r api.MigrationGuideRecord) string {
+			return r.FromProvider + ">" + r.ToProvider + ":" + string(r.Difficulty)
+		})
+		catSame(t, path, got, catKeys(want, key))
+		if b.Meta.AsOf.String() != asOf || len(b.Meta.Sources) != len(sources) {
+			t.Errorf("%s meta: as_of %s (want %s), %d sources (want %d)", path, b.Meta.AsOf, asOf, len(b.Meta.Sources), len(sources))
+		}
+		// The answer carries the whole guide, not just its keys.
+		for i, r := range b.MigrationGuides {
+			if i < len(want) && (r.AuthChange != want[i].AuthChange || len(r.ParamChanges) != len(want[i].ParamChanges) ||
+				!slices.Equal(r.MissingFeatures, want[i].MissingFeatures) || !slices.Equal(r.Gotchas, want[i].Gotchas)) {
+				t.Errorf("%s guide %d differs from the rules' output", path, i)
+			}
+		}
+	}
+	where := func(keep func(derive.MigrationGuide) bool) []derive.MigrationGuide {
+		return gfKeep(guides, keep)
+	}
+	check("/api/v1/migration-guide?from=openai", where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
+	check("/api/v1/migration-guide?to=anthropic", where(func(g derive.MigrationGuide) bool { return g.ToProvider == "anthropic" }))
+	check("/api/v1/migration-guide?from=openai&to=anthropic", where(func(g derive.MigrationGuide) bool {
+		return g.FromProvider == "openai" && g.ToProvider == "anthropic"
+	}))
+	check("/api/v1/migration-guide?from=openai&to=openai", []derive.MigrationGuide{})
+	for lvl, r := range rank {
+		for _, p := range []string{"from=openai", "to=groq", "from=anthropic"} {
+			field := strings.SplitN(p, "=", 2)
+			check("/api/v1/migration-guide?"+p+"&max_difficulty="+lvl, where(func(g derive.MigrationGuide) bool {
+				side := g.FromProvider
+				if field[0] == "to" {
+					side = g.ToProvider
+				}
+				return side == field[1] && rank[g.Difficulty] <= r
+			}))
+		}
+	}
+	dropIn := where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" && g.Difficulty == "drop_in" })
+	gfBoth(t, "drop_in_only from openai", len(dropIn), 14)
+	check("/api/v1/migration-guide?from=openai&drop_in_only=true", dropIn)
+	check("/api/v1/migration-guide?from=openai&drop_in_only=false", where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
+	check("/api/v1/migration-guide?to=openai&drop_in_only=true&max_difficulty=hard", where(func(g derive.MigrationGuide) bool {
+		return g.ToProvider == "openai" && g.Difficulty == "drop_in"
+	}))
+	// A known provider outside the 15 has no guides.
+	check("/api/v1/migration-guide?from=cerebras", []derive.MigrationGuide{})
+	check("/api/v1/migration-guide?to=elevenlabs&from=openai", []derive.MigrationGuide{})
+
+	catRefused(t, s, "/api/v1/migration-guide", 400, "from and to")
+	catRefused(t, s, "/api/v1/migration-guide?max_difficulty=easy", 400, "from and to")
+	catRefused(t, s, "/api/v1/migration-guide?from=nope", 404, "parameter from")
+	catRefused(t, s, "/api/v1/migration-guide?from=openai&to=nope", 404, "parameter to")
+	catRefused(t, s, "/api/v1/migration-guide?from=openai&max_difficulty=trivial", 400, "max_difficulty")
+	catRefused(t, s, "/api/v1/migration-guide?from=openai&drop_in_only=1x", 400, "drop_in_only")
+	catRefused(t, s, "/api/v1/migration-guide?from=", 400, "from")
+}
