@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -43,5 +44,20 @@ func TestHandlerDeadlineIs503(t *testing.T) {
 	handlerError(log)(rec, req, errors.Join(errors.New("query"), context.DeadlineExceeded))
 	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
 		t.Errorf("a handler past its deadline: %d Retry-After=%q, want 503 with Retry-After", rec.Code, rec.Header().Get("Retry-After"))
+	}
+}
+
+func TestUnavailableDatabaseIs503(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/attest", nil)
+	rec := httptest.NewRecorder()
+	handlerError(log)(rec, req, fmt.Errorf("storing: %w", io.ErrUnexpectedEOF))
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("a lost database connection: %d Retry-After=%q, want 503 with Retry-After", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	rec = httptest.NewRecorder()
+	handlerError(log)(rec, req, errors.New("a bug"))
+	if rec.Code != http.StatusInternalServerError {
+		t.Errorf("any other error: %d, want 500", rec.Code)
 	}
 }

@@ -178,6 +178,12 @@ func handlerError(log *slog.Logger) func(http.ResponseWriter, *http.Request, err
 			WriteError(w, http.StatusServiceUnavailable, "request timed out")
 			return
 		}
+		if store.IsUnavailable(err) {
+			log.ErrorContext(r.Context(), "database unavailable", "path", r.URL.Path, "error", err)
+			w.Header().Set("Retry-After", "5")
+			WriteError(w, http.StatusServiceUnavailable, "database unavailable, retry shortly")
+			return
+		}
 		log.ErrorContext(r.Context(), "handler failed", "path", r.URL.Path, "error", err)
 		WriteError(w, http.StatusInternalServerError, "internal error")
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -47,7 +49,7 @@ func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("opening SQLite %s: %w", path, err)
+		return nil, fmt.Errorf("opening SQLite %s: %w%s", path, err, writableHint(path))
 	}
 	if opts.Migrate {
 		if err := migrate(ctx, goose.DialectSQLite3, db, queries.SQLiteMigrations, "sqlite/schema"); err != nil {
@@ -132,4 +134,24 @@ func migrate(ctx context.Context, dialect goose.Dialect, db *sql.DB, fsys fs.FS,
 		return fmt.Errorf("applying migrations: %w", err)
 	}
 	return nil
+}
+
+// writableHint explains the usual cause when SQLite cannot open its file: the service writes the database and,
+// in WAL mode, its -wal and -shm files beside it, so both the file and its folder must be writable.
+func writableHint(path string) string {
+	dir := filepath.Dir(path)
+	probe, err := os.CreateTemp(dir, ".switchboard-write-check-*")
+	if err != nil {
+		return " (the folder " + dir + " is not writable: the service needs to write the database and its -wal and -shm files there)"
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return " (the file cannot be opened for writing: " + err.Error() + ")"
+	}
+	if err == nil {
+		f.Close()
+	}
+	return ""
 }
