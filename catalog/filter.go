@@ -105,15 +105,17 @@ func ByKeys[T any](keys ...func(*T) string) Compare[T] {
 
 // Ascending orders records by a numeric field, smallest first, records with an unknown (nil) value last.
 func Ascending[T any, N Number](field func(*T) *N) Compare[T] {
-	return func(a, b *T) int { return compareKnownFirst(field(a), field(b), false) }
+	return func(a, b *T) int { return KnownFirst(field(a), field(b), false) }
 }
 
 // Descending orders records by a numeric field, largest first, records with an unknown (nil) value last.
 func Descending[T any, N Number](field func(*T) *N) Compare[T] {
-	return func(a, b *T) int { return compareKnownFirst(field(a), field(b), true) }
+	return func(a, b *T) int { return KnownFirst(field(a), field(b), true) }
 }
 
-func compareKnownFirst[N Number](a, b *N, desc bool) int {
+// KnownFirst compares two optional values, ascending or (desc) descending, with an unknown (nil) value last
+// either way: the tie-break of the orders above, and of handlers that order by an optional string.
+func KnownFirst[V cmp.Ordered](a, b *V, desc bool) int {
 	switch {
 	case a == nil && b == nil:
 		return 0

@@ -306,7 +306,7 @@ func freeTierOK(recs []api.FreeTierRecord, m listMeta) api.GetFreeTierResponseOb
 	return api.GetFreeTier200JSONResponse{FreeTiers: recs, Meta: api.FreeTierMeta{
 		PermanentFreeCount: catalog.Count(recs, freeTierIs(tierTypePermanent)),
 		TrialCreditCount:   catalog.Count(recs, freeTierIs(tierTypeTrialCredit)),
-		NoFreeAccessCount:  catalog.Count(recs, func(r *api.FreeTierRecord) bool { return r.HasFreeTier != nil && !*r.HasFreeTier }),
+		NoFreeAccessCount:  catalog.Count(recs, func(r *api.FreeTierRecord) bool { return isFalse(r.HasFreeTier) }),
 		AsOf:               m.AsOf, Sources: m.Sources,
 	}}
 }

@@ -78,10 +78,6 @@ func changelogNatural(a, b *api.ApiChangelogRecord) int {
 		strings.Compare(string(a.ChangeType), string(b.ChangeType)))
 }
 
-// isTrue reads a nullable boolean: unknown (nil) counts as not true, so `*_only` filters and counts keep only
-// confirmed support.
-func isTrue(b *bool) bool { return b != nil && *b }
-
 // sdkSelection is what `language` and `official_only` keep of a record's SDK entries.
 type sdkSelection struct {
 	language     string // lower case; "" keeps every language
@@ -166,8 +162,8 @@ func (s *Server) GetFunctionCalling(_ context.Context, req api.GetFunctionCallin
 	}
 	q := catalog.Query[api.FunctionCallingRecord]{Provider: orDefault(p.Provider, "")}
 	return answer[api.GetFunctionCalling404JSONResponse](s, functionCallingCatalog.from, ok, q,
-		catalog.Flag(orDefault(p.ParallelOnly, false), func(r *api.FunctionCallingRecord) bool { return isTrue(r.ParallelCallsSupported) }),
-		catalog.Flag(orDefault(p.SupportedOnly, false), func(r *api.FunctionCallingRecord) bool { return isTrue(r.ToolCallSupported) }))
+		trueFlag(p.ParallelOnly, func(r *api.FunctionCallingRecord) *bool { return r.ParallelCallsSupported }),
+		trueFlag(p.SupportedOnly, func(r *api.FunctionCallingRecord) *bool { return r.ToolCallSupported }))
 }
 
 func logprobSupported(r *api.LogprobSupportRecord) bool { return isTrue(r.LogprobSupported) }
@@ -188,7 +184,7 @@ func websocketSupported(r *api.WebsocketSupportRecord) bool { return isTrue(r.We
 
 // sseOnly is a record confirmed without WebSocket support that streams with server-sent events.
 func sseOnly(r *api.WebsocketSupportRecord) bool {
-	return r.WebsocketSupported != nil && !*r.WebsocketSupported && r.AlsoSupportsSse
+	return isFalse(r.WebsocketSupported) && r.AlsoSupportsSse
 }
 
 // GetWebsocketSupport serves WebSocket support per provider and use case, with counts over the returned records.

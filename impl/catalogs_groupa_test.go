@@ -2,7 +2,6 @@ package impl_test
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,24 +33,6 @@ func TestGroupACatalogs(t *testing.T) {
 	t.Run("ApiChangelogInData", func(t *testing.T) { testAPIChangelog(t, past, at) })
 }
 
-// gaLoad decodes the records of a seeds catalog file into T.
-func gaLoad[T any](t *testing.T, name string) []T {
-	t.Helper()
-	c, err := seeds.LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]T, len(c.Records))
-	for i, raw := range c.Records {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			t.Fatalf("%s record %d: %v", name, i, err)
-		}
-	}
-	return out
-}
-
-func gaTrue(b *bool) bool { return b != nil && *b }
-
 type gaSDK struct {
 	Language    string `json:"language"`
 	PackageName string `json:"package_name"`
@@ -68,7 +49,7 @@ type gaSDKRecord struct {
 func sdkKey(provider string, sdks []string) string { return provider + ":" + strings.Join(sdks, ",") }
 
 func testSdkSupport(t *testing.T, s *apitest.Server) {
-	recs := gaLoad[gaSDKRecord](t, "sdk_support")
+	recs, _ := catFile[gaSDKRecord](t, "sdk_support")
 	if len(recs) != seeds.MonitoredProviders {
 		t.Fatalf("sdk_support: %d records, want one per provider", len(recs))
 	}
@@ -156,13 +137,13 @@ type gaFunctionCalling struct {
 
 func testFunctionCalling(t *testing.T, s *apitest.Server) {
 	type r = gaFunctionCalling
-	recs := gaLoad[r](t, "function_calling")
+	recs, _ := catFile[r](t, "function_calling")
 	check := catChecker(t, s, "function_calling", func(x r) string { return x.ProviderID }, func(b api.FunctionCallingResponse) catAnswer {
 		return catAnswer{catKeys(b.FunctionCalling, func(x api.FunctionCallingRecord) string { return x.ProviderId }), b.Meta.AsOf.String(),
 			b.Meta.Sources, len(b.FunctionCalling)}
 	})
-	supported := catWhere(recs, func(x r) bool { return gaTrue(x.Supported) })
-	parallel := catWhere(recs, func(x r) bool { return gaTrue(x.Parallel) })
+	supported := catWhere(recs, func(x r) bool { return catTrue(x.Supported) })
+	parallel := catWhere(recs, func(x r) bool { return catTrue(x.Parallel) })
 	if len(recs) != seeds.MonitoredProviders || len(supported) == len(recs) || len(parallel) == len(supported) {
 		t.Fatalf("function_calling: %d records, %d supported, %d parallel: the data no longer tells the filters apart",
 			len(recs), len(supported), len(parallel))
@@ -171,7 +152,7 @@ func testFunctionCalling(t *testing.T, s *apitest.Server) {
 	check("/api/v1/function-calling?parallel_only=false&supported_only=false", recs)
 	check("/api/v1/function-calling?supported_only=true", supported)
 	check("/api/v1/function-calling?parallel_only=true", parallel)
-	check("/api/v1/function-calling?parallel_only=true&supported_only=true", catWhere(parallel, func(x r) bool { return gaTrue(x.Supported) }))
+	check("/api/v1/function-calling?parallel_only=true&supported_only=true", catWhere(parallel, func(x r) bool { return catTrue(x.Supported) }))
 	check("/api/v1/function-calling?provider=anthropic", catWhere(recs, func(x r) bool { return x.ProviderID == "anthropic" }))
 	check("/api/v1/function-calling?provider=elevenlabs&supported_only=true", nil) // known, without the feature
 
@@ -187,7 +168,7 @@ type gaLogprob struct {
 
 func testLogprobSupport(t *testing.T, s *apitest.Server) {
 	type r = gaLogprob
-	recs := gaLoad[r](t, "logprob_support")
+	recs, _ := catFile[r](t, "logprob_support")
 	var m api.LogprobSupportMeta
 	records := catChecker(t, s, "logprob_support", func(x r) string { return x.ProviderID }, func(b api.LogprobSupportResponse) catAnswer {
 		m = b.Meta
@@ -196,11 +177,11 @@ func testLogprobSupport(t *testing.T, s *apitest.Server) {
 	check := func(path string, want []r) {
 		t.Helper()
 		records(path, want)
-		if n := len(catWhere(want, func(x r) bool { return gaTrue(x.Supported) })); m.SupportedCount != n {
+		if n := len(catWhere(want, func(x r) bool { return catTrue(x.Supported) })); m.SupportedCount != n {
 			t.Errorf("%s: supported_count %d, records say %d", path, m.SupportedCount, n)
 		}
 	}
-	supported := catWhere(recs, func(x r) bool { return gaTrue(x.Supported) })
+	supported := catWhere(recs, func(x r) bool { return catTrue(x.Supported) })
 	if len(supported) == 0 || len(supported) == len(recs) {
 		t.Fatalf("logprob_support: %d of %d supported: the data no longer tells the filter apart", len(supported), len(recs))
 	}
@@ -223,7 +204,7 @@ type gaWebsocket struct {
 
 func testWebsocketSupport(t *testing.T, s *apitest.Server) {
 	type r = gaWebsocket
-	recs := gaLoad[r](t, "websocket_support")
+	recs, _ := catFile[r](t, "websocket_support")
 	useCase := func(x r) string {
 		if x.UseCase == nil {
 			return ""
@@ -252,13 +233,13 @@ func testWebsocketSupport(t *testing.T, s *apitest.Server) {
 	check := func(path string, want []r) {
 		t.Helper()
 		records(path, want)
-		ws := len(catWhere(want, func(x r) bool { return gaTrue(x.Supported) }))
+		ws := len(catWhere(want, func(x r) bool { return catTrue(x.Supported) }))
 		sse := len(catWhere(want, func(x r) bool { return x.Supported != nil && !*x.Supported && x.SSE }))
 		if m.WebsocketCount != ws || m.SseOnlyCount != sse {
 			t.Errorf("%s: meta websocket %d, sse-only %d; records say %d and %d", path, m.WebsocketCount, m.SseOnlyCount, ws, sse)
 		}
 	}
-	ws := catWhere(recs, func(x r) bool { return gaTrue(x.Supported) })
+	ws := catWhere(recs, func(x r) bool { return catTrue(x.Supported) })
 	audio := catWhere(recs, func(x r) bool { return useCase(x) == "realtime_audio" })
 	if len(ws) == 0 || len(ws) == len(recs) || len(audio) == 0 || len(audio) == len(ws) {
 		t.Fatalf("websocket_support: %d records, %d with WebSocket, %d realtime_audio: the data no longer tells the filters apart",
@@ -268,7 +249,7 @@ func testWebsocketSupport(t *testing.T, s *apitest.Server) {
 	check("/api/v1/websocket-support?websocket_only=false", recs)
 	check("/api/v1/websocket-support?websocket_only=true", ws)
 	check("/api/v1/websocket-support?category=realtime_audio", audio)
-	check("/api/v1/websocket-support?category=REALTIME_AUDIO&websocket_only=true", catWhere(audio, func(x r) bool { return gaTrue(x.Supported) }))
+	check("/api/v1/websocket-support?category=REALTIME_AUDIO&websocket_only=true", catWhere(audio, func(x r) bool { return catTrue(x.Supported) }))
 	check("/api/v1/websocket-support?category=realtime", nil) // exact match, not partial
 	check("/api/v1/websocket-support?provider=deepgram", catWhere(recs, func(x r) bool { return x.ProviderID == "deepgram" }))
 	check("/api/v1/websocket-support?provider=anthropic&websocket_only=true", nil)
@@ -289,7 +270,7 @@ type gaChange struct {
 // testAPIChangelog checks the feed of a server whose clock reads now.
 func testAPIChangelog(t *testing.T, s *apitest.Server, now time.Time) {
 	type r = gaChange
-	recs := gaLoad[r](t, "api_changelog")
+	recs, _ := catFile[r](t, "api_changelog")
 	slices.SortStableFunc(recs, func(a, b r) int {
 		return cmp.Or(strings.Compare(b.Date, a.Date), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Title, b.Title),
 			strings.Compare(a.ChangeType, b.ChangeType))
@@ -365,7 +346,7 @@ type gaLatency struct {
 
 func testStreamingLatency(t *testing.T, s *apitest.Server) {
 	type r = gaLatency
-	recs := gaLoad[r](t, "streaming_latency")
+	recs, _ := catFile[r](t, "streaming_latency")
 	// sorted orders by field ascending, unknown last, ties by provider then model.
 	sorted := func(field func(r) *float64, keep func(r) bool) []r {
 		out := catWhere(recs, keep)
@@ -427,7 +408,7 @@ type gaEmbedding struct {
 
 func testEmbeddingQuality(t *testing.T, s *apitest.Server) {
 	type r = gaEmbedding
-	recs := gaLoad[r](t, "embedding_quality")
+	recs, _ := catFile[r](t, "embedding_quality")
 	slices.SortStableFunc(recs, func(a, b r) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID),
 			strings.Compare(a.TaskType, b.TaskType))

@@ -81,29 +81,11 @@ func toolFormatNatural(a, b *api.ToolCallFormatRecord) int {
 	return strings.Compare(*a.ModelId, *b.ModelId)
 }
 
-// b1Confirmed reads a nullable boolean of these catalogs: unknown (nil) is not true, so `*_only` filters and the
-// meta counts keep only confirmed facts.
-func b1Confirmed(b *bool) bool { return b != nil && *b }
-
-// b1Denied is a nullable boolean known to be false.
-func b1Denied(b *bool) bool { return b != nil && !*b }
-
-// b1TrueFlag is the filter of a boolean parameter over a nullable record field: `true` keeps the records where the
-// field is confirmed true, `false` (or absent) is no filter.
-func b1TrueFlag[T any](param *bool, field func(*T) *bool) catalog.Filter[T] {
-	return catalog.Flag(orDefault(param, false), func(r *T) bool { return b1Confirmed(field(r)) })
-}
-
-// b1CountTrue counts the records where field is confirmed true.
-func b1CountTrue[T any](recs []T, field func(*T) *bool) int {
-	return catalog.Count(recs, func(r *T) bool { return b1Confirmed(field(r)) })
-}
-
 // jsonModeOK answers the JSON-mode records with their meta counts, computed over the records returned.
 func jsonModeOK(recs []api.JsonModeRecord, m listMeta) api.GetJsonModeResponseObject {
 	return api.GetJsonMode200JSONResponse{JsonMode: recs, Meta: api.JsonModeMeta{
-		SchemaEnforcementCount: b1CountTrue(recs, func(r *api.JsonModeRecord) *bool { return r.SchemaEnforcementSupported }),
-		JsonObjectCount:        b1CountTrue(recs, func(r *api.JsonModeRecord) *bool { return r.JsonObjectSupported }),
+		SchemaEnforcementCount: countTrue(recs, func(r *api.JsonModeRecord) *bool { return r.SchemaEnforcementSupported }),
+		JsonObjectCount:        countTrue(recs, func(r *api.JsonModeRecord) *bool { return r.JsonObjectSupported }),
 		NoNativeSupportCount:   catalog.Count(recs, noNativeJSON),
 		AsOf:                   m.AsOf, Sources: m.Sources,
 	}}
@@ -111,7 +93,7 @@ func jsonModeOK(recs []api.JsonModeRecord, m listMeta) api.GetJsonModeResponseOb
 
 // noNativeJSON is a record known to have neither a JSON-object mode nor schema enforcement.
 func noNativeJSON(r *api.JsonModeRecord) bool {
-	return b1Denied(r.JsonObjectSupported) && b1Denied(r.SchemaEnforcementSupported)
+	return isFalse(r.JsonObjectSupported) && isFalse(r.SchemaEnforcementSupported)
 }
 
 // GetJsonMode serves JSON mode and schema enforcement per model.
@@ -120,16 +102,16 @@ func (s *Server) GetJsonMode(_ context.Context, req api.GetJsonModeRequestObject
 	q := catalog.Query[api.JsonModeRecord]{Provider: orDefault(p.Provider, "")}
 	return answer[api.GetJsonMode404JSONResponse](s, jsonModeCatalog.from, jsonModeOK, q,
 		catalog.Contains(orDefault(p.Model, ""), jsonModeModel),
-		b1TrueFlag(p.SchemaEnforcementOnly, func(r *api.JsonModeRecord) *bool { return r.SchemaEnforcementSupported }),
-		b1TrueFlag(p.JsonModeOnly, func(r *api.JsonModeRecord) *bool { return r.JsonObjectSupported }))
+		trueFlag(p.SchemaEnforcementOnly, func(r *api.JsonModeRecord) *bool { return r.SchemaEnforcementSupported }),
+		trueFlag(p.JsonModeOnly, func(r *api.JsonModeRecord) *bool { return r.JsonObjectSupported }))
 }
 
 // structuredOutputOK answers the structured-output records with their meta counts over the records returned.
 func structuredOutputOK(recs []api.StructuredOutputRecord, m listMeta) api.GetStructuredOutputResponseObject {
 	return api.GetStructuredOutput200JSONResponse{StructuredOutput: recs, Meta: api.StructuredOutputMeta{
-		StrictEnforcement:   b1CountTrue(recs, func(r *api.StructuredOutputRecord) *bool { return r.StrictEnforcement }),
-		ConstrainedDecoding: b1CountTrue(recs, func(r *api.StructuredOutputRecord) *bool { return r.ConstrainedDecoding }),
-		NoStructuredOutput:  catalog.Count(recs, func(r *api.StructuredOutputRecord) bool { return b1Denied(r.JsonSchemaSupported) }),
+		StrictEnforcement:   countTrue(recs, func(r *api.StructuredOutputRecord) *bool { return r.StrictEnforcement }),
+		ConstrainedDecoding: countTrue(recs, func(r *api.StructuredOutputRecord) *bool { return r.ConstrainedDecoding }),
+		NoStructuredOutput:  catalog.Count(recs, func(r *api.StructuredOutputRecord) bool { return isFalse(r.JsonSchemaSupported) }),
 		AsOf:                m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -140,9 +122,9 @@ func (s *Server) GetStructuredOutput(_ context.Context, req api.GetStructuredOut
 	q := catalog.Query[api.StructuredOutputRecord]{Provider: orDefault(p.Provider, "")}
 	return answer[api.GetStructuredOutput404JSONResponse](s, structuredOutputCatalog.from, structuredOutputOK, q,
 		catalog.Contains(orDefault(p.Model, ""), structuredModel),
-		b1TrueFlag(p.StrictOnly, func(r *api.StructuredOutputRecord) *bool { return r.StrictEnforcement }),
-		b1TrueFlag(p.ConstrainedDecoding, func(r *api.StructuredOutputRecord) *bool { return r.ConstrainedDecoding }),
-		b1TrueFlag(p.SchemaSupported, func(r *api.StructuredOutputRecord) *bool { return r.JsonSchemaSupported }))
+		trueFlag(p.StrictOnly, func(r *api.StructuredOutputRecord) *bool { return r.StrictEnforcement }),
+		trueFlag(p.ConstrainedDecoding, func(r *api.StructuredOutputRecord) *bool { return r.ConstrainedDecoding }),
+		trueFlag(p.SchemaSupported, func(r *api.StructuredOutputRecord) *bool { return r.JsonSchemaSupported }))
 }
 
 // toolFormatModel keeps the records of models whose ID contains the `model` needle, and the provider-wide
@@ -169,9 +151,9 @@ func (s *Server) GetToolCallFormat(_ context.Context, req api.GetToolCallFormatR
 // thinkingOK answers the thinking records with their meta counts over the records returned.
 func thinkingOK(recs []api.ThinkingSupportRecord, m listMeta) api.GetThinkingSupportResponseObject {
 	return api.GetThinkingSupport200JSONResponse{ThinkingSupport: recs, Meta: api.ThinkingSupportMeta{
-		ThinkingCapable:    b1CountTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingSupported }),
-		VisibleThinking:    b1CountTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingVisible }),
-		BudgetConfigurable: b1CountTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.BudgetConfigurable }),
+		ThinkingCapable:    countTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingSupported }),
+		VisibleThinking:    countTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingVisible }),
+		BudgetConfigurable: countTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.BudgetConfigurable }),
 		AlwaysOn:           catalog.Count(recs, thinkingAlwaysOn),
 		AsOf:               m.AsOf, Sources: m.Sources,
 	}}
@@ -188,9 +170,9 @@ func (s *Server) GetThinkingSupport(_ context.Context, req api.GetThinkingSuppor
 	q := catalog.Query[api.ThinkingSupportRecord]{Provider: orDefault(p.Provider, "")}
 	return answer[api.GetThinkingSupport404JSONResponse](s, thinkingCatalog.from, thinkingOK, q,
 		catalog.Contains(orDefault(p.Model, ""), thinkingModel),
-		b1TrueFlag(p.SupportedOnly, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingSupported }),
-		b1TrueFlag(p.VisibleThinking, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingVisible }),
-		b1TrueFlag(p.BudgetConfigurable, func(r *api.ThinkingSupportRecord) *bool { return r.BudgetConfigurable }))
+		trueFlag(p.SupportedOnly, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingSupported }),
+		trueFlag(p.VisibleThinking, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingVisible }),
+		trueFlag(p.BudgetConfigurable, func(r *api.ThinkingSupportRecord) *bool { return r.BudgetConfigurable }))
 }
 
 // b1Takes tells whether a model accepts an input modality.

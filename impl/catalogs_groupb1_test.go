@@ -25,21 +25,6 @@ func TestGroupB1Catalogs(t *testing.T) {
 	t.Run("MaxOutputTokens", func(t *testing.T) { testB1MaxOutput(t, s) })
 }
 
-// b1File decodes a catalog file's records, sorted by order (the natural order is checked against it, not taken
-// from it).
-func b1File[S any](t *testing.T, name string, order func(a, b S) int) []S {
-	t.Helper()
-	return catLoad(t, func() ([]S, error) {
-		c, err := seeds.LoadCatalog(name)
-		if err != nil {
-			return nil, err
-		}
-		return seeds.Records[S](c)
-	}, order)
-}
-
-func b1True(b *bool) bool { return b != nil && *b }
-
 // b1Model is the identity every per-model record has.
 type b1Model struct {
 	ProviderID string `json:"provider_id"`
@@ -72,7 +57,7 @@ type b1JSONMode struct {
 func (r b1JSONMode) id() b1Model { return r.b1Model }
 
 func testB1JSONMode(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "json_mode", b1ByModel[b1JSONMode])
+	recs := catSorted(t, "json_mode", b1ByModel[b1JSONMode])
 	var meta api.JsonModeMeta
 	records := catChecker(t, s, "json_mode", func(r b1JSONMode) string { return r.key() }, func(b api.JsonModeResponse) catAnswer {
 		meta = b.Meta
@@ -84,10 +69,10 @@ func testB1JSONMode(t *testing.T, s *apitest.Server) {
 		records(path, want)
 		var schema, object, none int
 		for _, r := range want {
-			if b1True(r.Schema) {
+			if catTrue(r.Schema) {
 				schema++
 			}
-			if b1True(r.Object) {
+			if catTrue(r.Object) {
 				object++
 			}
 			if r.Schema != nil && !*r.Schema && r.Object != nil && !*r.Object {
@@ -100,8 +85,8 @@ func testB1JSONMode(t *testing.T, s *apitest.Server) {
 		}
 	}
 	type r = b1JSONMode
-	schema := catWhere(recs, func(x r) bool { return b1True(x.Schema) })
-	object := catWhere(recs, func(x r) bool { return b1True(x.Object) })
+	schema := catWhere(recs, func(x r) bool { return catTrue(x.Schema) })
+	object := catWhere(recs, func(x r) bool { return catTrue(x.Object) })
 	if len(schema) == 0 || len(schema) == len(recs) || len(object) == 0 || len(object) == len(schema) {
 		t.Fatalf("%d records, %d with schema, %d with a JSON-object mode: the data no longer tells the filters apart",
 			len(recs), len(schema), len(object))
@@ -113,7 +98,7 @@ func testB1JSONMode(t *testing.T, s *apitest.Server) {
 	check("/api/v1/json-mode?schema_enforcement_only=true", schema)
 	check("/api/v1/json-mode?json_mode_only=true", object)
 	check("/api/v1/json-mode?provider=aws-bedrock&schema_enforcement_only=true&json_mode_only=true",
-		catWhere(object, func(x r) bool { return x.ProviderID == "aws-bedrock" && b1True(x.Schema) }))
+		catWhere(object, func(x r) bool { return x.ProviderID == "aws-bedrock" && catTrue(x.Schema) }))
 	check("/api/v1/json-mode?model=no-such-model", nil)
 	check("/api/v1/json-mode?provider=cartesia", nil) // a known provider without language models
 	b1Refusals(t, s, "/api/v1/json-mode", "schema_enforcement_only", "json_mode_only")
@@ -129,7 +114,7 @@ type b1Structured struct {
 func (r b1Structured) id() b1Model { return r.b1Model }
 
 func testB1StructuredOutput(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "structured_output", b1ByModel[b1Structured])
+	recs := catSorted(t, "structured_output", b1ByModel[b1Structured])
 	var meta api.StructuredOutputMeta
 	records := catChecker(t, s, "structured_output", func(r b1Structured) string { return r.key() },
 		func(b api.StructuredOutputResponse) catAnswer {
@@ -142,10 +127,10 @@ func testB1StructuredOutput(t *testing.T, s *apitest.Server) {
 		records(path, want)
 		var strict, constrained, none int
 		for _, r := range want {
-			if b1True(r.Strict) {
+			if catTrue(r.Strict) {
 				strict++
 			}
-			if b1True(r.Constrained) {
+			if catTrue(r.Constrained) {
 				constrained++
 			}
 			if r.Schema != nil && !*r.Schema {
@@ -158,8 +143,8 @@ func testB1StructuredOutput(t *testing.T, s *apitest.Server) {
 		}
 	}
 	type r = b1Structured
-	schema := catWhere(recs, func(x r) bool { return b1True(x.Schema) })
-	strict := catWhere(recs, func(x r) bool { return b1True(x.Strict) })
+	schema := catWhere(recs, func(x r) bool { return catTrue(x.Schema) })
+	strict := catWhere(recs, func(x r) bool { return catTrue(x.Strict) })
 	if len(strict) == 0 || len(strict) == len(schema) || len(schema) == len(recs) {
 		t.Fatalf("%d records, %d with schema, %d strict: the data no longer tells the filters apart", len(recs), len(schema), len(strict))
 	}
@@ -168,10 +153,10 @@ func testB1StructuredOutput(t *testing.T, s *apitest.Server) {
 	check("/api/v1/structured-output?provider=openai", catWhere(recs, func(x r) bool { return x.ProviderID == "openai" }))
 	check("/api/v1/structured-output?model=claude", catWhere(recs, func(x r) bool { return strings.Contains(strings.ToLower(x.ModelID), "claude") }))
 	check("/api/v1/structured-output?strict_only=true", strict)
-	check("/api/v1/structured-output?constrained_decoding=true", catWhere(recs, func(x r) bool { return b1True(x.Constrained) }))
+	check("/api/v1/structured-output?constrained_decoding=true", catWhere(recs, func(x r) bool { return catTrue(x.Constrained) }))
 	check("/api/v1/structured-output?schema_supported=true", schema)
 	check("/api/v1/structured-output?provider=anthropic&schema_supported=true&strict_only=true", catWhere(strict, func(x r) bool {
-		return x.ProviderID == "anthropic" && b1True(x.Schema)
+		return x.ProviderID == "anthropic" && catTrue(x.Schema)
 	}))
 	check("/api/v1/structured-output?provider=elevenlabs", nil)
 	b1Refusals(t, s, "/api/v1/structured-output", "strict_only", "constrained_decoding", "schema_supported")
@@ -188,7 +173,7 @@ type b1Thinking struct {
 func (r b1Thinking) id() b1Model { return r.b1Model }
 
 func testB1Thinking(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "thinking_support", b1ByModel[b1Thinking])
+	recs := catSorted(t, "thinking_support", b1ByModel[b1Thinking])
 	var meta api.ThinkingSupportMeta
 	records := catChecker(t, s, "thinking_support", func(r b1Thinking) string { return r.key() },
 		func(b api.ThinkingSupportResponse) catAnswer {
@@ -201,9 +186,9 @@ func testB1Thinking(t *testing.T, s *apitest.Server) {
 		records(path, want)
 		var capable, visible, budget, always int
 		for _, r := range want {
-			capable += b1Count(b1True(r.Supported))
-			visible += b1Count(b1True(r.Visible))
-			budget += b1Count(b1True(r.Budget))
+			capable += b1Count(catTrue(r.Supported))
+			visible += b1Count(catTrue(r.Visible))
+			budget += b1Count(catTrue(r.Budget))
 			always += b1Count(r.Default != nil && *r.Default == "always_on")
 		}
 		if meta.ThinkingCapable != capable || meta.VisibleThinking != visible || meta.BudgetConfigurable != budget || meta.AlwaysOn != always {
@@ -211,7 +196,7 @@ func testB1Thinking(t *testing.T, s *apitest.Server) {
 		}
 	}
 	type r = b1Thinking
-	supported := catWhere(recs, func(x r) bool { return b1True(x.Supported) })
+	supported := catWhere(recs, func(x r) bool { return catTrue(x.Supported) })
 	if len(supported) == 0 || len(supported) == len(recs) || len(catWhere(recs, func(x r) bool { return x.Default != nil && *x.Default == "always_on" })) == 0 {
 		t.Fatal("the thinking data no longer tells the filters and counts apart")
 	}
@@ -220,10 +205,10 @@ func testB1Thinking(t *testing.T, s *apitest.Server) {
 	check("/api/v1/thinking-support?provider=google-gemini", catWhere(recs, func(x r) bool { return x.ProviderID == "google-gemini" }))
 	check("/api/v1/thinking-support?model=o3", catWhere(recs, func(x r) bool { return strings.Contains(strings.ToLower(x.ModelID), "o3") }))
 	check("/api/v1/thinking-support?supported_only=true", supported)
-	check("/api/v1/thinking-support?visible_thinking=true", catWhere(recs, func(x r) bool { return b1True(x.Visible) }))
-	check("/api/v1/thinking-support?budget_configurable=true", catWhere(recs, func(x r) bool { return b1True(x.Budget) }))
+	check("/api/v1/thinking-support?visible_thinking=true", catWhere(recs, func(x r) bool { return catTrue(x.Visible) }))
+	check("/api/v1/thinking-support?budget_configurable=true", catWhere(recs, func(x r) bool { return catTrue(x.Budget) }))
 	check("/api/v1/thinking-support?provider=anthropic&supported_only=true&visible_thinking=true&budget_configurable=true",
-		catWhere(supported, func(x r) bool { return x.ProviderID == "anthropic" && b1True(x.Visible) && b1True(x.Budget) }))
+		catWhere(supported, func(x r) bool { return x.ProviderID == "anthropic" && catTrue(x.Visible) && catTrue(x.Budget) }))
 	check("/api/v1/thinking-support?provider=deepgram", nil)
 	b1Refusals(t, s, "/api/v1/thinking-support", "supported_only", "visible_thinking", "budget_configurable")
 }
@@ -244,7 +229,7 @@ type b1Multimodal struct {
 func (r b1Multimodal) id() b1Model { return r.b1Model }
 
 func testB1Multimodal(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "multimodal", b1ByModel[b1Multimodal])
+	recs := catSorted(t, "multimodal", b1ByModel[b1Multimodal])
 	var meta api.MultimodalMeta
 	records := catChecker(t, s, "multimodal", func(r b1Multimodal) string { return r.key() }, func(b api.MultimodalResponse) catAnswer {
 		meta = b.Meta
@@ -301,7 +286,7 @@ func (r b1ToolFormat) key() string {
 }
 
 func testB1ToolCallFormat(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "tool_call_format", func(a, b b1ToolFormat) int {
+	recs := catSorted(t, "tool_call_format", func(a, b b1ToolFormat) int {
 		if c := strings.Compare(a.ProviderID, b.ProviderID); c != 0 || a.ModelID == nil || b.ModelID == nil {
 			return cmp.Or(c, b1Count(a.ModelID != nil)-b1Count(b.ModelID != nil))
 		}
@@ -339,22 +324,9 @@ type b1Context struct {
 
 func (r b1Context) id() b1Model { return r.b1Model }
 
-// b1Desc orders optional numbers largest first, unknown last.
-func b1Desc(a, b *int64) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return cmp.Compare(*b, *a)
-}
-
 func testB1ContextWindow(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "context_window", func(a, b b1Context) int {
-		return cmp.Or(b1Desc(a.Effective, b.Effective), b1Desc(a.Advertised, b.Advertised), b1ByModel(a, b))
+	recs := catSorted(t, "context_window", func(a, b b1Context) int {
+		return cmp.Or(catNilLast(a.Effective, b.Effective, true), catNilLast(a.Advertised, b.Advertised, true), b1ByModel(a, b))
 	})
 	var meta api.ContextWindowMeta
 	records := catChecker(t, s, "context_window", func(r b1Context) string { return r.key() }, func(b api.ContextWindowResponse) catAnswer {
@@ -398,8 +370,8 @@ type b1MaxOutput struct {
 func (r b1MaxOutput) id() b1Model { return r.b1Model }
 
 func testB1MaxOutput(t *testing.T, s *apitest.Server) {
-	recs := b1File(t, "max_output_tokens", func(a, b b1MaxOutput) int {
-		return cmp.Or(b1Desc(a.MaxOutput, b.MaxOutput), b1ByModel(a, b))
+	recs := catSorted(t, "max_output_tokens", func(a, b b1MaxOutput) int {
+		return cmp.Or(catNilLast(a.MaxOutput, b.MaxOutput, true), b1ByModel(a, b))
 	})
 	models, err := seeds.ModelRecords()
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/gen/api"
-	"github.com/switchboard/switchboard/seeds"
 )
 
 // The group B2 endpoints: each expectation is computed from the catalog file with plain loops and compared in
@@ -24,35 +23,6 @@ func TestGroupB2Catalogs(t *testing.T) {
 	t.Run("ModelTaskFit", func(t *testing.T) { testModelTaskFit(t, s) })
 }
 
-// b2File decodes a catalog file's records into the test's own struct.
-func b2File[T any](t *testing.T, name string) []T {
-	t.Helper()
-	c, err := seeds.LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := seeds.Records[T](c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-// b2Date compares two nullable dates (YYYY-MM-DD strings) with unknown dates last, ascending or descending.
-func b2Date(a, b *string, desc bool) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	case desc:
-		return strings.Compare(*b, *a)
-	}
-	return strings.Compare(*a, *b)
-}
-
 type b2Deprecation struct {
 	ProviderID string  `json:"provider_id"`
 	ModelID    string  `json:"model_id"`
@@ -62,9 +32,9 @@ type b2Deprecation struct {
 
 func testDeprecations(t *testing.T, s *apitest.Server) {
 	type d = b2Deprecation
-	recs := b2File[d](t, "deprecations")
+	recs, _ := catFile[d](t, "deprecations")
 	slices.SortStableFunc(recs, func(a, b d) int {
-		return cmp.Or(b2Date(a.SunsetDate, b.SunsetDate, false), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+		return cmp.Or(catNilLast(a.SunsetDate, b.SunsetDate, false), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
 	})
 	var summary api.DeprecationsSummary
 	records := catChecker(t, s, "deprecations", func(r d) string { return r.ProviderID + "/" + r.ModelID }, func(b api.DeprecationsResponse) catAnswer {
@@ -106,7 +76,7 @@ type b2Lifecycle struct {
 
 func testModelLifecycle(t *testing.T, s *apitest.Server) {
 	type l = b2Lifecycle
-	recs := b2File[l](t, "model_lifecycle")
+	recs, _ := catFile[l](t, "model_lifecycle")
 	slices.SortStableFunc(recs, func(a, b l) int {
 		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
 	})
@@ -164,9 +134,9 @@ type b2Cutoff struct {
 
 func testKnowledgeCutoff(t *testing.T, s *apitest.Server) {
 	type k = b2Cutoff
-	recs := b2File[k](t, "knowledge_cutoff")
+	recs, _ := catFile[k](t, "knowledge_cutoff")
 	slices.SortStableFunc(recs, func(a, b k) int {
-		return cmp.Or(b2Date(a.CutoffDate, b.CutoffDate, true), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+		return cmp.Or(catNilLast(a.CutoffDate, b.CutoffDate, true), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
 	})
 	check := catChecker(t, s, "knowledge_cutoff", func(r k) string { return r.ProviderID + "/" + r.ModelID }, func(b api.KnowledgeCutoffResponse) catAnswer {
 		return catAnswer{catKeys(b.Data, func(r api.KnowledgeCutoffRecord) string { return r.ProviderId + "/" + r.ModelId }),
@@ -208,7 +178,7 @@ type b2Versions struct {
 
 func testModelVersions(t *testing.T, s *apitest.Server) {
 	type v = b2Versions
-	recs := b2File[v](t, "model_versions")
+	recs, _ := catFile[v](t, "model_versions")
 	slices.SortStableFunc(recs, func(a, b v) int {
 		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Alias, b.Alias))
 	})
@@ -244,7 +214,7 @@ type b2Alias struct {
 
 func testResolveAlias(t *testing.T, s *apitest.Server) {
 	type a = b2Alias
-	recs := b2File[a](t, "resolve_alias")
+	recs, _ := catFile[a](t, "resolve_alias")
 	slices.SortStableFunc(recs, func(x, y a) int {
 		return cmp.Or(strings.Compare(x.ProviderID, y.ProviderID), strings.Compare(x.Alias, y.Alias))
 	})
@@ -297,7 +267,7 @@ type b2TaskFit struct {
 
 func testModelTaskFit(t *testing.T, s *apitest.Server) {
 	type f = b2TaskFit
-	recs := b2File[f](t, "model_task_fit")
+	recs, _ := catFile[f](t, "model_task_fit")
 	slices.SortStableFunc(recs, func(a, b f) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID),
 			strings.Compare(a.Task, b.Task))

@@ -49,20 +49,6 @@ func audioPricingProvider(r *api.AudioPricingRecord) string       { return r.Pro
 func audioPricingModel(r *api.AudioPricingRecord) string          { return r.Model }
 func rerankingProvider(r *api.RerankingRecord) string             { return r.ProviderId }
 
-// costConfirmed reads a nullable boolean of these catalogs: unknown (nil) is not true, so the `*_only` filters and the
-// meta counts keep only confirmed support.
-func costConfirmed(b *bool) bool { return b != nil && *b }
-
-// confirmedFlag is the `*_only` filter of a nullable boolean field: on keeps the records where it is true.
-func confirmedFlag[T any](on *bool, field func(*T) *bool) catalog.Filter[T] {
-	return catalog.Flag(orDefault(on, false), func(r *T) bool { return costConfirmed(field(r)) })
-}
-
-// countConfirmed counts the records whose nullable boolean field is true.
-func countConfirmed[T any](recs []T, field func(*T) *bool) int {
-	return catalog.Count(recs, func(r *T) bool { return costConfirmed(field(r)) })
-}
-
 // audioPrice is the price /audio-pricing sorts by: per minute for speech-to-text, per 1000 characters for
 // text-to-speech.
 func audioPrice(r *api.AudioPricingRecord) *float64 {
@@ -111,7 +97,7 @@ func offersMethod(m *api.FineTuningMethod) catalog.Filter[api.FineTuningRecord] 
 
 func promptCachingOK(recs []api.PromptCachingRecord, m listMeta) api.GetPromptCachingResponseObject {
 	return api.GetPromptCaching200JSONResponse{PromptCaching: recs, Meta: api.PromptCachingMeta{
-		SupportedCount: countConfirmed(recs, func(r *api.PromptCachingRecord) *bool { return r.CachingSupported }),
+		SupportedCount: countTrue(recs, func(r *api.PromptCachingRecord) *bool { return r.CachingSupported }),
 		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -134,14 +120,14 @@ func semanticCachingOK(recs []api.SemanticCachingRecord, m listMeta) api.GetSema
 
 func batchAPIOK(recs []api.BatchApiRecord, m listMeta) api.GetBatchApiResponseObject {
 	return api.GetBatchApi200JSONResponse{BatchApi: recs, Meta: api.BatchApiMeta{
-		AvailableCount: countConfirmed(recs, func(r *api.BatchApiRecord) *bool { return r.BatchApiAvailable }),
+		AvailableCount: countTrue(recs, func(r *api.BatchApiRecord) *bool { return r.BatchApiAvailable }),
 		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
 	}}
 }
 
 func fineTuningOK(recs []api.FineTuningRecord, m listMeta) api.GetFineTuningResponseObject {
 	return api.GetFineTuning200JSONResponse{FineTuning: recs, Meta: api.FineTuningMeta{
-		AvailableCount: countConfirmed(recs, func(r *api.FineTuningRecord) *bool { return r.Available }),
+		AvailableCount: countTrue(recs, func(r *api.FineTuningRecord) *bool { return r.Available }),
 		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -150,14 +136,14 @@ func audioPricingOK(recs []api.AudioPricingRecord, m listMeta) api.GetAudioPrici
 	return api.GetAudioPricing200JSONResponse{AudioPricing: recs, Meta: api.AudioPricingMeta{
 		SttCount:      catalog.Count(recs, func(r *api.AudioPricingRecord) bool { return r.Type == api.AudioPricingRecordTypeStt }),
 		TtsCount:      catalog.Count(recs, func(r *api.AudioPricingRecord) bool { return r.Type == api.AudioPricingRecordTypeTts }),
-		RealtimeCount: countConfirmed(recs, func(r *api.AudioPricingRecord) *bool { return r.RealtimeSupported }),
+		RealtimeCount: countTrue(recs, func(r *api.AudioPricingRecord) *bool { return r.RealtimeSupported }),
 		AsOf:          m.AsOf, Sources: m.Sources,
 	}}
 }
 
 func rerankingOK(recs []api.RerankingRecord, m listMeta) api.GetRerankingResponseObject {
 	return api.GetReranking200JSONResponse{Reranking: recs, Meta: api.RerankingMeta{
-		AvailableCount: countConfirmed(recs, func(r *api.RerankingRecord) *bool { return r.RerankingAvailable }),
+		AvailableCount: countTrue(recs, func(r *api.RerankingRecord) *bool { return r.RerankingAvailable }),
 		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -168,35 +154,35 @@ func rerankingOK(recs []api.RerankingRecord, m listMeta) api.GetRerankingRespons
 func (s *Server) GetPromptCaching(_ context.Context, req api.GetPromptCachingRequestObject) (api.GetPromptCachingResponseObject, error) {
 	q := catalog.Query[api.PromptCachingRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetPromptCaching404JSONResponse](s, promptCachingCatalog.from, promptCachingOK, q,
-		confirmedFlag(req.Params.SupportedOnly, func(r *api.PromptCachingRecord) *bool { return r.CachingSupported }))
+		trueFlag(req.Params.SupportedOnly, func(r *api.PromptCachingRecord) *bool { return r.CachingSupported }))
 }
 
 // GetCachingGranularity serves how prompt caching works per provider.
 func (s *Server) GetCachingGranularity(_ context.Context, req api.GetCachingGranularityRequestObject) (api.GetCachingGranularityResponseObject, error) {
 	q := catalog.Query[api.CachingGranularityRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetCachingGranularity404JSONResponse](s, cachingGranularityCatalog.from, cachingGranularityOK, q,
-		confirmedFlag(req.Params.SupportsCaching, func(r *api.CachingGranularityRecord) *bool { return r.CachingSupported }))
+		trueFlag(req.Params.SupportsCaching, func(r *api.CachingGranularityRecord) *bool { return r.CachingSupported }))
 }
 
 // GetSemanticCaching serves semantic caching support per provider.
 func (s *Server) GetSemanticCaching(_ context.Context, req api.GetSemanticCachingRequestObject) (api.GetSemanticCachingResponseObject, error) {
 	q := catalog.Query[api.SemanticCachingRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetSemanticCaching404JSONResponse](s, semanticCachingCatalog.from, semanticCachingOK, q,
-		confirmedFlag(req.Params.SemanticOnly, func(r *api.SemanticCachingRecord) *bool { return r.SemanticCachingSupported }))
+		trueFlag(req.Params.SemanticOnly, func(r *api.SemanticCachingRecord) *bool { return r.SemanticCachingSupported }))
 }
 
 // GetBatchApi serves batch API availability and discounts per provider.
 func (s *Server) GetBatchApi(_ context.Context, req api.GetBatchApiRequestObject) (api.GetBatchApiResponseObject, error) {
 	q := catalog.Query[api.BatchApiRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetBatchApi404JSONResponse](s, batchAPICatalog.from, batchAPIOK, q,
-		confirmedFlag(req.Params.AvailableOnly, func(r *api.BatchApiRecord) *bool { return r.BatchApiAvailable }))
+		trueFlag(req.Params.AvailableOnly, func(r *api.BatchApiRecord) *bool { return r.BatchApiAvailable }))
 }
 
 // GetFineTuning serves fine-tuning availability, methods and prices per provider.
 func (s *Server) GetFineTuning(_ context.Context, req api.GetFineTuningRequestObject) (api.GetFineTuningResponseObject, error) {
 	q := catalog.Query[api.FineTuningRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetFineTuning404JSONResponse](s, fineTuningCatalog.from, fineTuningOK, q,
-		confirmedFlag(req.Params.AvailableOnly, func(r *api.FineTuningRecord) *bool { return r.Available }),
+		trueFlag(req.Params.AvailableOnly, func(r *api.FineTuningRecord) *bool { return r.Available }),
 		offersMethod(req.Params.Method))
 }
 
@@ -205,7 +191,7 @@ func (s *Server) GetAudioPricing(_ context.Context, req api.GetAudioPricingReque
 	q := catalog.Query[api.AudioPricingRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetAudioPricing404JSONResponse](s, audioPricingCatalog.from, audioPricingOK, q,
 		audioTypeFilter(req.Params.Type),
-		confirmedFlag(req.Params.RealtimeOnly, func(r *api.AudioPricingRecord) *bool { return r.RealtimeSupported }),
+		trueFlag(req.Params.RealtimeOnly, func(r *api.AudioPricingRecord) *bool { return r.RealtimeSupported }),
 		catalog.Flag(orDefault(req.Params.FreeOnly, false), func(r *api.AudioPricingRecord) bool { return r.FreeTier != nil }))
 }
 
@@ -213,6 +199,6 @@ func (s *Server) GetAudioPricing(_ context.Context, req api.GetAudioPricingReque
 func (s *Server) GetReranking(_ context.Context, req api.GetRerankingRequestObject) (api.GetRerankingResponseObject, error) {
 	q := catalog.Query[api.RerankingRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetReranking404JSONResponse](s, rerankingCatalog.from, rerankingOK, q,
-		confirmedFlag(req.Params.AvailableOnly, func(r *api.RerankingRecord) *bool { return r.RerankingAvailable }),
-		confirmedFlag(req.Params.MultilingualOnly, func(r *api.RerankingRecord) *bool { return r.SupportsMultilingual }))
+		trueFlag(req.Params.AvailableOnly, func(r *api.RerankingRecord) *bool { return r.RerankingAvailable }),
+		trueFlag(req.Params.MultilingualOnly, func(r *api.RerankingRecord) *bool { return r.SupportsMultilingual }))
 }

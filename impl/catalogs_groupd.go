@@ -24,10 +24,6 @@ const (
 // guaranteeNone is the deterministic_guarantee of a provider that promises no determinism.
 const guaranteeNone = "none"
 
-// confirmedTrue reads a fact that can be unknown: only a confirmed true counts, so boolean filters and meta counts
-// leave out the records whose value is null (not confirmed).
-func confirmedTrue(v *bool) bool { return v != nil && *v }
-
 // Record fields the specs and filters read.
 func agentProtocolProvider(r *api.AgentProtocolsRecord) string { return r.ProviderId }
 func agentProtocolName(r *api.AgentProtocolsRecord) string     { return string(r.Protocol) }
@@ -58,24 +54,13 @@ func delegationProtocol(r *api.DelegationSupportRecord) string {
 // delegationNatural is the documented order of GET /delegation-support: provider ID, then protocol ascending
 // with records without a protocol last.
 func delegationNatural(a, b *api.DelegationSupportRecord) int {
-	if c := cmp.Compare(a.ProviderId, b.ProviderId); c != 0 {
-		return c
-	}
-	switch {
-	case a.Protocol == nil && b.Protocol == nil:
-		return 0
-	case a.Protocol == nil:
-		return 1
-	case b.Protocol == nil:
-		return -1
-	}
-	return cmp.Compare(*a.Protocol, *b.Protocol)
+	return cmp.Or(cmp.Compare(a.ProviderId, b.ProviderId), catalog.KnownFirst(a.Protocol, b.Protocol, false))
 }
 
 // isDeterministic is what `deterministic_only` keeps: a supported seed and a guarantee other than none (an
 // unknown guarantee is not a guarantee).
 func isDeterministic(r *api.OutputReproducibilityRecord) bool {
-	return confirmedTrue(r.SeedSupported) && r.DeterministicGuarantee != nil && *r.DeterministicGuarantee != guaranteeNone
+	return isTrue(r.SeedSupported) && r.DeterministicGuarantee != nil && *r.DeterministicGuarantee != guaranteeNone
 }
 
 // The catalogs of this file.
@@ -117,7 +102,7 @@ func agentProtocolsOK(recs []api.AgentProtocolsRecord, m listMeta) api.GetAgentP
 }
 func streamingProtocolsOK(recs []api.StreamingProtocolsRecord, m listMeta) api.GetStreamingProtocolsResponseObject {
 	return api.GetStreamingProtocols200JSONResponse{Data: recs, Meta: api.StreamingProtocolsMeta{
-		WebsocketCount: catalog.Count(recs, func(r *api.StreamingProtocolsRecord) bool { return confirmedTrue(r.WebsocketSupported) }),
+		WebsocketCount: countTrue(recs, func(r *api.StreamingProtocolsRecord) *bool { return r.WebsocketSupported }),
 		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -132,13 +117,13 @@ func piiHandlingOK(recs []api.PiiHandlingRecord, m listMeta) api.GetPiiHandlingR
 }
 func contextCompressionOK(recs []api.ContextCompressionRecord, m listMeta) api.GetContextCompressionResponseObject {
 	return api.GetContextCompression200JSONResponse{Data: recs, Meta: api.ContextCompressionMeta{
-		NativeCompressionCount: catalog.Count(recs, func(r *api.ContextCompressionRecord) bool { return confirmedTrue(r.NativeCompression) }),
+		NativeCompressionCount: countTrue(recs, func(r *api.ContextCompressionRecord) *bool { return r.NativeCompression }),
 		AsOf:                   m.AsOf, Sources: m.Sources,
 	}}
 }
 func mcpSupportOK(recs []api.McpSupportRecord, m listMeta) api.GetMcpSupportResponseObject {
 	return api.GetMcpSupport200JSONResponse{Data: recs, Meta: api.McpSupportMeta{
-		McpClientCount: catalog.Count(recs, func(r *api.McpSupportRecord) bool { return confirmedTrue(r.McpClientSupported) }),
+		McpClientCount: countTrue(recs, func(r *api.McpSupportRecord) *bool { return r.McpClientSupported }),
 		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -147,7 +132,7 @@ func delegationSupportOK(recs []api.DelegationSupportRecord, m listMeta) api.Get
 }
 func promptModerationOK(recs []api.PromptModerationRecord, m listMeta) api.GetPromptModerationResponseObject {
 	return api.GetPromptModeration200JSONResponse{Data: recs, Meta: api.PromptModerationMeta{
-		InjectionDetectionCount: catalog.Count(recs, func(r *api.PromptModerationRecord) bool { return confirmedTrue(r.PromptInjectionDetection) }),
+		InjectionDetectionCount: countTrue(recs, func(r *api.PromptModerationRecord) *bool { return r.PromptInjectionDetection }),
 		AsOf:                    m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -175,9 +160,9 @@ func (s *Server) GetStreamingProtocols(_ context.Context, req api.GetStreamingPr
 	return answer[api.GetStreamingProtocols404JSONResponse](s, streamingProtocolsCatalog.from, streamingProtocolsOK,
 		providerQuery[api.StreamingProtocolsRecord](p.Provider),
 		catalog.Flag(proto == api.GetStreamingProtocolsParamsProtocolSSE,
-			func(r *api.StreamingProtocolsRecord) bool { return confirmedTrue(r.SseSupported) }),
+			func(r *api.StreamingProtocolsRecord) bool { return isTrue(r.SseSupported) }),
 		catalog.Flag(proto == api.GetStreamingProtocolsParamsProtocolWebSocket,
-			func(r *api.StreamingProtocolsRecord) bool { return confirmedTrue(r.WebsocketSupported) }))
+			func(r *api.StreamingProtocolsRecord) bool { return isTrue(r.WebsocketSupported) }))
 }
 
 // GetOutputReproducibility serves seed support and determinism per provider.
@@ -202,8 +187,8 @@ func (s *Server) GetPiiHandling(_ context.Context, req api.GetPiiHandlingRequest
 	p := req.Params
 	return answer[api.GetPiiHandling404JSONResponse](s, piiHandlingCatalog.from, piiHandlingOK,
 		providerQuery[api.PiiHandlingRecord](p.Provider),
-		catalog.Flag(orDefault(p.DetectionOnly, false), func(r *api.PiiHandlingRecord) bool { return confirmedTrue(r.PiiDetectionSupported) }),
-		catalog.Flag(orDefault(p.Redaction, false), func(r *api.PiiHandlingRecord) bool { return confirmedTrue(r.PiiRedactionSupported) }))
+		trueFlag(p.DetectionOnly, func(r *api.PiiHandlingRecord) *bool { return r.PiiDetectionSupported }),
+		trueFlag(p.Redaction, func(r *api.PiiHandlingRecord) *bool { return r.PiiRedactionSupported }))
 }
 
 // GetContextCompression serves context compression per provider.
@@ -211,7 +196,7 @@ func (s *Server) GetContextCompression(_ context.Context, req api.GetContextComp
 	p := req.Params
 	return answer[api.GetContextCompression404JSONResponse](s, contextCompressionCatalog.from, contextCompressionOK,
 		providerQuery[api.ContextCompressionRecord](p.Provider),
-		catalog.Flag(orDefault(p.NativeOnly, false), func(r *api.ContextCompressionRecord) bool { return confirmedTrue(r.NativeCompression) }))
+		trueFlag(p.NativeOnly, func(r *api.ContextCompressionRecord) *bool { return r.NativeCompression }))
 }
 
 // GetMcpSupport serves providers' Model Context Protocol support.
@@ -219,8 +204,8 @@ func (s *Server) GetMcpSupport(_ context.Context, req api.GetMcpSupportRequestOb
 	p := req.Params
 	return answer[api.GetMcpSupport404JSONResponse](s, mcpSupportCatalog.from, mcpSupportOK,
 		providerQuery[api.McpSupportRecord](p.Provider),
-		catalog.Flag(orDefault(p.Server, false), func(r *api.McpSupportRecord) bool { return confirmedTrue(r.McpServerSupported) }),
-		catalog.Flag(orDefault(p.Client, false), func(r *api.McpSupportRecord) bool { return confirmedTrue(r.McpClientSupported) }))
+		trueFlag(p.Server, func(r *api.McpSupportRecord) *bool { return r.McpServerSupported }),
+		trueFlag(p.Client, func(r *api.McpSupportRecord) *bool { return r.McpClientSupported }))
 }
 
 // GetDelegationSupport serves delegation mechanisms per provider.
@@ -236,6 +221,6 @@ func (s *Server) GetPromptModeration(_ context.Context, req api.GetPromptModerat
 	p := req.Params
 	return answer[api.GetPromptModeration404JSONResponse](s, promptModerationCatalog.from, promptModerationOK,
 		providerQuery[api.PromptModerationRecord](p.Provider),
-		catalog.Flag(orDefault(p.InjectionDetection, false), func(r *api.PromptModerationRecord) bool { return confirmedTrue(r.PromptInjectionDetection) }),
-		catalog.Flag(orDefault(p.Configurable, false), func(r *api.PromptModerationRecord) bool { return confirmedTrue(r.Configurable) }))
+		trueFlag(p.InjectionDetection, func(r *api.PromptModerationRecord) *bool { return r.PromptInjectionDetection }),
+		trueFlag(p.Configurable, func(r *api.PromptModerationRecord) *bool { return r.Configurable }))
 }

@@ -28,30 +28,6 @@ func TestAgentIntelligenceCatalogs(t *testing.T) {
 	t.Run("PromptModeration", func(t *testing.T) { testPromptModeration(t, s) })
 }
 
-// gdLoad decodes a catalog file into the test's own record type, in the order the endpoint must list it.
-func gdLoad[S any](t *testing.T, name string, order func(a, b S) int) []S {
-	t.Helper()
-	return catLoad(t, func() ([]S, error) {
-		c, err := seeds.LoadCatalog(name)
-		if err != nil {
-			return nil, err
-		}
-		return seeds.Records[S](c)
-	}, order)
-}
-
-// gdSplits makes sure a filter's expectation tells it apart from no filter: it keeps some records and drops
-// others, so a filter that does nothing (or everything) fails.
-func gdSplits[S any](t *testing.T, what string, kept, all []S) []S {
-	t.Helper()
-	if len(kept) == 0 || len(kept) == len(all) {
-		t.Errorf("%s keeps %d of %d records: the test data no longer exercises the filter", what, len(kept), len(all))
-	}
-	return kept
-}
-
-func gdYes(v *bool) bool { return v != nil && *v }
-
 // gdRefusals checks the errors every group D endpoint shares, plus its own bad parameters (name -> value).
 func gdRefusals(t *testing.T, s *apitest.Server, path string, bad map[string]string) {
 	t.Helper()
@@ -60,10 +36,6 @@ func gdRefusals(t *testing.T, s *apitest.Server, path string, bad map[string]str
 	for param, value := range bad {
 		catRefused(t, s, path+"?"+param+"="+value, 400, "parameter "+param)
 	}
-}
-
-func gdByProvider[S any](id func(S) string) func(a, b S) int {
-	return func(a, b S) int { return strings.Compare(id(a), id(b)) }
 }
 
 type gdAgentProtocol struct {
@@ -76,7 +48,7 @@ type gdAgentProtocol struct {
 func testAgentProtocols(t *testing.T, s *apitest.Server) {
 	type r = gdAgentProtocol
 	key := func(x r) string { return x.ProviderID + "/" + x.Protocol }
-	recs := gdLoad(t, "agent_protocols", func(a, b r) int {
+	recs := catSorted(t, "agent_protocols", func(a, b r) int {
 		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Protocol, b.Protocol))
 	})
 	check := catChecker(t, s, "agent_protocols", key, func(b api.AgentProtocolsResponse) catAnswer {
@@ -84,12 +56,12 @@ func testAgentProtocols(t *testing.T, s *apitest.Server) {
 		return catAnswer{keys, b.Meta.AsOf.String(), b.Meta.Sources, len(b.Data)}
 	})
 	check("/api/v1/agent-protocols", recs)
-	check("/api/v1/agent-protocols?provider=google-vertex-ai", gdSplits(t, "provider", catWhere(recs, func(x r) bool { return x.ProviderID == "google-vertex-ai" }), recs))
+	check("/api/v1/agent-protocols?provider=google-vertex-ai", catSplits(t, "provider", catWhere(recs, func(x r) bool { return x.ProviderID == "google-vertex-ai" }), recs))
 	check("/api/v1/agent-protocols?provider=cartesia", nil) // a known provider without a confirmed protocol
-	check("/api/v1/agent-protocols?protocol=A2A", gdSplits(t, "protocol", catWhere(recs, func(x r) bool { return x.Protocol == "A2A" }), recs))
+	check("/api/v1/agent-protocols?protocol=A2A", catSplits(t, "protocol", catWhere(recs, func(x r) bool { return x.Protocol == "A2A" }), recs))
 	check("/api/v1/agent-protocols?protocol=MCP", catWhere(recs, func(x r) bool { return x.Protocol == "MCP" }))
 	check("/api/v1/agent-protocols?protocol=ANP", nil) // a valid protocol no provider supports
-	check("/api/v1/agent-protocols?support_level=partial", gdSplits(t, "support_level", catWhere(recs, func(x r) bool { return x.SupportLevel == "partial" }), recs))
+	check("/api/v1/agent-protocols?support_level=partial", catSplits(t, "support_level", catWhere(recs, func(x r) bool { return x.SupportLevel == "partial" }), recs))
 	check("/api/v1/agent-protocols?provider=google-gemini&protocol=MCP&support_level=partial", catWhere(recs, func(x r) bool {
 		return x.ProviderID == "google-gemini" && x.Protocol == "MCP" && x.SupportLevel == "partial"
 	}))
@@ -110,7 +82,7 @@ type gdStreaming struct {
 
 func testStreamingProtocols(t *testing.T, s *apitest.Server) {
 	type r = gdStreaming
-	recs := gdLoad(t, "streaming_protocols", gdByProvider(func(x r) string { return x.ProviderID }))
+	recs := catSorted(t, "streaming_protocols", catByKey(func(x r) string { return x.ProviderID }))
 	var websockets int
 	check := catChecker(t, s, "streaming_protocols", func(x r) string { return x.ProviderID }, func(b api.StreamingProtocolsResponse) catAnswer {
 		websockets = b.Meta.WebsocketCount
@@ -119,12 +91,12 @@ func testStreamingProtocols(t *testing.T, s *apitest.Server) {
 	for path, want := range map[string][]r{
 		"/api/v1/streaming-protocols":                                       recs,
 		"/api/v1/streaming-protocols?provider=anthropic":                    catWhere(recs, func(x r) bool { return x.ProviderID == "anthropic" }),
-		"/api/v1/streaming-protocols?protocol=SSE":                          gdSplits(t, "protocol=SSE", catWhere(recs, func(x r) bool { return gdYes(x.SseSupported) }), recs),
-		"/api/v1/streaming-protocols?protocol=WebSocket":                    gdSplits(t, "protocol=WebSocket", catWhere(recs, func(x r) bool { return gdYes(x.WebsocketSupported) }), recs),
+		"/api/v1/streaming-protocols?protocol=SSE":                          catSplits(t, "protocol=SSE", catWhere(recs, func(x r) bool { return catTrue(x.SseSupported) }), recs),
+		"/api/v1/streaming-protocols?protocol=WebSocket":                    catSplits(t, "protocol=WebSocket", catWhere(recs, func(x r) bool { return catTrue(x.WebsocketSupported) }), recs),
 		"/api/v1/streaming-protocols?provider=anthropic&protocol=WebSocket": nil, // SSE only
 	} {
 		check(path, want)
-		if n := len(catWhere(want, func(x r) bool { return gdYes(x.WebsocketSupported) })); websockets != n {
+		if n := len(catWhere(want, func(x r) bool { return catTrue(x.WebsocketSupported) })); websockets != n {
 			t.Errorf("%s: meta.websocket_count %d, records say %d", path, websockets, n)
 		}
 	}
@@ -139,15 +111,15 @@ type gdReproducibility struct {
 
 func testOutputReproducibility(t *testing.T, s *apitest.Server) {
 	type r = gdReproducibility
-	recs := gdLoad(t, "output_reproducibility", gdByProvider(func(x r) string { return x.ProviderID }))
+	recs := catSorted(t, "output_reproducibility", catByKey(func(x r) string { return x.ProviderID }))
 	check := catChecker(t, s, "output_reproducibility", func(x r) string { return x.ProviderID }, func(b api.OutputReproducibilityResponse) catAnswer {
 		return catAnswer{catKeys(b.Data, func(x api.OutputReproducibilityRecord) string { return x.ProviderId }), b.Meta.AsOf.String(), b.Meta.Sources, len(b.Data)}
 	})
-	deterministic := gdSplits(t, "deterministic_only", catWhere(recs, func(x r) bool {
-		return gdYes(x.SeedSupported) && x.DeterministicGuarantee != nil && *x.DeterministicGuarantee != "none"
+	deterministic := catSplits(t, "deterministic_only", catWhere(recs, func(x r) bool {
+		return catTrue(x.SeedSupported) && x.DeterministicGuarantee != nil && *x.DeterministicGuarantee != "none"
 	}), recs)
 	// The filter must drop seeded providers whose guarantee is unknown, not only those without a seed.
-	if len(catWhere(recs, func(x r) bool { return gdYes(x.SeedSupported) && x.DeterministicGuarantee == nil })) == 0 {
+	if len(catWhere(recs, func(x r) bool { return catTrue(x.SeedSupported) && x.DeterministicGuarantee == nil })) == 0 {
 		t.Error("no seeded provider with an unknown guarantee: deterministic_only's null case is not exercised")
 	}
 	check("/api/v1/output-reproducibility", recs)
@@ -168,7 +140,7 @@ type gdNativeTool struct {
 func testNativeTools(t *testing.T, s *apitest.Server) {
 	type r = gdNativeTool
 	key := func(x r) string { return x.ProviderID + "/" + x.ToolType + "/" + x.ToolName }
-	recs := gdLoad(t, "native_tools", func(a, b r) int {
+	recs := catSorted(t, "native_tools", func(a, b r) int {
 		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ToolType, b.ToolType), strings.Compare(a.ToolName, b.ToolName))
 	})
 	check := catChecker(t, s, "native_tools", key, func(b api.NativeToolsResponse) catAnswer {
@@ -190,10 +162,10 @@ func testNativeTools(t *testing.T, s *apitest.Server) {
 	check("/api/v1/native-tools", recs)
 	check("/api/v1/native-tools?provider=anthropic", catWhere(recs, func(x r) bool { return x.ProviderID == "anthropic" }))
 	check("/api/v1/native-tools?provider=deepseek", nil) // a known provider without hosted tools
-	check("/api/v1/native-tools?tool_type=web_search", gdSplits(t, "tool_type", catWhere(recs, func(x r) bool { return x.ToolType == "web_search" }), recs))
+	check("/api/v1/native-tools?tool_type=web_search", catSplits(t, "tool_type", catWhere(recs, func(x r) bool { return x.ToolType == "web_search" }), recs))
 	check("/api/v1/native-tools?tool_type=memory", catWhere(recs, func(x r) bool { return x.ToolType == "memory" }))
 	// model: partial, case-insensitive, on any compatible model; tools with no published models never match.
-	check("/api/v1/native-tools?model=GEMINI-2.5", gdSplits(t, "model", catWhere(recs, usable("gemini-2.5")), recs))
+	check("/api/v1/native-tools?model=GEMINI-2.5", catSplits(t, "model", catWhere(recs, usable("gemini-2.5")), recs))
 	check("/api/v1/native-tools?model=gpt-4.1-nano", catWhere(recs, usable("gpt-4.1-nano")))
 	check("/api/v1/native-tools?model=no-such-model", nil)
 	check("/api/v1/native-tools?provider=openai&tool_type=web_search&model=o3", catWhere(recs, func(x r) bool {
@@ -211,12 +183,12 @@ type gdPii struct {
 
 func testPiiHandling(t *testing.T, s *apitest.Server) {
 	type r = gdPii
-	recs := gdLoad(t, "pii_handling", gdByProvider(func(x r) string { return x.ProviderID }))
+	recs := catSorted(t, "pii_handling", catByKey(func(x r) string { return x.ProviderID }))
 	check := catChecker(t, s, "pii_handling", func(x r) string { return x.ProviderID }, func(b api.PiiHandlingResponse) catAnswer {
 		return catAnswer{catKeys(b.Data, func(x api.PiiHandlingRecord) string { return x.ProviderId }), b.Meta.AsOf.String(), b.Meta.Sources, len(b.Data)}
 	})
-	detect := gdSplits(t, "detection_only", catWhere(recs, func(x r) bool { return gdYes(x.PiiDetectionSupported) }), recs)
-	redact := gdSplits(t, "redaction", catWhere(recs, func(x r) bool { return gdYes(x.PiiRedactionSupported) }), recs)
+	detect := catSplits(t, "detection_only", catWhere(recs, func(x r) bool { return catTrue(x.PiiDetectionSupported) }), recs)
+	redact := catSplits(t, "redaction", catWhere(recs, func(x r) bool { return catTrue(x.PiiRedactionSupported) }), recs)
 	if len(redact) == len(detect) {
 		t.Error("every detecting provider also redacts: the two filters are not told apart")
 	}
@@ -224,7 +196,7 @@ func testPiiHandling(t *testing.T, s *apitest.Server) {
 	check("/api/v1/pii-handling?detection_only=false&redaction=false", recs)
 	check("/api/v1/pii-handling?detection_only=true", detect)
 	check("/api/v1/pii-handling?redaction=true", redact)
-	check("/api/v1/pii-handling?detection_only=true&redaction=true", catWhere(detect, func(x r) bool { return gdYes(x.PiiRedactionSupported) }))
+	check("/api/v1/pii-handling?detection_only=true&redaction=true", catWhere(detect, func(x r) bool { return catTrue(x.PiiRedactionSupported) }))
 	check("/api/v1/pii-handling?provider=aws-bedrock&redaction=true", catWhere(redact, func(x r) bool { return x.ProviderID == "aws-bedrock" }))
 	check("/api/v1/pii-handling?provider=openai&detection_only=true", nil)
 	gdRefusals(t, s, "/api/v1/pii-handling", map[string]string{"detection_only": "2", "redaction": "yes"})
@@ -237,7 +209,7 @@ type gdCompression struct {
 
 func testContextCompression(t *testing.T, s *apitest.Server) {
 	type r = gdCompression
-	recs := gdLoad(t, "context_compression", gdByProvider(func(x r) string { return x.ProviderID }))
+	recs := catSorted(t, "context_compression", catByKey(func(x r) string { return x.ProviderID }))
 	var native int
 	check := catChecker(t, s, "context_compression", func(x r) string { return x.ProviderID }, func(b api.ContextCompressionResponse) catAnswer {
 		native = b.Meta.NativeCompressionCount
@@ -246,12 +218,12 @@ func testContextCompression(t *testing.T, s *apitest.Server) {
 	for path, want := range map[string][]r{
 		"/api/v1/context-compression":                                    recs,
 		"/api/v1/context-compression?native_only=false":                  recs,
-		"/api/v1/context-compression?native_only=true":                   gdSplits(t, "native_only", catWhere(recs, func(x r) bool { return gdYes(x.NativeCompression) }), recs),
+		"/api/v1/context-compression?native_only=true":                   catSplits(t, "native_only", catWhere(recs, func(x r) bool { return catTrue(x.NativeCompression) }), recs),
 		"/api/v1/context-compression?provider=anthropic":                 catWhere(recs, func(x r) bool { return x.ProviderID == "anthropic" }),
 		"/api/v1/context-compression?provider=deepseek&native_only=true": nil,
 	} {
 		check(path, want)
-		if n := len(catWhere(want, func(x r) bool { return gdYes(x.NativeCompression) })); native != n {
+		if n := len(catWhere(want, func(x r) bool { return catTrue(x.NativeCompression) })); native != n {
 			t.Errorf("%s: meta.native_compression_count %d, records say %d", path, native, n)
 		}
 	}
@@ -266,15 +238,15 @@ type gdMcp struct {
 
 func testMcpSupport(t *testing.T, s *apitest.Server) {
 	type r = gdMcp
-	recs := gdLoad(t, "mcp_support", gdByProvider(func(x r) string { return x.ProviderID }))
+	recs := catSorted(t, "mcp_support", catByKey(func(x r) string { return x.ProviderID }))
 	var clients int
 	check := catChecker(t, s, "mcp_support", func(x r) string { return x.ProviderID }, func(b api.McpSupportResponse) catAnswer {
 		clients = b.Meta.McpClientCount
 		return catAnswer{catKeys(b.Data, func(x api.McpSupportRecord) string { return x.ProviderId }), b.Meta.AsOf.String(), b.Meta.Sources, len(b.Data)}
 	})
-	server := gdSplits(t, "server", catWhere(recs, func(x r) bool { return gdYes(x.McpServerSupported) }), recs)
-	client := gdSplits(t, "client", catWhere(recs, func(x r) bool { return gdYes(x.McpClientSupported) }), recs)
-	both := catWhere(server, func(x r) bool { return gdYes(x.McpClientSupported) })
+	server := catSplits(t, "server", catWhere(recs, func(x r) bool { return catTrue(x.McpServerSupported) }), recs)
+	client := catSplits(t, "client", catWhere(recs, func(x r) bool { return catTrue(x.McpClientSupported) }), recs)
+	both := catWhere(server, func(x r) bool { return catTrue(x.McpClientSupported) })
 	if len(both) == 0 || len(both) == len(server) || len(both) == len(client) {
 		t.Errorf("server and client overlap on %d of %d/%d providers: the combination is not exercised", len(both), len(server), len(client))
 	}
@@ -288,7 +260,7 @@ func testMcpSupport(t *testing.T, s *apitest.Server) {
 		"/api/v1/mcp-support?provider=tavily&client=true": nil, // server only
 	} {
 		check(path, want)
-		if n := len(catWhere(want, func(x r) bool { return gdYes(x.McpClientSupported) })); clients != n {
+		if n := len(catWhere(want, func(x r) bool { return catTrue(x.McpClientSupported) })); clients != n {
 			t.Errorf("%s: meta.mcp_client_count %d, records say %d", path, clients, n)
 		}
 	}
@@ -310,7 +282,7 @@ func testDelegationSupport(t *testing.T, s *apitest.Server) {
 	}
 	key := func(x r) string { return x.ProviderID + "/" + proto(x) }
 	// provider, then protocol ascending with null last.
-	recs := gdLoad(t, "delegation_support", func(a, b r) int {
+	recs := catSorted(t, "delegation_support", func(a, b r) int {
 		if c := strings.Compare(a.ProviderID, b.ProviderID); c != 0 {
 			return c
 		}
@@ -336,9 +308,9 @@ func testDelegationSupport(t *testing.T, s *apitest.Server) {
 		}
 	}
 	check("/api/v1/delegation-support", recs)
-	check("/api/v1/delegation-support?provider=openai", gdSplits(t, "provider", catWhere(recs, func(x r) bool { return x.ProviderID == "openai" }), recs))
+	check("/api/v1/delegation-support?provider=openai", catSplits(t, "provider", catWhere(recs, func(x r) bool { return x.ProviderID == "openai" }), recs))
 	check("/api/v1/delegation-support?provider=aws-bedrock", catWhere(recs, func(x r) bool { return x.ProviderID == "aws-bedrock" }))
-	check("/api/v1/delegation-support?protocol=oauth", gdSplits(t, "protocol", catWhere(recs, matching("oauth")), recs))
+	check("/api/v1/delegation-support?protocol=oauth", catSplits(t, "protocol", catWhere(recs, matching("oauth")), recs))
 	check("/api/v1/delegation-support?protocol=TOKEN", catWhere(recs, matching("token")))
 	check("/api/v1/delegation-support?protocol=no-such-mechanism", nil)
 	check("/api/v1/delegation-support?provider=anthropic&protocol=key", nil) // anthropic's record has no protocol
@@ -354,25 +326,25 @@ type gdModeration struct {
 
 func testPromptModeration(t *testing.T, s *apitest.Server) {
 	type r = gdModeration
-	recs := gdLoad(t, "prompt_moderation", gdByProvider(func(x r) string { return x.ProviderID }))
+	recs := catSorted(t, "prompt_moderation", catByKey(func(x r) string { return x.ProviderID }))
 	var injection int
 	check := catChecker(t, s, "prompt_moderation", func(x r) string { return x.ProviderID }, func(b api.PromptModerationResponse) catAnswer {
 		injection = b.Meta.InjectionDetectionCount
 		return catAnswer{catKeys(b.Data, func(x api.PromptModerationRecord) string { return x.ProviderId }), b.Meta.AsOf.String(), b.Meta.Sources, len(b.Data)}
 	})
-	detects := gdSplits(t, "injection_detection", catWhere(recs, func(x r) bool { return gdYes(x.PromptInjectionDetection) }), recs)
-	configurable := gdSplits(t, "configurable", catWhere(recs, func(x r) bool { return gdYes(x.Configurable) }), recs)
+	detects := catSplits(t, "injection_detection", catWhere(recs, func(x r) bool { return catTrue(x.PromptInjectionDetection) }), recs)
+	configurable := catSplits(t, "configurable", catWhere(recs, func(x r) bool { return catTrue(x.Configurable) }), recs)
 	for path, want := range map[string][]r{
 		"/api/v1/prompt-moderation": recs,
 		"/api/v1/prompt-moderation?injection_detection=false&configurable=false": recs,
 		"/api/v1/prompt-moderation?injection_detection=true":                     detects,
 		"/api/v1/prompt-moderation?configurable=true":                            configurable,
-		"/api/v1/prompt-moderation?injection_detection=true&configurable=true":   catWhere(detects, func(x r) bool { return gdYes(x.Configurable) }),
+		"/api/v1/prompt-moderation?injection_detection=true&configurable=true":   catWhere(detects, func(x r) bool { return catTrue(x.Configurable) }),
 		"/api/v1/prompt-moderation?provider=aws-bedrock":                         catWhere(recs, func(x r) bool { return x.ProviderID == "aws-bedrock" }),
 		"/api/v1/prompt-moderation?provider=openai&injection_detection=true":     nil,
 	} {
 		check(path, want)
-		if n := len(catWhere(want, func(x r) bool { return gdYes(x.PromptInjectionDetection) })); injection != n {
+		if n := len(catWhere(want, func(x r) bool { return catTrue(x.PromptInjectionDetection) })); injection != n {
 			t.Errorf("%s: meta.injection_detection_count %d, records say %d", path, injection, n)
 		}
 	}

@@ -68,10 +68,6 @@ func slaUptime(r *api.SlaRecord) *float64                     { return r.Guarant
 func guardrailsProvider(r *api.GuardrailsRecord) string       { return r.ProviderId }
 func regionsProvider(r *api.RegionsRecord) string             { return r.ProviderId }
 
-// affirmed and negated read the nullable booleans of these catalogs: an unknown (nil) fact is neither.
-func affirmed(b *bool) bool { return b != nil && *b }
-func negated(b *bool) bool  { return b != nil && !*b }
-
 // ---- /compliance
 
 func complianceSOC2TypeII(r *api.ComplianceRecord) bool {
@@ -80,8 +76,8 @@ func complianceSOC2TypeII(r *api.ComplianceRecord) bool {
 
 func complianceOK(recs []api.ComplianceRecord, m listMeta) api.GetComplianceResponseObject {
 	return api.GetCompliance200JSONResponse{Compliance: recs, Meta: api.ComplianceMeta{
-		GdprCompliantCount: catalog.Count(recs, func(r *api.ComplianceRecord) bool { return affirmed(r.GdprCompliant) }),
-		HipaaBaaCount:      catalog.Count(recs, func(r *api.ComplianceRecord) bool { return affirmed(r.HipaaBaaAvailable) }),
+		GdprCompliantCount: countTrue(recs, func(r *api.ComplianceRecord) *bool { return r.GdprCompliant }),
+		HipaaBaaCount:      countTrue(recs, func(r *api.ComplianceRecord) *bool { return r.HipaaBaaAvailable }),
 		Soc2IiCount:        catalog.Count(recs, complianceSOC2TypeII),
 		AsOf:               m.AsOf, Sources: m.Sources,
 	}}
@@ -97,8 +93,8 @@ func (s *Server) GetCompliance(_ context.Context, req api.GetComplianceRequestOb
 	}
 	return answer[api.GetCompliance404JSONResponse](s, complianceCatalog.from, complianceOK,
 		catalog.Query[api.ComplianceRecord]{Provider: orDefault(p.Provider, "")}, holds,
-		catalog.Flag(orDefault(p.Hipaa, false), func(r *api.ComplianceRecord) bool { return affirmed(r.HipaaBaaAvailable) }),
-		catalog.Flag(orDefault(p.Gdpr, false), func(r *api.ComplianceRecord) bool { return affirmed(r.GdprCompliant) }))
+		trueFlag(p.Hipaa, func(r *api.ComplianceRecord) *bool { return r.HipaaBaaAvailable }),
+		trueFlag(p.Gdpr, func(r *api.ComplianceRecord) *bool { return r.GdprCompliant }))
 }
 
 // ---- /security-certifications
@@ -148,8 +144,8 @@ func (s *Server) GetSecurityCertifications(_ context.Context, req api.GetSecurit
 
 func dataRetentionOK(recs []api.DataRetentionRecord, m listMeta) api.GetDataRetentionResponseObject {
 	return api.GetDataRetention200JSONResponse{DataRetention: recs, Meta: api.DataRetentionMeta{
-		ZdrAvailableCount: catalog.Count(recs, func(r *api.DataRetentionRecord) bool { return affirmed(r.ZeroDataRetentionAvailable) }),
-		TrainsOnDataCount: catalog.Count(recs, func(r *api.DataRetentionRecord) bool { return affirmed(r.TrainedOnApiData) }),
+		ZdrAvailableCount: countTrue(recs, func(r *api.DataRetentionRecord) *bool { return r.ZeroDataRetentionAvailable }),
+		TrainsOnDataCount: countTrue(recs, func(r *api.DataRetentionRecord) *bool { return r.TrainedOnApiData }),
 		AsOf:              m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -159,8 +155,8 @@ func (s *Server) GetDataRetention(_ context.Context, req api.GetDataRetentionReq
 	p := req.Params
 	return answer[api.GetDataRetention404JSONResponse](s, dataRetentionCatalog.from, dataRetentionOK,
 		catalog.Query[api.DataRetentionRecord]{Provider: orDefault(p.Provider, "")},
-		catalog.Flag(orDefault(p.ZdrAvailable, false), func(r *api.DataRetentionRecord) bool { return affirmed(r.ZeroDataRetentionAvailable) }),
-		catalog.Flag(orDefault(p.NoTraining, false), func(r *api.DataRetentionRecord) bool { return negated(r.TrainedOnApiData) }))
+		trueFlag(p.ZdrAvailable, func(r *api.DataRetentionRecord) *bool { return r.ZeroDataRetentionAvailable }),
+		catalog.Flag(orDefault(p.NoTraining, false), func(r *api.DataRetentionRecord) bool { return isFalse(r.TrainedOnApiData) }))
 }
 
 // ---- /sla
@@ -168,7 +164,7 @@ func (s *Server) GetDataRetention(_ context.Context, req api.GetDataRetentionReq
 // SLATarget is the uptime target /uptime-history compares a provider with: the guaranteed uptime of its SLA
 // record, when the provider publishes an SLA and the guarantee is known.
 func SLATarget(r api.SlaRecord) (float64, bool) {
-	if !affirmed(r.SlaAvailable) || r.GuaranteedUptimePct == nil {
+	if !isTrue(r.SlaAvailable) || r.GuaranteedUptimePct == nil {
 		return 0, false
 	}
 	return *r.GuaranteedUptimePct, true
@@ -192,7 +188,7 @@ func slaTargets(catalogs func() (*catalogSet, error)) health.SLATargets {
 
 func slaOK(recs []api.SlaRecord, m listMeta) api.GetSlaResponseObject {
 	return api.GetSla200JSONResponse{Sla: recs, Meta: api.SlaMeta{
-		SlaAvailableCount: catalog.Count(recs, func(r *api.SlaRecord) bool { return affirmed(r.SlaAvailable) }),
+		SlaAvailableCount: countTrue(recs, func(r *api.SlaRecord) *bool { return r.SlaAvailable }),
 		AsOf:              m.AsOf, Sources: m.Sources,
 	}}
 }
@@ -209,15 +205,15 @@ func (s *Server) GetSla(_ context.Context, req api.GetSlaRequestObject) (api.Get
 	}
 	return answer[api.GetSla404JSONResponse](s, slaCatalog.from, slaOK,
 		catalog.Query[api.SlaRecord]{Provider: orDefault(p.Provider, "")}, minUptime,
-		catalog.Flag(orDefault(p.SlaAvailableOnly, false), func(r *api.SlaRecord) bool { return affirmed(r.SlaAvailable) }))
+		trueFlag(p.SlaAvailableOnly, func(r *api.SlaRecord) *bool { return r.SlaAvailable }))
 }
 
 // ---- /guardrails
 
 func guardrailsOK(recs []api.GuardrailsRecord, m listMeta) api.GetGuardrailsResponseObject {
 	return api.GetGuardrails200JSONResponse{Guardrails: recs, Meta: api.GuardrailsMeta{
-		CanDisable: catalog.Count(recs, func(r *api.GuardrailsRecord) bool { return affirmed(r.CanDisable) }),
-		NoFilters:  catalog.Count(recs, func(r *api.GuardrailsRecord) bool { return negated(r.SafetyFiltersEnabled) }),
+		CanDisable: countTrue(recs, func(r *api.GuardrailsRecord) *bool { return r.CanDisable }),
+		NoFilters:  catalog.Count(recs, func(r *api.GuardrailsRecord) bool { return isFalse(r.SafetyFiltersEnabled) }),
 		HighFalsePositive: catalog.Count(recs, func(r *api.GuardrailsRecord) bool {
 			return r.FalsePositiveRisk != nil && *r.FalsePositiveRisk == falsePositiveRiskHigh
 		}),
@@ -240,8 +236,8 @@ func (s *Server) GetGuardrails(_ context.Context, req api.GetGuardrailsRequestOb
 	p := req.Params
 	return answer[api.GetGuardrails404JSONResponse](s, guardrailsCatalog.from, guardrailsOK,
 		catalog.Query[api.GuardrailsRecord]{Provider: orDefault(p.Provider, "")},
-		catalog.Flag(orDefault(p.ConfigurableOnly, false), func(r *api.GuardrailsRecord) bool { return affirmed(r.Configurable) }),
-		catalog.Flag(orDefault(p.CanDisable, false), func(r *api.GuardrailsRecord) bool { return affirmed(r.CanDisable) }),
+		trueFlag(p.ConfigurableOnly, func(r *api.GuardrailsRecord) *bool { return r.Configurable }),
+		trueFlag(p.CanDisable, func(r *api.GuardrailsRecord) *bool { return r.CanDisable }),
 		hasEntryFold(orDefault(p.Category, ""), func(r *api.GuardrailsRecord) []string { return r.FilterCategories }))
 }
 
@@ -267,7 +263,7 @@ func regionsServing(needle string) catalog.Filter[api.RegionsRecord] {
 
 func regionsOK(recs []api.RegionsRecord, m listMeta) api.GetRegionsResponseObject {
 	return api.GetRegions200JSONResponse{Regions: recs, Meta: api.RegionsMeta{
-		EuAvailableCount: catalog.Count(recs, func(r *api.RegionsRecord) bool { return affirmed(r.EuAvailable) }),
+		EuAvailableCount: countTrue(recs, func(r *api.RegionsRecord) *bool { return r.EuAvailable }),
 		UsAvailableCount: catalog.Count(recs, regionsIn(string(api.GetRegionsParamsRegionUs))),
 		ApAvailableCount: catalog.Count(recs, regionsIn(string(api.GetRegionsParamsRegionAp))),
 		AsOf:             m.AsOf, Sources: m.Sources,
@@ -284,5 +280,5 @@ func (s *Server) GetRegions(_ context.Context, req api.GetRegionsRequestObject) 
 	return answer[api.GetRegions404JSONResponse](s, regionsCatalog.from, regionsOK,
 		catalog.Query[api.RegionsRecord]{Provider: orDefault(p.Provider, "")}, inRegion,
 		regionsServing(orDefault(p.Model, "")),
-		catalog.Flag(orDefault(p.EuOnly, false), func(r *api.RegionsRecord) bool { return affirmed(r.EuAvailable) }))
+		trueFlag(p.EuOnly, func(r *api.RegionsRecord) *bool { return r.EuAvailable }))
 }

@@ -31,20 +31,6 @@ func TestGroupECatalogs(t *testing.T) {
 	t.Run("Regions", func(t *testing.T) { testGroupERegions(t, s) })
 }
 
-// geFile reads a catalog file's records and envelope.
-func geFile[T any](t *testing.T, name string) ([]T, *seeds.Catalog) {
-	t.Helper()
-	c, err := seeds.LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := seeds.Records[T](c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs, c
-}
-
 // geSame compares records in full (content and order) and the envelope metadata of an answer.
 func geSame[T any](t *testing.T, path string, got, want []T, asOf openapi_types.Date, sources []api.Source, c *seeds.Catalog) {
 	t.Helper()
@@ -56,40 +42,23 @@ func geSame[T any](t *testing.T, path string, got, want []T, asOf openapi_types.
 		wb, _ := json.Marshal(want)
 		t.Errorf("%s: got %d records, want %d\n got: %.600s\nwant: %.600s", path, len(got), len(want), gb, wb)
 	}
-	if asOf.String() != c.AsOf || len(sources) != len(c.Sources) {
-		t.Errorf("%s: meta as_of %s with %d sources, file has %s with %d", path, asOf, len(sources), c.AsOf, len(c.Sources))
-	}
-}
-
-// geNarrows fails when a filter would keep all records or none: then the test data cannot tell it works.
-func geNarrows[T any](t *testing.T, what string, kept, all []T) {
-	t.Helper()
-	if len(kept) == 0 || len(kept) == len(all) {
-		t.Fatalf("%s keeps %d of %d records: the data no longer exercises the filter", what, len(kept), len(all))
-	}
-}
-
-func gePtrTrue(b *bool) bool  { return b != nil && *b }
-func gePtrFalse(b *bool) bool { return b != nil && !*b }
-
-func geByProvider[T any](id func(T) string) func(a, b T) int {
-	return func(a, b T) int { return strings.Compare(id(a), id(b)) }
+	catMeta(t, path, c, asOf.String(), sources)
 }
 
 func testGroupECompliance(t *testing.T, s *apitest.Server) {
 	type r = api.ComplianceRecord
-	recs, c := geFile[r](t, "compliance")
-	slices.SortStableFunc(recs, geByProvider(func(x r) string { return x.ProviderId }))
+	recs, c := catFile[r](t, "compliance")
+	slices.SortStableFunc(recs, catByKey(func(x r) string { return x.ProviderId }))
 	check := func(path string, want []r) {
 		t.Helper()
 		b := catGet[api.ComplianceResponse](t, s, path)
 		geSame(t, path, b.Compliance, want, b.Meta.AsOf, b.Meta.Sources, c)
 		var gdpr, hipaa, soc2 int
 		for _, x := range want {
-			if gePtrTrue(x.GdprCompliant) {
+			if catTrue(x.GdprCompliant) {
 				gdpr++
 			}
-			if gePtrTrue(x.HipaaBaaAvailable) {
+			if catTrue(x.HipaaBaaAvailable) {
 				hipaa++
 			}
 			if x.Soc2Type != nil && *x.Soc2Type == "Type II" {
@@ -106,14 +75,14 @@ func testGroupECompliance(t *testing.T, s *apitest.Server) {
 	for _, cert := range []string{"soc2", "hipaa", "iso27001", "gdpr", "pci-dss", "fedramp"} {
 		check("/api/v1/compliance?certification="+cert, catWhere(recs, func(x r) bool { return slices.Contains(x.Certifications, cert) }))
 	}
-	hipaa := catWhere(recs, func(x r) bool { return gePtrTrue(x.HipaaBaaAvailable) })
-	gdpr := catWhere(recs, func(x r) bool { return gePtrTrue(x.GdprCompliant) })
-	geNarrows(t, "hipaa=true", hipaa, recs)
-	geNarrows(t, "gdpr=true", gdpr, recs)
+	hipaa := catWhere(recs, func(x r) bool { return catTrue(x.HipaaBaaAvailable) })
+	gdpr := catWhere(recs, func(x r) bool { return catTrue(x.GdprCompliant) })
+	catSplits(t, "hipaa=true", hipaa, recs)
+	catSplits(t, "gdpr=true", gdpr, recs)
 	check("/api/v1/compliance?hipaa=true", hipaa)
 	check("/api/v1/compliance?gdpr=true", gdpr)
 	check("/api/v1/compliance?hipaa=true&gdpr=true&certification=fedramp", catWhere(recs, func(x r) bool {
-		return gePtrTrue(x.HipaaBaaAvailable) && gePtrTrue(x.GdprCompliant) && slices.Contains(x.Certifications, "fedramp")
+		return catTrue(x.HipaaBaaAvailable) && catTrue(x.GdprCompliant) && slices.Contains(x.Certifications, "fedramp")
 	}))
 	check("/api/v1/compliance?provider=deepseek&gdpr=true", nil) // a known provider with nothing confirmed
 
@@ -157,7 +126,7 @@ func geSummary(recs []api.SecurityCertificationsRecord) []api.SecurityCertificat
 
 func testGroupESecurityCerts(t *testing.T, s *apitest.Server) {
 	type r = api.SecurityCertificationsRecord
-	recs, c := geFile[r](t, "security_certifications")
+	recs, c := catFile[r](t, "security_certifications")
 	slices.SortStableFunc(recs, func(a, b r) int {
 		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(string(a.Certification), string(b.Certification)))
 	})
@@ -175,7 +144,7 @@ func testGroupESecurityCerts(t *testing.T, s *apitest.Server) {
 		check("/api/v1/security-certifications?certification="+cert, catWhere(recs, func(x r) bool { return string(x.Certification) == cert }))
 	}
 	certified := catWhere(recs, func(x r) bool { return x.Status == "certified" })
-	geNarrows(t, "status=certified", certified, recs)
+	catSplits(t, "status=certified", certified, recs)
 	check("/api/v1/security-certifications?status=certified", certified)
 	check("/api/v1/security-certifications?status=unknown", catWhere(recs, func(x r) bool { return x.Status == "unknown" }))
 	check("/api/v1/security-certifications?status=in_progress", nil)
@@ -218,18 +187,18 @@ func TestSecurityCertificationSummary(t *testing.T) {
 
 func testGroupEDataRetention(t *testing.T, s *apitest.Server) {
 	type r = api.DataRetentionRecord
-	recs, c := geFile[r](t, "data_retention")
-	slices.SortStableFunc(recs, geByProvider(func(x r) string { return x.ProviderId }))
+	recs, c := catFile[r](t, "data_retention")
+	slices.SortStableFunc(recs, catByKey(func(x r) string { return x.ProviderId }))
 	check := func(path string, want []r) {
 		t.Helper()
 		b := catGet[api.DataRetentionResponse](t, s, path)
 		geSame(t, path, b.DataRetention, want, b.Meta.AsOf, b.Meta.Sources, c)
 		var zdr, trains int
 		for _, x := range want {
-			if gePtrTrue(x.ZeroDataRetentionAvailable) {
+			if catTrue(x.ZeroDataRetentionAvailable) {
 				zdr++
 			}
-			if gePtrTrue(x.TrainedOnApiData) {
+			if catTrue(x.TrainedOnApiData) {
 				trains++
 			}
 		}
@@ -237,16 +206,16 @@ func testGroupEDataRetention(t *testing.T, s *apitest.Server) {
 			t.Errorf("%s: meta zdr/trains %d/%d, records say %d/%d", path, b.Meta.ZdrAvailableCount, b.Meta.TrainsOnDataCount, zdr, trains)
 		}
 	}
-	zdr := catWhere(recs, func(x r) bool { return gePtrTrue(x.ZeroDataRetentionAvailable) })
-	noTraining := catWhere(recs, func(x r) bool { return gePtrFalse(x.TrainedOnApiData) })
-	geNarrows(t, "zdr_available=true", zdr, recs)
-	geNarrows(t, "no_training=true", noTraining, recs)
+	zdr := catWhere(recs, func(x r) bool { return catTrue(x.ZeroDataRetentionAvailable) })
+	noTraining := catWhere(recs, func(x r) bool { return catFalse(x.TrainedOnApiData) })
+	catSplits(t, "zdr_available=true", zdr, recs)
+	catSplits(t, "no_training=true", noTraining, recs)
 	check("/api/v1/data-retention", recs)
 	check("/api/v1/data-retention?zdr_available=false&no_training=false", recs)
 	check("/api/v1/data-retention?provider=groq", catWhere(recs, func(x r) bool { return x.ProviderId == "groq" }))
 	check("/api/v1/data-retention?zdr_available=true", zdr)
 	check("/api/v1/data-retention?no_training=true", noTraining)
-	check("/api/v1/data-retention?zdr_available=true&no_training=true", catWhere(zdr, func(x r) bool { return gePtrFalse(x.TrainedOnApiData) }))
+	check("/api/v1/data-retention?zdr_available=true&no_training=true", catWhere(zdr, func(x r) bool { return catFalse(x.TrainedOnApiData) }))
 	// Unknown training use is not "no training": a provider with a null value is dropped.
 	check("/api/v1/data-retention?provider=deepseek&no_training=true", nil)
 
@@ -257,7 +226,7 @@ func testGroupEDataRetention(t *testing.T, s *apitest.Server) {
 
 func testGroupESLA(t *testing.T, s *apitest.Server) {
 	type r = api.SlaRecord
-	recs, c := geFile[r](t, "sla")
+	recs, c := catFile[r](t, "sla")
 	// Guaranteed uptime descending, unknown last, then provider ID.
 	slices.SortStableFunc(recs, func(a, b r) int {
 		switch {
@@ -274,16 +243,16 @@ func testGroupESLA(t *testing.T, s *apitest.Server) {
 		t.Helper()
 		b := catGet[api.SlaResponse](t, s, path)
 		geSame(t, path, b.Sla, want, b.Meta.AsOf, b.Meta.Sources, c)
-		if n := len(catWhere(want, func(x r) bool { return gePtrTrue(x.SlaAvailable) })); b.Meta.SlaAvailableCount != n {
+		if n := len(catWhere(want, func(x r) bool { return catTrue(x.SlaAvailable) })); b.Meta.SlaAvailableCount != n {
 			t.Errorf("%s: sla_available_count %d, records say %d", path, b.Meta.SlaAvailableCount, n)
 		}
 	}
 	atLeast := func(min float64) []r {
 		return catWhere(recs, func(x r) bool { return x.GuaranteedUptimePct != nil && *x.GuaranteedUptimePct >= min })
 	}
-	available := catWhere(recs, func(x r) bool { return gePtrTrue(x.SlaAvailable) })
-	geNarrows(t, "sla_available_only=true", available, recs)
-	geNarrows(t, "min_uptime=99.9", atLeast(99.9), atLeast(0))
+	available := catWhere(recs, func(x r) bool { return catTrue(x.SlaAvailable) })
+	catSplits(t, "sla_available_only=true", available, recs)
+	catSplits(t, "min_uptime=99.9", atLeast(99.9), atLeast(0))
 	check("/api/v1/sla", recs)
 	check("/api/v1/sla?sla_available_only=false", recs)
 	check("/api/v1/sla?provider=aws-bedrock", catWhere(recs, func(x r) bool { return x.ProviderId == "aws-bedrock" }))
@@ -326,10 +295,10 @@ func TestGroupEUptimeHistorySLA(t *testing.T) {
 	st, _ := apitest.Engines(t)[0].Open(t)
 	buildHistory(t, st, time.Now().UTC())
 	s := apitest.Start(t, apitest.Options{Store: st})
-	slas, _ := geFile[api.SlaRecord](t, "sla")
+	slas, _ := catFile[api.SlaRecord](t, "sla")
 	target := map[string]*float64{}
 	for _, x := range slas {
-		if gePtrTrue(x.SlaAvailable) {
+		if catTrue(x.SlaAvailable) {
 			target[x.ProviderId] = x.GuaranteedUptimePct
 		}
 	}
@@ -361,18 +330,18 @@ func TestGroupEUptimeHistorySLA(t *testing.T) {
 
 func testGroupEGuardrails(t *testing.T, s *apitest.Server) {
 	type r = api.GuardrailsRecord
-	recs, c := geFile[r](t, "guardrails")
-	slices.SortStableFunc(recs, geByProvider(func(x r) string { return x.ProviderId }))
+	recs, c := catFile[r](t, "guardrails")
+	slices.SortStableFunc(recs, catByKey(func(x r) string { return x.ProviderId }))
 	check := func(path string, want []r) {
 		t.Helper()
 		b := catGet[api.GuardrailsResponse](t, s, path)
 		geSame(t, path, b.Guardrails, want, b.Meta.AsOf, b.Meta.Sources, c)
 		var canDisable, noFilters, high int
 		for _, x := range want {
-			if gePtrTrue(x.CanDisable) {
+			if catTrue(x.CanDisable) {
 				canDisable++
 			}
-			if gePtrFalse(x.SafetyFiltersEnabled) {
+			if catFalse(x.SafetyFiltersEnabled) {
 				noFilters++
 			}
 			if x.FalsePositiveRisk != nil && *x.FalsePositiveRisk == "high" {
@@ -386,11 +355,11 @@ func testGroupEGuardrails(t *testing.T, s *apitest.Server) {
 	hasCategory := func(cat string) []r {
 		return catWhere(recs, func(x r) bool { return slices.Contains(x.FilterCategories, cat) })
 	}
-	configurable := catWhere(recs, func(x r) bool { return gePtrTrue(x.Configurable) })
-	canDisable := catWhere(recs, func(x r) bool { return gePtrTrue(x.CanDisable) })
-	geNarrows(t, "configurable_only=true", configurable, recs)
-	geNarrows(t, "can_disable=true", canDisable, recs)
-	geNarrows(t, "category=hate", hasCategory("hate"), recs)
+	configurable := catWhere(recs, func(x r) bool { return catTrue(x.Configurable) })
+	canDisable := catWhere(recs, func(x r) bool { return catTrue(x.CanDisable) })
+	catSplits(t, "configurable_only=true", configurable, recs)
+	catSplits(t, "can_disable=true", canDisable, recs)
+	catSplits(t, "category=hate", hasCategory("hate"), recs)
 	check("/api/v1/guardrails", recs)
 	check("/api/v1/guardrails?configurable_only=false&can_disable=false", recs)
 	check("/api/v1/guardrails?provider=azure-openai", catWhere(recs, func(x r) bool { return x.ProviderId == "azure-openai" }))
@@ -401,7 +370,7 @@ func testGroupEGuardrails(t *testing.T, s *apitest.Server) {
 	check("/api/v1/guardrails?category=hat", nil)                  // an exact entry, not a substring
 	check("/api/v1/guardrails?category=hate_speech", hasCategory("hate_speech"))
 	check("/api/v1/guardrails?category=violence&configurable_only=true&can_disable=true", catWhere(recs, func(x r) bool {
-		return slices.Contains(x.FilterCategories, "violence") && gePtrTrue(x.Configurable) && gePtrTrue(x.CanDisable)
+		return slices.Contains(x.FilterCategories, "violence") && catTrue(x.Configurable) && catTrue(x.CanDisable)
 	}))
 	check("/api/v1/guardrails?provider=anthropic&can_disable=true", nil)
 
@@ -414,15 +383,15 @@ func testGroupEGuardrails(t *testing.T, s *apitest.Server) {
 
 func testGroupERegions(t *testing.T, s *apitest.Server) {
 	type r = api.RegionsRecord
-	recs, c := geFile[r](t, "regions")
-	slices.SortStableFunc(recs, geByProvider(func(x r) string { return x.ProviderId }))
+	recs, c := catFile[r](t, "regions")
+	slices.SortStableFunc(recs, catByKey(func(x r) string { return x.ProviderId }))
 	check := func(path string, want []r) {
 		t.Helper()
 		b := catGet[api.RegionsResponse](t, s, path)
 		geSame(t, path, b.Regions, want, b.Meta.AsOf, b.Meta.Sources, c)
 		var eu, us, ap int
 		for _, x := range want {
-			if gePtrTrue(x.EuAvailable) {
+			if catTrue(x.EuAvailable) {
 				eu++
 			}
 			if slices.Contains(x.Geographies, "us") {
@@ -454,12 +423,12 @@ func testGroupERegions(t *testing.T, s *apitest.Server) {
 			return false
 		})
 	}
-	euOnly := catWhere(recs, func(x r) bool { return gePtrTrue(x.EuAvailable) })
+	euOnly := catWhere(recs, func(x r) bool { return catTrue(x.EuAvailable) })
 	for _, geo := range []string{"eu", "us", "ap"} {
-		geNarrows(t, "region="+geo, in(geo), recs)
+		catSplits(t, "region="+geo, in(geo), recs)
 	}
-	geNarrows(t, "eu_only=true", euOnly, recs)
-	geNarrows(t, "model=claude", serving("claude"), recs)
+	catSplits(t, "eu_only=true", euOnly, recs)
+	catSplits(t, "model=claude", serving("claude"), recs)
 	check("/api/v1/regions", recs)
 	check("/api/v1/regions?eu_only=false", recs)
 	check("/api/v1/regions?provider=aws-bedrock", catWhere(recs, func(x r) bool { return x.ProviderId == "aws-bedrock" }))
@@ -471,7 +440,7 @@ func testGroupERegions(t *testing.T, s *apitest.Server) {
 	check("/api/v1/regions?model=Claude", serving("claude"))
 	check("/api/v1/regions?model=titan-embed", serving("titan-embed"))
 	check("/api/v1/regions?model=no-such-model", nil)
-	check("/api/v1/regions?region=ap&eu_only=true", catWhere(in("ap"), func(x r) bool { return gePtrTrue(x.EuAvailable) }))
+	check("/api/v1/regions?region=ap&eu_only=true", catWhere(in("ap"), func(x r) bool { return catTrue(x.EuAvailable) }))
 	check("/api/v1/regions?provider=deepseek&region=eu", nil)
 
 	catRefused(t, s, "/api/v1/regions?provider=nope", 404, "provider")

@@ -61,23 +61,10 @@ func errorCodeOrder(a, b *api.ErrorCodesRecord) int {
 	return cmp.Or(
 		strings.Compare(a.ProviderId, b.ProviderId),
 		cmp.Compare(a.HttpStatus, b.HttpStatus),
-		compareOptionalStrings(a.ProviderErrorType, b.ProviderErrorType),
-		compareOptionalStrings(a.ProviderErrorCode, b.ProviderErrorCode),
+		catalog.KnownFirst(a.ProviderErrorType, b.ProviderErrorType, false),
+		catalog.KnownFirst(a.ProviderErrorCode, b.ProviderErrorCode, false),
 		cmp.Compare(slices.Index(errorCategories, a.StandardCategory), slices.Index(errorCategories, b.StandardCategory)),
 	)
-}
-
-// compareOptionalStrings orders optional strings ascending, unknown (nil) last.
-func compareOptionalStrings(a, b *string) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return strings.Compare(*a, *b)
 }
 
 // SilentTruncator tells whether a provider cuts input that does not fit without telling the caller: behaviour
@@ -126,12 +113,8 @@ func (s *Server) GetOverflowBehaviour(_ context.Context, req api.GetOverflowBeha
 }
 
 // A compatibility that is not confirmed (null) counts as neither compatible nor drop-in.
-func refCompatible(r *api.ReferenceCompatRecord) bool {
-	return r.ReferenceCompatible != nil && *r.ReferenceCompatible
-}
-func refDropIn(r *api.ReferenceCompatRecord) bool {
-	return r.DropInReplacement != nil && *r.DropInReplacement
-}
+func refCompatible(r *api.ReferenceCompatRecord) bool { return isTrue(r.ReferenceCompatible) }
+func refDropIn(r *api.ReferenceCompatRecord) bool     { return isTrue(r.DropInReplacement) }
 
 // GetReferenceCompat serves the reference chat-completions compatibility matrix.
 func (s *Server) GetReferenceCompat(_ context.Context, req api.GetReferenceCompatRequestObject) (api.GetReferenceCompatResponseObject, error) {

@@ -2,7 +2,6 @@ package impl_test
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -28,57 +27,6 @@ func TestGroupFCatalogs(t *testing.T) {
 	t.Run("MigrationGuide", func(t *testing.T) { testMigrationGuide(t, s) })
 }
 
-// gfLoad decodes the records of a seeds catalog file into T, with its envelope.
-func gfLoad[T any](t *testing.T, name string) ([]T, *seeds.Catalog) {
-	t.Helper()
-	c, err := seeds.LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]T, len(c.Records))
-	for i, raw := range c.Records {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			t.Fatalf("%s record %d: %v", name, i, err)
-		}
-	}
-	return out, c
-}
-
-// gfMeta checks an answer's as_of and sources against the catalog file.
-func gfMeta(t *testing.T, path string, c *seeds.Catalog, asOf string, sources []api.Source) {
-	t.Helper()
-	if asOf != c.AsOf || len(sources) != len(c.Sources) {
-		t.Errorf("%s meta: as_of %s (file %s), %d sources (file %d)", path, asOf, c.AsOf, len(sources), len(c.Sources))
-		return
-	}
-	for i, s := range sources {
-		if s.Name != c.Sources[i].Name || s.Url != c.Sources[i].URL {
-			t.Errorf("%s source %d: %+v, file has %+v", path, i, s, c.Sources[i])
-		}
-	}
-}
-
-// gfKeep is the records keep accepts, never nil (an empty answer is an empty list).
-func gfKeep[T any](recs []T, keep func(T) bool) []T {
-	out := []T{}
-	for _, r := range recs {
-		if keep(r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-func gfIs(b *bool) bool { return b != nil && *b }
-
-// gfBoth asserts that a filter under test both keeps and drops records, so the test can tell it apart.
-func gfBoth(t *testing.T, what string, kept, all int) {
-	t.Helper()
-	if kept == 0 || kept == all {
-		t.Fatalf("%s keeps %d of %d records: the data no longer tells the filter apart", what, kept, all)
-	}
-}
-
 type gfOverflow struct {
 	ProviderID string  `json:"provider_id"`
 	Behaviour  *string `json:"overflow_behaviour"`
@@ -86,14 +34,14 @@ type gfOverflow struct {
 }
 
 func testOverflowBehaviour(t *testing.T, s *apitest.Server) {
-	recs, file := gfLoad[gfOverflow](t, "overflow_behaviour")
+	recs, file := catFile[gfOverflow](t, "overflow_behaviour")
 	slices.SortFunc(recs, func(a, b gfOverflow) int { return strings.Compare(a.ProviderID, b.ProviderID) })
 	check := func(path string, want []gfOverflow) {
 		t.Helper()
 		b := catGet[api.OverflowBehaviourResponse](t, s, path)
 		got := catKeys(b.OverflowBehaviour, func(r api.OverflowBehaviourRecord) string { return r.ProviderId })
 		catSame(t, path, got, catKeys(want, func(r gfOverflow) string { return r.ProviderID }))
-		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
 		// The summary, recomputed from the expected records.
 		var ws api.OverflowBehaviourSummary
 		ws.SilentTruncators = []string{}
@@ -121,15 +69,15 @@ func testOverflowBehaviour(t *testing.T, s *apitest.Server) {
 	is := func(kind string) func(gfOverflow) bool {
 		return func(r gfOverflow) bool { return r.Behaviour != nil && *r.Behaviour == kind }
 	}
-	errs, truncs := gfKeep(recs, is("error")), gfKeep(recs, is("truncate"))
-	gfBoth(t, "behaviour=error", len(errs), len(recs))
-	gfBoth(t, "behaviour=truncate", len(truncs), len(recs))
+	errs, truncs := catWhere(recs, is("error")), catWhere(recs, is("truncate"))
+	catSplits(t, "behaviour=error", errs, recs)
+	catSplits(t, "behaviour=truncate", truncs, recs)
 	check("/api/v1/overflow-behaviour", recs)
 	check("/api/v1/overflow-behaviour?behaviour=error", errs)
 	check("/api/v1/overflow-behaviour?behaviour=truncate", truncs)
-	check("/api/v1/overflow-behaviour?behaviour=sliding_window", gfKeep(recs, is("sliding_window")))
+	check("/api/v1/overflow-behaviour?behaviour=sliding_window", catWhere(recs, is("sliding_window")))
 	for _, p := range []string{"openai", "voyage-ai", "elevenlabs"} {
-		check("/api/v1/overflow-behaviour?provider="+p, gfKeep(recs, func(r gfOverflow) bool { return r.ProviderID == p }))
+		check("/api/v1/overflow-behaviour?provider="+p, catWhere(recs, func(r gfOverflow) bool { return r.ProviderID == p }))
 	}
 	check("/api/v1/overflow-behaviour?provider=voyage-ai&behaviour=error", []gfOverflow{})
 	// The whole catalog has at least one silent truncator (the seeds test pins it): the summary is exercised.
@@ -173,20 +121,20 @@ type gfRefCompat struct {
 }
 
 func testReferenceCompat(t *testing.T, s *apitest.Server) {
-	recs, file := gfLoad[gfRefCompat](t, "reference_compat")
+	recs, file := catFile[gfRefCompat](t, "reference_compat")
 	slices.SortFunc(recs, func(a, b gfRefCompat) int { return strings.Compare(a.ProviderID, b.ProviderID) })
 	check := func(path string, want []gfRefCompat) {
 		t.Helper()
 		b := catGet[api.ReferenceCompatResponse](t, s, path)
 		got := catKeys(b.ReferenceCompat, func(r api.ReferenceCompatRecord) string { return r.ProviderId })
 		catSame(t, path, got, catKeys(want, func(r gfRefCompat) string { return r.ProviderID }))
-		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
 		compatible, dropIn := 0, 0
 		for _, r := range want {
-			if gfIs(r.Compatible) {
+			if catTrue(r.Compatible) {
 				compatible++
 			}
-			if gfIs(r.DropIn) {
+			if catTrue(r.DropIn) {
 				dropIn++
 			}
 		}
@@ -194,18 +142,16 @@ func testReferenceCompat(t *testing.T, s *apitest.Server) {
 			t.Errorf("%s meta: %d compatible, %d drop-in; want %d, %d", path, b.Meta.CompatibleCount, b.Meta.DropInCount, compatible, dropIn)
 		}
 	}
-	compat := gfKeep(recs, func(r gfRefCompat) bool { return gfIs(r.Compatible) })
-	dropIn := gfKeep(recs, func(r gfRefCompat) bool { return gfIs(r.DropIn) })
-	gfBoth(t, "compatible_only", len(compat), len(recs))
-	if len(dropIn) == 0 || len(dropIn) == len(compat) {
-		t.Fatalf("drop_in_only keeps %d of %d compatible providers: the data no longer tells it apart", len(dropIn), len(compat))
-	}
+	compat := catWhere(recs, func(r gfRefCompat) bool { return catTrue(r.Compatible) })
+	dropIn := catWhere(recs, func(r gfRefCompat) bool { return catTrue(r.DropIn) })
+	catSplits(t, "compatible_only", compat, recs)
+	catSplits(t, "drop_in_only of the compatible providers", dropIn, compat)
 	check("/api/v1/reference-compat", recs)
 	check("/api/v1/reference-compat?compatible_only=false&drop_in_only=false", recs)
 	check("/api/v1/reference-compat?compatible_only=true", compat)
 	check("/api/v1/reference-compat?drop_in_only=true", dropIn)
 	check("/api/v1/reference-compat?compatible_only=true&drop_in_only=true", dropIn)
-	check("/api/v1/reference-compat?provider=anthropic", gfKeep(recs, func(r gfRefCompat) bool { return r.ProviderID == "anthropic" }))
+	check("/api/v1/reference-compat?provider=anthropic", catWhere(recs, func(r gfRefCompat) bool { return r.ProviderID == "anthropic" }))
 	check("/api/v1/reference-compat?provider=voyage-ai&compatible_only=true", []gfRefCompat{})
 
 	catRefused(t, s, "/api/v1/reference-compat?provider=nope", 404, "provider")
@@ -233,18 +179,13 @@ func (r gfError) key() string {
 }
 
 func testErrorCodes(t *testing.T, s *apitest.Server) {
-	recs, file := gfLoad[gfError](t, "error_codes")
+	recs, file := catFile[gfError](t, "error_codes")
 	wantCategories := []api.ErrorCodesCategory{"rate_limit", "auth", "context_length", "content_filter", "server_error", "timeout",
 		"invalid_request", "not_found", "billing"}
 	// The documented order: provider, status, error type then code, each with null last, then the category.
-	nullLast := func(a, b *string) int {
-		if a == nil || b == nil {
-			return cmp.Compare(gfNil(a), gfNil(b))
-		}
-		return strings.Compare(*a, *b)
-	}
 	slices.SortFunc(recs, func(a, b gfError) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), cmp.Compare(a.Status, b.Status), nullLast(a.Type, b.Type), nullLast(a.Code, b.Code),
+		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), cmp.Compare(a.Status, b.Status), catNilLast(a.Type, b.Type, false),
+			catNilLast(a.Code, b.Code, false),
 			cmp.Compare(slices.Index(wantCategories, api.ErrorCodesCategory(a.Category)), slices.Index(wantCategories, api.ErrorCodesCategory(b.Category))))
 	})
 	check := func(path string, want []gfError) {
@@ -254,7 +195,7 @@ func testErrorCodes(t *testing.T, s *apitest.Server) {
 			return gfError{r.ProviderId, r.HttpStatus, r.ProviderErrorType, r.ProviderErrorCode, string(r.StandardCategory), false}.key()
 		})
 		catSame(t, path, got, catKeys(want, gfError.key))
-		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
 		if !slices.Equal(b.Meta.Categories, wantCategories) {
 			t.Errorf("%s meta.categories: %v", path, b.Meta.Categories)
 		}
@@ -262,20 +203,20 @@ func testErrorCodes(t *testing.T, s *apitest.Server) {
 	check("/api/v1/error-codes", recs)
 	check("/api/v1/error-codes?retryable_only=false", recs)
 	for _, c := range wantCategories {
-		in := gfKeep(recs, func(r gfError) bool { return r.Category == string(c) })
+		in := catWhere(recs, func(r gfError) bool { return r.Category == string(c) })
 		if len(in) == 0 {
 			t.Errorf("no error of category %s: the filter is not exercised", c)
 		}
 		check("/api/v1/error-codes?category="+string(c), in)
 	}
-	retryable := gfKeep(recs, func(r gfError) bool { return r.Retryable })
-	gfBoth(t, "retryable_only", len(retryable), len(recs))
+	retryable := catWhere(recs, func(r gfError) bool { return r.Retryable })
+	catSplits(t, "retryable_only", retryable, recs)
 	check("/api/v1/error-codes?retryable_only=true", retryable)
-	check("/api/v1/error-codes?http_status=429", gfKeep(recs, func(r gfError) bool { return r.Status == 429 }))
-	check("/api/v1/error-codes?http_status=200", gfKeep(recs, func(r gfError) bool { return r.Status == 200 }))
+	check("/api/v1/error-codes?http_status=429", catWhere(recs, func(r gfError) bool { return r.Status == 429 }))
+	check("/api/v1/error-codes?http_status=200", catWhere(recs, func(r gfError) bool { return r.Status == 200 }))
 	check("/api/v1/error-codes?http_status=418", []gfError{})
-	check("/api/v1/error-codes?provider=anthropic", gfKeep(recs, func(r gfError) bool { return r.ProviderID == "anthropic" }))
-	check("/api/v1/error-codes?provider=openai&category=rate_limit&retryable_only=true&http_status=429", gfKeep(recs, func(r gfError) bool {
+	check("/api/v1/error-codes?provider=anthropic", catWhere(recs, func(r gfError) bool { return r.ProviderID == "anthropic" }))
+	check("/api/v1/error-codes?provider=openai&category=rate_limit&retryable_only=true&http_status=429", catWhere(recs, func(r gfError) bool {
 		return r.ProviderID == "openai" && r.Category == "rate_limit" && r.Retryable && r.Status == 429
 	}))
 	check("/api/v1/error-codes?provider=cartesia", []gfError{}) // a known provider without documented errors here
@@ -287,34 +228,26 @@ func testErrorCodes(t *testing.T, s *apitest.Server) {
 	catRefused(t, s, "/api/v1/error-codes?retryable_only=yes", 400, "retryable_only")
 }
 
-// gfNil orders a known value (0) before an unknown one (1).
-func gfNil(s *string) int {
-	if s == nil {
-		return 1
-	}
-	return 0
-}
-
 func testRateLimitRecovery(t *testing.T, s *apitest.Server) {
 	type rec struct {
 		ProviderID string `json:"provider_id"`
 		Base       int    `json:"base_delay_ms"`
 	}
-	recs, file := gfLoad[rec](t, "rate_limit_recovery")
+	recs, file := catFile[rec](t, "rate_limit_recovery")
 	slices.SortFunc(recs, func(a, b rec) int { return strings.Compare(a.ProviderID, b.ProviderID) })
 	check := func(path string, want []rec) {
 		t.Helper()
 		b := catGet[api.RateLimitRecoveryResponse](t, s, path)
 		got := catKeys(b.RateLimitRecovery, func(r api.RateLimitRecoveryRecord) string { return fmt.Sprint(r.ProviderId, "/", r.BaseDelayMs) })
 		catSame(t, path, got, catKeys(want, func(r rec) string { return fmt.Sprint(r.ProviderID, "/", r.Base) }))
-		gfMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources)
 	}
 	if len(recs) != seeds.MonitoredProviders {
 		t.Fatalf("rate_limit_recovery: %d records, want one per provider", len(recs))
 	}
 	check("/api/v1/rate-limit-recovery", recs)
 	for _, p := range []string{"anthropic", "groq", "fal"} {
-		check("/api/v1/rate-limit-recovery?provider="+p, gfKeep(recs, func(r rec) bool { return r.ProviderID == p }))
+		check("/api/v1/rate-limit-recovery?provider="+p, catWhere(recs, func(r rec) bool { return r.ProviderID == p }))
 	}
 	catRefused(t, s, "/api/v1/rate-limit-recovery?provider=nope", 404, "provider")
 	catRefused(t, s, "/api/v1/rate-limit-recovery?provider=", 400, "provider")
@@ -371,7 +304,7 @@ func testMigrationGuide(t *testing.T, s *apitest.Server) {
 		}
 	}
 	where := func(keep func(derive.MigrationGuide) bool) []derive.MigrationGuide {
-		return gfKeep(guides, keep)
+		return catWhere(guides, keep)
 	}
 	check("/api/v1/migration-guide?from=openai", where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
 	check("/api/v1/migration-guide?to=anthropic", where(func(g derive.MigrationGuide) bool { return g.ToProvider == "anthropic" }))
@@ -392,7 +325,7 @@ func testMigrationGuide(t *testing.T, s *apitest.Server) {
 		}
 	}
 	dropIn := where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" && g.Difficulty == "drop_in" })
-	gfBoth(t, "drop_in_only from openai", len(dropIn), 14)
+	catSplits(t, "drop_in_only from openai", dropIn, where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
 	check("/api/v1/migration-guide?from=openai&drop_in_only=true", dropIn)
 	check("/api/v1/migration-guide?from=openai&drop_in_only=false", where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
 	check("/api/v1/migration-guide?to=openai&drop_in_only=true&max_difficulty=hard", where(func(g derive.MigrationGuide) bool {

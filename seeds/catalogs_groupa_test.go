@@ -39,14 +39,7 @@ type groupARecord struct {
 
 func groupARecords(t *testing.T, name string) []groupARecord {
 	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Records[groupARecord](c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, recs := testCatalog[groupARecord](t, name)
 	raw, err := Records[struct {
 		Languages []string `json:"languages"`
 	}](c)
@@ -132,32 +125,18 @@ func TestSdkSupportCounts(t *testing.T) {
 // the same provider (the streaming-latency rows and the change feed's models), and that the embedding catalog's
 // names match providers.json.
 func TestGroupAModelIDsAreCataloged(t *testing.T) {
-	models, err := ModelRecords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := map[string]bool{}
-	for _, m := range models {
-		have[m.ProviderID+"/"+m.ModelID] = true
-	}
+	have := catalogedModels(t)
 	for _, r := range groupARecords(t, "streaming_latency") {
 		if !have[r.ProviderID+"/"+r.ModelID] {
 			t.Errorf("streaming_latency: %s/%s is not in models.json", r.ProviderID, r.ModelID)
 		}
 	}
-	c, err := LoadCatalog("api_changelog")
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := Records[struct {
+	changes := testRecords[struct {
 		Date           string   `json:"date"`
 		ProviderID     string   `json:"provider_id"`
 		ChangeType     string   `json:"change_type"`
 		AffectedModels []string `json:"affected_models"`
-	}](c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}](t, "api_changelog")
 	prev := "9999-12-31"
 	for i, r := range changes {
 		if r.Date > prev {

@@ -24,39 +24,10 @@ func init() {
 // b1PerModel are the B1 catalogs with one record per language model of models.json.
 var b1PerModel = []string{"json_mode", "structured_output", "thinking_support", "multimodal", "context_window", "max_output_tokens"}
 
-// b1Languages returns the language models of models.json (tasks llm, code, multimodal) by "provider/model".
-func b1Languages(t *testing.T) map[string]ModelRecord {
-	t.Helper()
-	models, err := ModelRecords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]ModelRecord{}
-	for _, m := range models {
-		if m.Task == "llm" || m.Task == "code" || m.Task == "multimodal" {
-			out[m.ProviderID+"/"+m.ModelID] = m
-		}
-	}
-	return out
-}
-
-func b1Records[T any](t *testing.T, name string) []T {
-	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Records[T](c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
 // TestGroupB1PerModelCoverage checks that every per-model catalog lists exactly the language models of
 // models.json, once each, sorted by provider then model.
 func TestGroupB1PerModelCoverage(t *testing.T) {
-	langs := b1Languages(t)
+	langs := languageModels(t)
 	if len(langs) < 1000 {
 		t.Fatalf("%d language models in models.json, expected more than 1,000", len(langs))
 	}
@@ -65,7 +36,7 @@ func TestGroupB1PerModelCoverage(t *testing.T) {
 		ModelID    string `json:"model_id"`
 	}
 	for _, name := range b1PerModel {
-		recs := b1Records[key](t, name)
+		recs := testRecords[key](t, name)
 		if len(recs) != len(langs) {
 			t.Errorf("%s: %d records, models.json has %d language models", name, len(recs), len(langs))
 		}
@@ -88,9 +59,9 @@ func TestGroupB1PerModelCoverage(t *testing.T) {
 
 // TestGroupB1MatchesModels checks the overlap with models.json: the same windows, limits and capabilities.
 func TestGroupB1MatchesModels(t *testing.T) {
-	langs := b1Languages(t)
+	langs := languageModels(t)
 	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
-	for _, r := range b1Records[struct {
+	for _, r := range testRecords[struct {
 		ProviderID        string `json:"provider_id"`
 		ModelID           string `json:"model_id"`
 		AdvertisedContext *int64 `json:"advertised_context"`
@@ -104,7 +75,7 @@ func TestGroupB1MatchesModels(t *testing.T) {
 			t.Errorf("context_window %s/%s: an effective context without a published measurement", r.ProviderID, r.ModelID)
 		}
 	}
-	for _, r := range b1Records[struct {
+	for _, r := range testRecords[struct {
 		ProviderID      string   `json:"provider_id"`
 		ModelID         string   `json:"model_id"`
 		MaxOutputTokens *int64   `json:"max_output_tokens"`
@@ -149,11 +120,10 @@ func TestGroupB1MatchesModels(t *testing.T) {
 		Features    []string `json:"supported_schema_features"`
 		Notes       *string  `json:"notes"`
 	}
-	jm, so := b1Records[jsonMode](t, "json_mode"), b1Records[structured](t, "structured_output")
+	jm, so := testRecords[jsonMode](t, "json_mode"), testRecords[structured](t, "structured_output")
 	if len(jm) != len(so) {
 		t.Fatalf("json_mode has %d records, structured_output %d", len(jm), len(so))
 	}
-	isTrue := func(b *bool) bool { return b != nil && *b }
 	sameBool := func(a, b *bool) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	for i, s := range so {
 		m, j := langs[s.ProviderID+"/"+s.ModelID], jm[i]
@@ -177,7 +147,7 @@ func TestGroupB1MatchesModels(t *testing.T) {
 		}
 	}
 	// Image input exactly where models.json says vision; image details only for models that take images.
-	for _, r := range b1Records[struct {
+	for _, r := range testRecords[struct {
 		ProviderID string   `json:"provider_id"`
 		ModelID    string   `json:"model_id"`
 		Inputs     []string `json:"inputs"`
@@ -201,7 +171,7 @@ func TestGroupB1MatchesModels(t *testing.T) {
 }
 
 func TestGroupB1Thinking(t *testing.T) {
-	recs := b1Records[struct {
+	recs := testRecords[struct {
 		ProviderID string   `json:"provider_id"`
 		ModelID    string   `json:"model_id"`
 		Supported  *bool    `json:"thinking_supported"`
@@ -219,7 +189,7 @@ func TestGroupB1Thinking(t *testing.T) {
 			if r.Param != nil || r.Cost != nil || r.BudgetP != nil || r.Default != nil {
 				t.Errorf("thinking_support %s/%s: thinking details without thinking support", r.ProviderID, r.ModelID)
 			}
-			if r.Supported != nil && ((r.Visible != nil && *r.Visible) || (r.Budget != nil && *r.Budget)) {
+			if r.Supported != nil && (isTrue(r.Visible) || isTrue(r.Budget)) {
 				t.Errorf("thinking_support %s/%s: visible or budgeted thinking on a model without it", r.ProviderID, r.ModelID)
 			}
 		} else {
@@ -241,12 +211,12 @@ func TestGroupB1Thinking(t *testing.T) {
 }
 
 func TestGroupB1ToolCallFormat(t *testing.T) {
-	langs := b1Languages(t)
+	langs := languageModels(t)
 	providers := map[string]bool{}
 	for _, m := range langs {
 		providers[m.ProviderID] = true
 	}
-	recs := b1Records[struct {
+	recs := testRecords[struct {
 		ProviderID string   `json:"provider_id"`
 		ModelID    *string  `json:"model_id"`
 		RoleOrder  []string `json:"role_order"`

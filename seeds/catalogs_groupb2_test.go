@@ -36,41 +36,12 @@ type groupB2Record struct {
 	Tier  string  `json:"tier"`
 }
 
-func groupB2Records(t *testing.T, name string) []groupB2Record {
-	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Records[groupB2Record](c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-// currentLLMModels are the language models of models.json, by "provider/model".
-func currentLLMModels(t *testing.T) map[string]ModelRecord {
-	t.Helper()
-	models, err := ModelRecords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]ModelRecord{}
-	for _, m := range models {
-		if m.Task == "llm" || m.Task == "code" || m.Task == "multimodal" {
-			out[m.ProviderID+"/"+m.ModelID] = m
-		}
-	}
-	return out
-}
-
 // TestGroupB2PerModelCatalogs checks that the per-model catalogs cover exactly the current language models of
 // models.json, once each, in provider then model order, with notes on every record.
 func TestGroupB2PerModelCatalogs(t *testing.T) {
-	models := currentLLMModels(t)
+	models := languageModels(t)
 	for _, name := range []string{"deprecations", "model_lifecycle", "knowledge_cutoff"} {
-		recs := groupB2Records(t, name)
+		recs := testRecords[groupB2Record](t, name)
 		seen := map[string]bool{}
 		prev := ""
 		for i, r := range recs {
@@ -97,9 +68,9 @@ func TestGroupB2PerModelCatalogs(t *testing.T) {
 // TestGroupB2KnowledgeCutoffMatchesModels checks that every cutoff repeats models.json's knowledge_cutoff month,
 // that a model without one has none, and that only a first-of-month date may be approximate.
 func TestGroupB2KnowledgeCutoffMatchesModels(t *testing.T) {
-	models := currentLLMModels(t)
+	models := languageModels(t)
 	withCutoff := 0
-	for _, r := range groupB2Records(t, "knowledge_cutoff") {
+	for _, r := range testRecords[groupB2Record](t, "knowledge_cutoff") {
 		m := models[r.ProviderID+"/"+r.ModelID]
 		switch {
 		case m.KnowledgeCutoff == nil && r.CutoffDate != nil:
@@ -121,9 +92,9 @@ func TestGroupB2KnowledgeCutoffMatchesModels(t *testing.T) {
 // TestGroupB2Aliases checks that every alias and version is a current model of the same provider, that pinned
 // versions are among the alias's versions, and that resolve_alias lists the same aliases with the same pointers.
 func TestGroupB2Aliases(t *testing.T) {
-	models := currentLLMModels(t)
-	versions := groupB2Records(t, "model_versions")
-	resolved := groupB2Records(t, "resolve_alias")
+	models := languageModels(t)
+	versions := testRecords[groupB2Record](t, "model_versions")
+	resolved := testRecords[groupB2Record](t, "resolve_alias")
 	if len(versions) != len(resolved) || len(versions) < 100 {
 		t.Fatalf("%d model_versions records, %d resolve_alias records", len(versions), len(resolved))
 	}
@@ -178,7 +149,7 @@ func TestGroupB2TaskFit(t *testing.T) {
 			}
 		}
 	}
-	recs := groupB2Records(t, "model_task_fit")
+	recs := testRecords[groupB2Record](t, "model_task_fit")
 	if len(recs) != want {
 		t.Errorf("%d task-fit records, the benchmarks give %d scores for the three tasks", len(recs), want)
 	}

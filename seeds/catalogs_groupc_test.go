@@ -2,7 +2,6 @@ package seeds
 
 import (
 	"cmp"
-	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -20,22 +19,6 @@ func init() {
 	recordSchemas["reranking"] = "RerankingRecord"
 }
 
-// groupCRecords decodes a catalog's records as generic JSON objects.
-func groupCRecords(t *testing.T, name string) []map[string]any {
-	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]map[string]any, len(c.Records))
-	for i, raw := range c.Records {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			t.Fatalf("%s record %d: %v", name, i, err)
-		}
-	}
-	return out
-}
-
 // TestGroupCPerProviderCatalogs checks the six per-provider catalogs: exactly one record per provider of
 // providers.json, sorted by provider ID, provider_name as in providers.json, and notes on every record.
 func TestGroupCPerProviderCatalogs(t *testing.T) {
@@ -50,7 +33,7 @@ func TestGroupCPerProviderCatalogs(t *testing.T) {
 		t.Fatalf("%d providers, the catalogs are written for 52", len(ids))
 	}
 	for _, name := range []string{"prompt_caching", "caching_granularity", "semantic_caching", "batch_api", "fine_tuning", "reranking"} {
-		recs := groupCRecords(t, name)
+		recs := testRecords[map[string]any](t, name)
 		var got []string
 		for _, r := range recs {
 			id := r["provider_id"].(string)
@@ -90,7 +73,7 @@ func TestPromptCachingAgreesWithPricing(t *testing.T) {
 		}
 	}
 	withPrices := 0
-	for _, r := range groupCRecords(t, "prompt_caching") {
+	for _, r := range testRecords[map[string]any](t, "prompt_caching") {
 		id := r["provider_id"].(string)
 		cands := candidates[id]
 		if len(cands) == 0 {
@@ -132,9 +115,9 @@ func TestPromptCachingAgreesWithPricing(t *testing.T) {
 
 // TestCachingCatalogsAgree checks that the three caching catalogs tell the same story per provider.
 func TestCachingCatalogsAgree(t *testing.T) {
-	prompt := groupCRecords(t, "prompt_caching")
-	gran := groupCRecords(t, "caching_granularity")
-	sem := groupCRecords(t, "semantic_caching")
+	prompt := testRecords[map[string]any](t, "prompt_caching")
+	gran := testRecords[map[string]any](t, "caching_granularity")
+	sem := testRecords[map[string]any](t, "semantic_caching")
 	for i, p := range prompt {
 		id := p["provider_id"]
 		if gran[i]["provider_id"] != id || sem[i]["provider_id"] != id {
@@ -174,7 +157,7 @@ func TestAudioPricingAgreesWithPricing(t *testing.T) {
 			speech[p.ProviderID+"/"+p.Model] = p
 		}
 	}
-	recs := groupCRecords(t, "audio_pricing")
+	recs := testRecords[map[string]any](t, "audio_pricing")
 	if len(recs) != len(speech) {
 		t.Errorf("%d audio records for %d speech models in pricing.json", len(recs), len(speech))
 	}

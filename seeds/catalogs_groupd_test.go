@@ -3,6 +3,7 @@ package seeds
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,20 +23,6 @@ func init() {
 
 // groupDAsOf is the day the hand-curated catalogs were checked.
 const groupDAsOf = "2026-11-22"
-
-// groupDRecords decodes a group D catalog into generic records, failing the test on any error.
-func groupDRecords(t *testing.T, name string) (*Catalog, []map[string]any) {
-	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Records[map[string]any](c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, recs
-}
 
 func str(v any) string {
 	s, _ := v.(string)
@@ -70,7 +57,7 @@ func TestGroupDPerProviderCatalogs(t *testing.T) {
 		"mcp_support":            {"notes", []string{"mcp_version"}},
 		"prompt_moderation":      {"notes", []string{"latency_impact"}},
 	} {
-		cat, recs := groupDRecords(t, name)
+		cat, recs := testCatalog[map[string]any](t, name)
 		if cat.AsOf != groupDAsOf {
 			t.Errorf("%s: as_of %s, want %s (hand-curated)", name, cat.AsOf, groupDAsOf)
 		}
@@ -89,7 +76,7 @@ func TestGroupDPerProviderCatalogs(t *testing.T) {
 				t.Errorf("%s %s: no %s (say where the facts come from or that they are unknown)", name, id, c.notes)
 			}
 			for _, f := range nullFields(r) {
-				if f == c.notes || contains(c.ownNullity, f) {
+				if f == c.notes || slices.Contains(c.ownNullity, f) {
 					continue
 				}
 				if !strings.Contains(notes, "not confirmed") && !strings.Contains(notes, "not applicable") {
@@ -100,18 +87,9 @@ func TestGroupDPerProviderCatalogs(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // TestGroupDFieldConsistency checks facts that must agree inside one record.
 func TestGroupDFieldConsistency(t *testing.T) {
-	_, repro := groupDRecords(t, "output_reproducibility")
+	_, repro := testCatalog[map[string]any](t, "output_reproducibility")
 	for _, r := range repro {
 		if (r["seed_supported"] == true) != (r["seed_param"] != nil) {
 			t.Errorf("output_reproducibility %s: seed_supported %v but seed_param %v", r["provider_id"], r["seed_supported"], r["seed_param"])
@@ -120,20 +98,20 @@ func TestGroupDFieldConsistency(t *testing.T) {
 			t.Errorf("output_reproducibility %s: a guarantee without a seed", r["provider_id"])
 		}
 	}
-	_, pii := groupDRecords(t, "pii_handling")
+	_, pii := testCatalog[map[string]any](t, "pii_handling")
 	for _, r := range pii {
 		if r["pii_detection_supported"] != true && (r["pii_redaction_supported"] == true || len(r["supported_pii_types"].([]any)) > 0 ||
 			r["detection_in_prompt"] == true || r["detection_in_response"] == true) {
 			t.Errorf("pii_handling %s: redaction, types or detection sites without confirmed detection", r["provider_id"])
 		}
 	}
-	_, moderation := groupDRecords(t, "prompt_moderation")
+	_, moderation := testCatalog[map[string]any](t, "prompt_moderation")
 	for _, r := range moderation {
 		if r["input_moderation_supported"] == false && (len(r["supported_categories"].([]any)) > 0 || len(r["moderation_action"].([]any)) > 0) {
 			t.Errorf("prompt_moderation %s: categories or actions without input moderation", r["provider_id"])
 		}
 	}
-	_, streaming := groupDRecords(t, "streaming_protocols")
+	_, streaming := testCatalog[map[string]any](t, "streaming_protocols")
 	for _, r := range streaming {
 		sse, ws, primary := r["sse_supported"], r["websocket_supported"], r["primary_protocol"]
 		if (primary == "none" && (sse != false || ws != false)) || (primary == "both" && (sse != true || ws != true)) ||
@@ -141,7 +119,7 @@ func TestGroupDFieldConsistency(t *testing.T) {
 			t.Errorf("streaming_protocols %s: primary_protocol %v disagrees with sse %v / websocket %v", r["provider_id"], primary, sse, ws)
 		}
 	}
-	_, compression := groupDRecords(t, "context_compression")
+	_, compression := testCatalog[map[string]any](t, "context_compression")
 	for _, r := range compression {
 		if (r["native_compression"] == true) != (len(r["compression_methods"].([]any)) > 0) {
 			t.Errorf("context_compression %s: native_compression %v with methods %v", r["provider_id"], r["native_compression"], r["compression_methods"])
@@ -152,7 +130,7 @@ func TestGroupDFieldConsistency(t *testing.T) {
 // TestGroupDDelegation checks the delegation catalog: every provider at least once, sorted by provider then
 // protocol with null last, no duplicate, and a protocol named whenever delegation is supported.
 func TestGroupDDelegation(t *testing.T) {
-	_, recs := groupDRecords(t, "delegation_support")
+	_, recs := testCatalog[map[string]any](t, "delegation_support")
 	seen := map[string]bool{}
 	for i, r := range recs {
 		id, proto := str(r["provider_id"]), r["protocol"]
@@ -190,8 +168,8 @@ func TestGroupDDelegation(t *testing.T) {
 // TestGroupDAgentProtocols checks the per-provider-and-protocol catalog and its agreement with mcp_support.
 func TestGroupDAgentProtocols(t *testing.T) {
 	reg := Providers()
-	_, recs := groupDRecords(t, "agent_protocols")
-	_, mcp := groupDRecords(t, "mcp_support")
+	_, recs := testCatalog[map[string]any](t, "agent_protocols")
+	_, mcp := testCatalog[map[string]any](t, "mcp_support")
 	mcpByProvider := map[string]map[string]any{}
 	for _, r := range mcp {
 		mcpByProvider[str(r["provider_id"])] = r
@@ -227,18 +205,11 @@ func TestGroupDAgentProtocols(t *testing.T) {
 // TestGroupDNativeTools checks the per-provider-and-tool catalog: sorted by provider, tool type and tool name,
 // no duplicate, and compatible models that are models of the same provider in models.json.
 func TestGroupDNativeTools(t *testing.T) {
-	models, err := ModelRecords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := map[string]bool{}
-	for _, m := range models {
-		have[m.ProviderID+"/"+m.ModelID] = true
-	}
+	have := catalogedModels(t)
 	// OpenAI's computer-use model is an API model that models.json (litellm, models.dev) does not list for
 	// openai; the Azure deployment of the same model is listed.
 	notCataloged := map[string]bool{"openai/computer-use-preview": true}
-	_, recs := groupDRecords(t, "native_tools")
+	_, recs := testCatalog[map[string]any](t, "native_tools")
 	type tool struct {
 		ProviderID       string   `json:"provider_id"`
 		ToolName         string   `json:"tool_name"`
@@ -286,7 +257,7 @@ func TestGroupDNativeTools(t *testing.T) {
 
 // TestGroupDSourcesAreCited checks that every page a record links to is one of its catalog's sources.
 func TestGroupDSourcesAreCited(t *testing.T) {
-	c, recs := groupDRecords(t, "agent_protocols")
+	c, recs := testCatalog[map[string]any](t, "agent_protocols")
 	cited := map[string]bool{}
 	for _, s := range c.Sources {
 		cited[s.URL] = true

@@ -27,16 +27,9 @@ type groupEBase struct {
 
 func groupERecords[T any](t *testing.T, name string) []T {
 	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, recs := testCatalog[T](t, name)
 	if c.AsOf != "2026-11-22" {
 		t.Errorf("%s: as_of %s, want the curation date 2026-11-22", name, c.AsOf)
-	}
-	recs, err := Records[T](c)
-	if err != nil {
-		t.Fatal(err)
 	}
 	return recs
 }
@@ -90,8 +83,6 @@ type securityCertRec struct {
 	Status        string  `json:"status"`
 	Scope         *string `json:"scope"`
 }
-
-func isTrue(b *bool) bool { return b != nil && *b }
 
 // TestGroupECompliance checks that `certifications` lists exactly the frameworks whose field is true, that a
 // record with any confirmed fact cites an official page, and that /security-certifications says the same.

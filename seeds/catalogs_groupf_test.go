@@ -20,19 +20,6 @@ func init() {
 var topLLMProviders = []string{"openai", "anthropic", "google-gemini", "google-vertex-ai", "aws-bedrock", "azure-openai",
 	"mistral", "cohere", "groq", "together", "fireworks", "deepseek", "perplexity", "xai", "openrouter"}
 
-func groupFRecords[T any](t *testing.T, name string) []T {
-	t.Helper()
-	c, err := LoadCatalog(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Records[T](c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
 // onePerProvider checks that ids name every monitored provider exactly once, in ascending order.
 func onePerProvider(t *testing.T, name string, ids []string) {
 	t.Helper()
@@ -56,7 +43,7 @@ func TestOverflowBehaviourCatalog(t *testing.T) {
 		ErrorCode  *string `json:"error_code"`
 		Notes      *string `json:"notes"`
 	}
-	recs := groupFRecords[rec](t, "overflow_behaviour")
+	recs := testRecords[rec](t, "overflow_behaviour")
 	ids := make([]string, len(recs))
 	silent := 0
 	for i, r := range recs {
@@ -106,7 +93,7 @@ func TestReferenceCompatCatalog(t *testing.T) {
 		Notes        *string  `json:"notes"`
 	}
 	reg := Providers()
-	recs := groupFRecords[rec](t, "reference_compat")
+	recs := testRecords[rec](t, "reference_compat")
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = r.ProviderID
@@ -116,11 +103,11 @@ func TestReferenceCompatCatalog(t *testing.T) {
 		if emptyText(r.Notes) {
 			t.Errorf("reference_compat %s: no notes", r.ProviderID)
 		}
-		compatible := r.Compatible != nil && *r.Compatible
+		compatible := isTrue(r.Compatible)
 		if (r.Compatible == nil) != (r.DropIn == nil) {
 			t.Errorf("reference_compat %s: compatibility and drop-in must be known or unknown together", r.ProviderID)
 		}
-		if r.DropIn != nil && *r.DropIn && !compatible {
+		if isTrue(r.DropIn) && !compatible {
 			t.Errorf("reference_compat %s: drop-in but not compatible", r.ProviderID)
 		}
 		if compatible != (r.BaseURL != nil) || compatible != (len(r.Endpoints) > 0) {
@@ -154,7 +141,7 @@ func TestErrorCodesCatalog(t *testing.T) {
 		Retries    *int    `json:"max_retries"`
 		Resolution string  `json:"resolution"`
 	}
-	recs := groupFRecords[rec](t, "error_codes")
+	recs := testRecords[rec](t, "error_codes")
 	nullLast := func(a, b *string) int {
 		switch {
 		case a == nil && b == nil:
@@ -214,12 +201,12 @@ func TestRateLimitRecoveryCatalog(t *testing.T) {
 		Max         int      `json:"max_delay_ms"`
 		Notes       *string  `json:"notes"`
 	}
-	recs := groupFRecords[rec](t, "rate_limit_recovery")
+	recs := testRecords[rec](t, "rate_limit_recovery")
 	ids := make([]string, len(recs))
 	documented := 0
 	for i, r := range recs {
 		ids[i] = r.ProviderID
-		if (r.RetryAfter != nil && *r.RetryAfter) != (r.RAFormat != nil) {
+		if isTrue(r.RetryAfter) != (r.RAFormat != nil) {
 			t.Errorf("rate_limit_recovery %s: retry_after_format is set exactly when the header is sent", r.ProviderID)
 		}
 		if (len(r.Reset) > 0) != (r.ResetFormat != nil) {

@@ -240,14 +240,7 @@ func TestCatalogProvidersAndKeys(t *testing.T) {
 // TestIncludedFreeModelsAreCataloged checks that the free-tier catalog names models of the model catalog, so
 // that pricing's free_tier flag (derived from it) points at real records.
 func TestIncludedFreeModelsAreCataloged(t *testing.T) {
-	models, err := ModelRecords()
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := map[string]bool{}
-	for _, m := range models {
-		have[m.ProviderID+"/"+m.ModelID] = true
-	}
+	have := catalogedModels(t)
 	ft, _ := FreeTierRecords()
 	for _, r := range ft {
 		for _, m := range r.IncludedModels {

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -45,12 +43,10 @@ const (
 const changelogAsOf = "2026-08-21"
 
 var (
-	changelogSrcModelsDev = seeds.Source{Name: "models.dev (anomalyco/models.dev, commit f3fc6922, 2026-07-02): release_date", URL: "https://github.com/anomalyco/models.dev", License: gaStr("MIT")}
-	changelogSrcLiteLLM   = seeds.Source{Name: "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, 2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: gaStr("MIT")}
-	changelogSrcGenAI     = seeds.Source{Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: gaStr("MIT")}
+	changelogSrcModelsDev = seeds.Source{Name: "models.dev (anomalyco/models.dev, commit f3fc6922, 2026-07-02): release_date", URL: "https://github.com/anomalyco/models.dev", License: ptrTo("MIT")}
+	changelogSrcLiteLLM   = seeds.Source{Name: "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, 2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: ptrTo("MIT")}
+	changelogSrcGenAI     = seeds.Source{Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: ptrTo("MIT")}
 )
-
-func gaStr(s string) *string { return &s }
 
 // gaFullDate returns s when it is a whole calendar day (YYYY-MM-DD), else "".
 func gaFullDate(s string) string {
@@ -200,13 +196,9 @@ func pricingEntries(steps []genaiPriceStep, providerID, modelID string, sourceUR
 }
 
 func readPricingEntries(dataDir string) ([]apiChangelogRecord, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, "genai-prices.json"))
-	if err != nil {
-		return nil, err
-	}
 	var f genaiPriceFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("genai-prices.json: %w", err)
+	if err := readDataJSON(dataDir, "genai-prices.json", &f); err != nil {
+		return nil, err
 	}
 	var out []apiChangelogRecord
 	for _, p := range f.Providers {
@@ -216,7 +208,7 @@ func readPricingEntries(dataDir string) ([]apiChangelogRecord, error) {
 		}
 		var url *string
 		if len(p.PricingURLs) > 0 {
-			url = gaStr(p.PricingURLs[0])
+			url = ptrTo(p.PricingURLs[0])
 		}
 		for _, m := range p.Models {
 			var steps []genaiPriceStep

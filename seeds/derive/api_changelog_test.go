@@ -38,7 +38,7 @@ func TestPricingEntries(t *testing.T) {
 		}
 		return s
 	}
-	url := gaStr("https://example.com/pricing")
+	url := ptrTo("https://example.com/pricing")
 	steps := []genaiPriceStep{step("", 10, 40), step("2025-06-10", 2, 8), step("", 3, 9), step("2026-09-01", 3, 12)}
 	got := pricingEntries(steps, "openai", "o3", url)
 	if len(got) != 2 {

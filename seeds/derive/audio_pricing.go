@@ -57,17 +57,6 @@ func audioType(model string, f conv.SourceFacts) string {
 	return ""
 }
 
-func anyStrings(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // realtimeRule says whether the models it matches can be used in realtime (streaming) mode, from the page in URL.
 type realtimeRule struct {
 	Providers []string

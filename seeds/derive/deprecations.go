@@ -49,11 +49,11 @@ func deprecationOf(m seeds.ModelRecord, f conv.SourceFacts) deprecationRecord {
 	r := deprecationRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Status: deprecationStatus(shutdown, lifecycleReferenceDate)}
 	switch r.Status {
 	case deprecationActive:
-		r.Notes = b2Str(fmt.Sprintf("Status as of the %s data snapshot, not today: litellm lists no deprecation_date "+
+		r.Notes = ptrTo(fmt.Sprintf("Status as of the %s data snapshot, not today: litellm lists no deprecation_date "+
 			"and neither models.dev nor genai-prices marks the model deprecated.", lifecycleReferenceDate))
 	default:
-		r.SunsetDate = b2Str(shutdown)
-		r.Notes = b2Str(fmt.Sprintf("Status as of the %s data snapshot, not today: litellm's deprecation_date is %s. "+
+		r.SunsetDate = ptrTo(shutdown)
+		r.Notes = ptrTo(fmt.Sprintf("Status as of the %s data snapshot, not today: litellm's deprecation_date is %s. "+
 			"The announcement date and a replacement are not in the source data.", lifecycleReferenceDate, shutdown))
 	}
 	return r
@@ -61,17 +61,9 @@ func deprecationOf(m seeds.ModelRecord, f conv.SourceFacts) deprecationRecord {
 
 // buildDeprecations derives one record per current language model of models.json.
 func buildDeprecations(in *Input) (*Catalog, error) {
-	models, err := CurrentLLMModels(in)
+	recs, err := perCurrentModel(in, deprecationOf)
 	if err != nil {
 		return nil, err
-	}
-	facts, err := ModelFacts(in)
-	if err != nil {
-		return nil, err
-	}
-	recs := make([]deprecationRecord, 0, len(models))
-	for _, m := range models {
-		recs = append(recs, deprecationOf(m, facts[m.ProviderID+"/"+m.ModelID]))
 	}
 	return &Catalog{
 		AsOf:    lifecycleReferenceDate,

@@ -2,10 +2,7 @@ package derive
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -141,13 +138,9 @@ func embeddingRecordsOf(rows []map[string]any, providerName func(string) string)
 }
 
 func buildEmbeddingQuality(in *Input) (*Catalog, error) {
-	b, err := os.ReadFile(filepath.Join(in.DataDir, mtebFileName))
-	if err != nil {
-		return nil, err
-	}
 	var f mtebFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", mtebFileName, err)
+	if err := readDataJSON(in.DataDir, mtebFileName, &f); err != nil {
+		return nil, err
 	}
 	reg := seeds.Providers()
 	name := func(id string) string {

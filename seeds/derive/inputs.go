@@ -2,6 +2,10 @@ package derive
 
 import (
 	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -55,3 +59,56 @@ func ModelFacts(in *Input) (map[string]conv.SourceFacts, error) {
 	in.facts = f
 	return f, nil
 }
+
+// currentModelFacts is CurrentLLMModels with ModelFacts, the input of the per-model derivers.
+func currentModelFacts(in *Input) ([]seeds.ModelRecord, map[string]conv.SourceFacts, error) {
+	models, err := CurrentLLMModels(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	facts, err := ModelFacts(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return models, facts, nil
+}
+
+// perCurrentModel builds one record per current language model, in CurrentLLMModels' order, from the model and
+// its source facts.
+func perCurrentModel[R any](in *Input, of func(seeds.ModelRecord, conv.SourceFacts) R) ([]R, error) {
+	models, facts, err := currentModelFacts(in)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]R, 0, len(models))
+	for _, m := range models {
+		out = append(out, of(m, facts[m.ProviderID+"/"+m.ModelID]))
+	}
+	return out, nil
+}
+
+// readDataJSON decodes the file name of the reference data folder into v; a decoding error names the file.
+func readDataJSON(dataDir, name string, v any) error {
+	b, err := os.ReadFile(filepath.Join(dataDir, name))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// anyStrings is the strings of a decoded JSON list; anything else in it, or a v that is no list, is left out.
+func anyStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func ptrTo[T any](v T) *T { return &v }

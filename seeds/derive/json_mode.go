@@ -27,11 +27,11 @@ func jsonModeOf(m b1Model) jsonModeRecord {
 	}
 	switch {
 	case s.Method == methodNative:
-		r.EnforcementMethod, r.WorkaroundRequired = b1Str(methodNative), b1Bool(false)
+		r.EnforcementMethod, r.WorkaroundRequired = ptrTo(methodNative), ptrTo(false)
 	case s.Method == methodToolUse:
-		r.EnforcementMethod, r.WorkaroundRequired = b1Str(methodToolUse), b1Bool(true)
+		r.EnforcementMethod, r.WorkaroundRequired = ptrTo(methodToolUse), ptrTo(true)
 	case s.Supported != nil && !*s.Supported && s.JSONObject != nil && !*s.JSONObject:
-		r.WorkaroundRequired = b1Bool(true)
+		r.WorkaroundRequired = ptrTo(true)
 	}
 	objectWhy := ""
 	if s.JSONObject == nil {

@@ -34,7 +34,7 @@ func knowledgeCutoffOf(m seeds.ModelRecord, f conv.SourceFacts) knowledgeCutoffR
 		note := "Not published in the source data (models.dev knowledge, llm-stats knowledge_cutoff)."
 		if liveSearchModel(m) {
 			note = "Answers from a live web search (" + perplexityModelsURL + "); no training cutoff is published in the source data."
-			r.DocsURL = b2Str(perplexityModelsURL)
+			r.DocsURL = ptrTo(perplexityModelsURL)
 		}
 		r.Notes = &note
 		return r
@@ -42,16 +42,16 @@ func knowledgeCutoffOf(m seeds.ModelRecord, f conv.SourceFacts) knowledgeCutoffR
 	month := *m.KnowledgeCutoff
 	if day := b2FullDate(b2FactString(f.ModelsDev, "knowledge")); day != nil && strings.HasPrefix(*day, month+"-") {
 		r.CutoffDate = day
-		r.Notes = b2Str("From models.dev knowledge (" + *day + ").")
+		r.Notes = ptrTo("From models.dev knowledge (" + *day + ").")
 		return r
 	}
-	r.CutoffDate = b2Str(month + "-01")
+	r.CutoffDate = ptrTo(month + "-01")
 	r.CutoffApproximate = true
 	src := "models.dev knowledge"
 	if b2FactString(f.ModelsDev, "knowledge") == "" {
 		src = "llm-stats knowledge_cutoff"
 	}
-	r.Notes = b2Str("From " + src + ", which gives the month only (" + month + "); the date is the month's first day.")
+	r.Notes = ptrTo("From " + src + ", which gives the month only (" + month + "); the date is the month's first day.")
 	return r
 }
 
@@ -62,21 +62,13 @@ func liveSearchModel(m seeds.ModelRecord) bool {
 
 // buildKnowledgeCutoff derives one record per current language model of models.json, with its cutoff.
 func buildKnowledgeCutoff(in *Input) (*Catalog, error) {
-	models, err := CurrentLLMModels(in)
-	if err != nil {
-		return nil, err
-	}
-	facts, err := ModelFacts(in)
+	recs, err := perCurrentModel(in, knowledgeCutoffOf)
 	if err != nil {
 		return nil, err
 	}
 	src, err := in.Catalog(seeds.CatalogModels)
 	if err != nil {
 		return nil, err
-	}
-	recs := make([]knowledgeCutoffRecord, 0, len(models))
-	for _, m := range models {
-		recs = append(recs, knowledgeCutoffOf(m, facts[m.ProviderID+"/"+m.ModelID]))
 	}
 	sources := append(slices.Clone(src.Sources), seeds.Source{Name: "Perplexity: Sonar models (live web search)", URL: perplexityModelsURL})
 	return &Catalog{AsOf: src.AsOf, Sources: sources, Records: recs}, nil

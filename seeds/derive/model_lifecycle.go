@@ -89,7 +89,7 @@ func lifecycleOf(m seeds.ModelRecord, f conv.SourceFacts) lifecycleRecord {
 	r := lifecycleRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Stage: stage, LaunchDate: b2ReleaseDate(f),
 		SLAEligible: lifecycleSLAEligible(m.ProviderID, stage)}
 	if shutdown != "" {
-		r.DeprecationDate = b2Str(shutdown)
+		r.DeprecationDate = ptrTo(shutdown)
 	}
 	notes := fmt.Sprintf("Stage as of the %s data snapshot, not today (%s).", lifecycleReferenceDate, why)
 	if r.LaunchDate == nil {
@@ -106,17 +106,9 @@ func lifecycleOf(m seeds.ModelRecord, f conv.SourceFacts) lifecycleRecord {
 
 // buildModelLifecycle derives one record per current language model of models.json.
 func buildModelLifecycle(in *Input) (*Catalog, error) {
-	models, err := CurrentLLMModels(in)
+	recs, err := perCurrentModel(in, lifecycleOf)
 	if err != nil {
 		return nil, err
-	}
-	facts, err := ModelFacts(in)
-	if err != nil {
-		return nil, err
-	}
-	recs := make([]lifecycleRecord, 0, len(models))
-	for _, m := range models {
-		recs = append(recs, lifecycleOf(m, facts[m.ProviderID+"/"+m.ModelID]))
 	}
 	return &Catalog{
 		AsOf: lifecycleReferenceDate,

@@ -125,7 +125,7 @@ func versionsOf(providerID string, ids []string, facts map[string]conv.SourceFac
 	for _, id := range ids {
 		v := modelVersion{VersionID: id, ReleaseDate: b2ReleaseDate(facts[providerID+"/"+id])}
 		if p, _ := parseVersion(id); v.ReleaseDate == nil && p.date != "" {
-			v.ReleaseDate = b2Str(p.date)
+			v.ReleaseDate = ptrTo(p.date)
 		}
 		out = append(out, v)
 	}
@@ -146,7 +146,7 @@ func versionsOf(providerID string, ids []string, facts map[string]conv.SourceFac
 // pointerOf is the documented version an alias points to, or nil.
 func pointerOf(providerID, alias string) *string {
 	if p, ok := documentedPointers[providerID+"/"+alias]; ok {
-		return b2Str(p.version)
+		return ptrTo(p.version)
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func modelVersionRecords(models []seeds.ModelRecord, facts map[string]conv.Sourc
 				Pinnable: len(versions) > 0, Versions: versionsOf(pid, versions, facts), BreakingChanges: []string{},
 			}
 			if u, ok := lifecyclePolicyURLs[pid]; ok {
-				r.LifecyclePolicyURL = b2Str(u)
+				r.LifecyclePolicyURL = ptrTo(u)
 			}
 			recs = append(recs, r)
 		}
@@ -190,11 +190,7 @@ func modelVersionSources(in *Input) (string, []seeds.Source, error) {
 }
 
 func buildModelVersions(in *Input) (*Catalog, error) {
-	models, err := CurrentLLMModels(in)
-	if err != nil {
-		return nil, err
-	}
-	facts, err := ModelFacts(in)
+	models, facts, err := currentModelFacts(in)
 	if err != nil {
 		return nil, err
 	}

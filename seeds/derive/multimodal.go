@@ -50,12 +50,12 @@ func multimodalOf(m b1Model) multimodalRecord {
 				in[modality] = true
 			}
 		}
-		for _, v := range b1List(m.LiteLLM["supported_modalities"]) {
+		for _, v := range anyStrings(m.LiteLLM["supported_modalities"]) {
 			if v != "image" {
 				in[v] = true
 			}
 		}
-		for _, v := range b1List(m.LiteLLM["supported_output_modalities"]) {
+		for _, v := range anyStrings(m.LiteLLM["supported_output_modalities"]) {
 			out[v] = true
 		}
 		if v := m.liteFlag("supports_audio_output"); v != nil && *v {

@@ -160,8 +160,6 @@ var cachingFacts = map[string]cachingFact{
 	},
 }
 
-func ptrTo[T any](v T) *T { return &v }
-
 // round1 rounds to one decimal place (the percentages of the caching catalogs).
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
 

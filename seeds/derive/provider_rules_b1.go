@@ -75,8 +75,6 @@ type b1Rule struct {
 	ImageFormats []string
 }
 
-func b1Bool(v bool) *bool        { return &v }
-func b1Str(v string) *string     { return &v }
 func b1Int(v int64) *int64       { return &v }
 func b1Float(v float64) *float64 { return &v }
 
@@ -98,15 +96,15 @@ var b1OpenAIToolOrder = []string{"system", "user", "assistant", "tool", "assista
 var b1RuleOpenAI = b1Rule{
 	Name:          "OpenAI Chat Completions",
 	StructuredURL: "https://platform.openai.com/docs/guides/structured-outputs",
-	SchemaParam:   "response_format", JSONObject: b1Bool(true), Strict: b1Bool(true), Constrained: b1Bool(true),
-	SchemaFeatures: b1OpenAIStrictFeatures, FailureMode: b1Str("error"),
+	SchemaParam:   "response_format", JSONObject: ptrTo(true), Strict: ptrTo(true), Constrained: ptrTo(true),
+	SchemaFeatures: b1OpenAIStrictFeatures, FailureMode: ptrTo("error"),
 	ThinkingURL:   "https://platform.openai.com/docs/guides/reasoning",
-	ThinkingParam: "reasoning_effort", EffortParam: "reasoning_effort", Visible: b1Bool(true),
+	ThinkingParam: "reasoning_effort", EffortParam: "reasoning_effort", Visible: ptrTo(true),
 	VisibleNote:    "raw reasoning tokens are not returned; the Responses API returns a reasoning summary (reasoning.summary)",
 	BilledAsOutput: true, OnByDefault: true, AllBudgetParam: "reasoning_effort",
 	ToolsURL:  "https://platform.openai.com/docs/guides/function-calling",
 	RoleOrder: b1OpenAIToolOrder, ToolCallRole: "assistant", ToolResultRole: "tool", ToolResultKey: "content",
-	ParallelToolCalls: b1Bool(true), StrictRoleOrdering: b1Bool(true), ToolSchemaFormat: "json_schema",
+	ParallelToolCalls: ptrTo(true), StrictRoleOrdering: ptrTo(true), ToolSchemaFormat: "json_schema",
 	ToolsNote: "The assistant message carries tool_calls (id, function.name, function.arguments as a JSON string); " +
 		"each call is answered by a role tool message with tool_call_id and content. A tool message that does not " +
 		"answer a tool call of the preceding assistant message is refused with 400. parallel_tool_calls=false " +
@@ -136,16 +134,16 @@ var b1RuleAzureOpenAI = func() b1Rule {
 var b1RuleAnthropic = b1Rule{
 	Name:          "Anthropic Messages API",
 	StructuredURL: "https://docs.claude.com/en/docs/build-with-claude/structured-outputs",
-	SchemaParam:   "output_format", JSONObject: b1Bool(false), Strict: b1Bool(true), Constrained: b1Bool(true),
-	FailureMode: b1Str("error"), ToolUseFallback: true, NativeFlag: "supports_native_structured_output",
+	SchemaParam:   "output_format", JSONObject: ptrTo(false), Strict: ptrTo(true), Constrained: ptrTo(true),
+	FailureMode: ptrTo("error"), ToolUseFallback: true, NativeFlag: "supports_native_structured_output",
 	ToolUseParam:  "tools[].input_schema",
 	ThinkingURL:   "https://docs.claude.com/en/docs/build-with-claude/extended-thinking",
-	ThinkingParam: "thinking", BudgetParam: "thinking.budget_tokens", Visible: b1Bool(true),
+	ThinkingParam: "thinking", BudgetParam: "thinking.budget_tokens", Visible: ptrTo(true),
 	VisibleNote: "thinking content blocks are returned (summarized for Claude 4 and later models)",
 	OptIn:       true, BilledAsOutput: true, AllBudgetParam: "thinking.budget_tokens",
 	ToolsURL:  "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
 	RoleOrder: []string{"user", "assistant", "user", "assistant"}, ToolCallRole: "assistant", ToolResultRole: "user",
-	ToolResultKey: "content", ParallelToolCalls: b1Bool(true), StrictRoleOrdering: b1Bool(true), ToolSchemaFormat: "json_schema",
+	ToolResultKey: "content", ParallelToolCalls: ptrTo(true), StrictRoleOrdering: ptrTo(true), ToolSchemaFormat: "json_schema",
 	ToolsNote: "The assistant message carries tool_use content blocks (id, name, input); results go back as " +
 		"tool_result blocks (tool_use_id, content, is_error) at the start of the next user message, or the request " +
 		"is refused with 400. Tools are declared with input_schema (JSON Schema); " +
@@ -175,17 +173,17 @@ var b1RuleAnthropicVertex = func() b1Rule {
 var b1RuleGemini = b1Rule{
 	Name:          "Gemini API generateContent",
 	StructuredURL: "https://ai.google.dev/gemini-api/docs/structured-output",
-	SchemaParam:   "generationConfig.responseSchema", JSONObject: b1Bool(true), Strict: b1Bool(true), Constrained: b1Bool(true),
+	SchemaParam:   "generationConfig.responseSchema", JSONObject: ptrTo(true), Strict: ptrTo(true), Constrained: ptrTo(true),
 	SchemaFeatures: []string{"anyOf", "array", "boolean", "enum", "format", "integer", "maxItems", "minItems",
 		"nullable", "number", "object", "propertyOrdering", "required", "string"},
-	FailureMode: b1Str("error"),
+	FailureMode: ptrTo("error"),
 	ThinkingURL: "https://ai.google.dev/gemini-api/docs/thinking", ThinkingParam: "generationConfig.thinkingConfig",
-	EffortParam: "thinkingConfig.thinkingLevel", BudgetParam: "thinkingConfig.thinkingBudget", Visible: b1Bool(true),
+	EffortParam: "thinkingConfig.thinkingLevel", BudgetParam: "thinkingConfig.thinkingBudget", Visible: ptrTo(true),
 	VisibleNote:    "thought summaries are returned with thinkingConfig.includeThoughts=true",
 	BilledAsOutput: true, OnByDefault: true, SwitchableDefault: "on_by_default",
 	ToolsURL:  "https://ai.google.dev/gemini-api/docs/function-calling",
 	RoleOrder: []string{"user", "model", "user", "model"}, ToolCallRole: "model", ToolResultRole: "user",
-	ToolResultKey: "functionResponse.response", ParallelToolCalls: b1Bool(true), StrictRoleOrdering: b1Bool(true),
+	ToolResultKey: "functionResponse.response", ParallelToolCalls: ptrTo(true), StrictRoleOrdering: ptrTo(true),
 	ToolSchemaFormat: "openapi_schema_subset",
 	ToolsNote: "The model turn carries functionCall parts (name, args); results go back as functionResponse parts " +
 		"(name, response object) in the next turn (role user; older samples use role function). Function " +
@@ -217,11 +215,11 @@ var b1RuleGeminiVertex = func() b1Rule {
 var b1RuleBedrock = b1Rule{
 	Name:          "Amazon Bedrock Converse API",
 	StructuredURL: "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html",
-	JSONObject:    b1Bool(false), ToolUseFallback: true, NativeFlag: "supports_native_structured_output",
+	JSONObject:    ptrTo(false), ToolUseFallback: true, NativeFlag: "supports_native_structured_output",
 	ToolUseParam: "toolConfig.tools[].toolSpec.inputSchema",
 	ToolsURL:     "https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html",
 	RoleOrder:    []string{"user", "assistant", "user", "assistant"}, ToolCallRole: "assistant", ToolResultRole: "user",
-	ToolResultKey: "toolResult.content", StrictRoleOrdering: b1Bool(true), ToolSchemaFormat: "json_schema",
+	ToolResultKey: "toolResult.content", StrictRoleOrdering: ptrTo(true), ToolSchemaFormat: "json_schema",
 	ToolsNote: "Converse API, the same for every model: the assistant message carries toolUse content blocks " +
 		"(toolUseId, name, input); results go back as toolResult blocks (toolUseId, content, status) in the next " +
 		"user message. Messages must alternate user and assistant. Tools are declared in toolConfig.tools[].toolSpec " +
@@ -250,7 +248,7 @@ func b1CompatRule(name, structuredURL, toolsURL string) b1Rule {
 var b1RuleMistral = func() b1Rule {
 	r := b1CompatRule("Mistral AI chat completions", "https://docs.mistral.ai/capabilities/structured-output/custom_structured_output/",
 		"https://docs.mistral.ai/capabilities/function_calling/")
-	r.JSONObject, r.ParallelToolCalls = b1Bool(true), b1Bool(true)
+	r.JSONObject, r.ParallelToolCalls = ptrTo(true), ptrTo(true)
 	return r
 }()
 
@@ -259,7 +257,7 @@ var b1RuleMistral = func() b1Rule {
 var b1RuleCohere = func() b1Rule {
 	r := b1CompatRule("Cohere Chat API v2", "https://docs.cohere.com/v2/docs/structured-outputs",
 		"https://docs.cohere.com/v2/docs/tool-use")
-	r.JSONObject = b1Bool(true)
+	r.JSONObject = ptrTo(true)
 	r.ToolsNote = "Chat API v2: the assistant message carries tool_calls (and an optional tool_plan); each call is " +
 		"answered by a role tool message with tool_call_id and content (a list of document or text items). Tools " +
 		"are declared as function.parameters (JSON Schema)."
@@ -321,7 +319,7 @@ func init() {
 		"groq": "parallel_tool_calls", "xai": "parallel_function_calling", "openrouter": "parallel_tool_calls",
 	} {
 		r := b1CompatProviders[id]
-		r.ParallelToolCalls = b1Bool(true)
+		r.ParallelToolCalls = ptrTo(true)
 		r.ToolsNote += " Parallel calls: " + note + "."
 		b1CompatProviders[id] = r
 	}
@@ -331,14 +329,14 @@ func init() {
 	or := b1CompatProviders["openrouter"]
 	or.ThinkingURL, or.ThinkingParam = "https://openrouter.ai/docs/use-cases/reasoning-tokens", "reasoning"
 	or.EffortParam, or.BudgetParam = "reasoning.effort", "reasoning.max_tokens"
-	or.Visible, or.VisibleNote = b1Bool(true), "returned in the message's reasoning field unless reasoning.exclude=true"
+	or.Visible, or.VisibleNote = ptrTo(true), "returned in the message's reasoning field unless reasoning.exclude=true"
 	b1CompatProviders["openrouter"] = or
 	// DeepSeek returns the reasoning of deepseek-reasoner in reasoning_content and bills it as output
 	// (https://api-docs.deepseek.com/guides/reasoning_model).
 	ds := b1CompatProviders["deepseek"]
-	ds.ThinkingURL, ds.Visible = "https://api-docs.deepseek.com/guides/reasoning_model", b1Bool(true)
+	ds.ThinkingURL, ds.Visible = "https://api-docs.deepseek.com/guides/reasoning_model", ptrTo(true)
 	ds.VisibleNote, ds.BilledAsOutput = "the chain of thought is returned in reasoning_content", true
-	ds.JSONObject = b1Bool(true)
+	ds.JSONObject = ptrTo(true)
 	b1CompatProviders["deepseek"] = ds
 }
 
@@ -391,19 +389,7 @@ type b1Model struct {
 
 // b1CurrentModels pairs every current language model with its source facts, in provider then model order.
 func b1CurrentModels(in *Input) ([]b1Model, error) {
-	models, err := CurrentLLMModels(in)
-	if err != nil {
-		return nil, err
-	}
-	facts, err := ModelFacts(in)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]b1Model, len(models))
-	for i, m := range models {
-		out[i] = b1Model{Model: m, SourceFacts: facts[m.ProviderID+"/"+m.ModelID]}
-	}
-	return out, nil
+	return perCurrentModel(in, func(m seeds.ModelRecord, f conv.SourceFacts) b1Model { return b1Model{Model: m, SourceFacts: f} })
 }
 
 // liteFlag is a litellm boolean field; nil when litellm does not list the model or the field.
@@ -455,24 +441,13 @@ func (f b1Model) reasoningOptions() []b1ReasoningOption {
 		}
 		o := b1ReasoningOption{}
 		o.Type, _ = m["type"].(string)
-		for _, s := range b1List(m["values"]) {
+		for _, s := range anyStrings(m["values"]) {
 			o.Values = append(o.Values, s)
 		}
 		if n, ok := m["min"].(float64); ok {
 			o.Min = b1Int(int64(n))
 		}
 		out = append(out, o)
-	}
-	return out
-}
-
-func b1List(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
 	}
 	return out
 }

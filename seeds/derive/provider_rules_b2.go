@@ -21,17 +21,17 @@ var (
 	b2SrcLiteLLM = seeds.Source{
 		Name:    "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, commit 8442b939, 2026-07-24)",
 		URL:     "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json",
-		License: b2Str("MIT"),
+		License: ptrTo("MIT"),
 	}
 	b2SrcModelsDev = seeds.Source{
 		Name:    "models.dev (anomalyco/models.dev, formerly sst/models.dev, commit f3fc6922, 2026-07-02)",
 		URL:     "https://github.com/anomalyco/models.dev",
-		License: b2Str("MIT"),
+		License: ptrTo("MIT"),
 	}
 	b2SrcGenAIPrices = seeds.Source{
 		Name:    "pydantic/genai-prices (commit 47df840a, 2026-08-21): deprecated and removed models",
 		URL:     "https://github.com/pydantic/genai-prices",
-		License: b2Str("MIT"),
+		License: ptrTo("MIT"),
 	}
 )
 
@@ -108,8 +108,6 @@ func b2ReleaseDate(f conv.SourceFacts) *string {
 func b2LiteLLMDeprecation(f conv.SourceFacts) string {
 	return b2FactString(f.LiteLLM, "deprecation_date")
 }
-
-func b2Str(s string) *string { return &s }
 
 // b2IDTokens splits a model ID into its lower-case words ("gemini-2.0-flash-exp" -> gemini, 2, 0, flash, exp).
 func b2IDTokens(id string) []string {

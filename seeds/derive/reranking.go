@@ -1,10 +1,7 @@
 package derive
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -93,13 +90,9 @@ var rerankFacts = map[string]rerankFact{
 
 // readRerankModels reads litellm's rerank entries of our providers, by provider ID, each sorted by model ID.
 func readRerankModels(dataDir string) (map[string][]rerankModel, error) {
-	b, err := os.ReadFile(filepath.Join(dataDir, litellmFile))
-	if err != nil {
-		return nil, err
-	}
 	var raw map[string]map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", litellmFile, err)
+	if err := readDataJSON(dataDir, litellmFile, &raw); err != nil {
+		return nil, err
 	}
 	out := map[string][]rerankModel{}
 	for key, e := range raw {

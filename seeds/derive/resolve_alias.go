@@ -30,7 +30,7 @@ func resolveAliasOf(v modelVersionsRecord) resolveAliasRecord {
 				r.ReleaseDate = ver.ReleaseDate
 			}
 		}
-		r.Notes = b2Str("Points to " + *v.CurrentPinnedVersion + " per " + documentedPointers[v.ProviderID+"/"+v.Alias].url + ".")
+		r.Notes = ptrTo("Points to " + *v.CurrentPinnedVersion + " per " + documentedPointers[v.ProviderID+"/"+v.Alias].url + ".")
 		return r
 	}
 	ids := make([]string, len(v.Versions))

@@ -2,11 +2,7 @@ package derive
 
 import (
 	"cmp"
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -41,7 +37,7 @@ var streamingSrcLLMStats = seeds.Source{
 	Name: "LLM-Stats.com / JonathanChavezTamales/llm-leaderboard, CC BY 4.0 (commit 24a9ccf7, 2025-10-16; restructured into a " +
 		"single JSON): provider-model throughput and latency",
 	URL:     "https://github.com/JonathanChavezTamales/llm-leaderboard",
-	License: gaStr("CC-BY-4.0"),
+	License: ptrTo("CC-BY-4.0"),
 }
 
 // llmStatsRow is one provider-model row of llm-stats.json.
@@ -161,16 +157,14 @@ func latencyRecord(row llmStatsRow, to mtebServed, providerName string, d defaul
 		BenchmarkSource: StreamingBenchmarkSource, MeasuredAt: monthOf(row.UpdatedAt),
 	}
 	if row.Latency != nil && *row.Latency > 0 && !d.latency[*row.Latency] {
-		r.MedianTTFTMs = gaFloat(round2(*row.Latency * 1000))
+		r.MedianTTFTMs = ptrTo(round2(*row.Latency * 1000))
 	}
 	if row.Throughput != nil && *row.Throughput >= minThroughput && !d.throughput[*row.Throughput] {
-		r.ThroughputTokensPerSec = gaFloat(*row.Throughput)
-		r.MedianTPTMs = gaFloat(round2(1000 / *row.Throughput))
+		r.ThroughputTokensPerSec = ptrTo(*row.Throughput)
+		r.MedianTPTMs = ptrTo(round2(1000 / *row.Throughput))
 	}
 	return r, r.MedianTTFTMs != nil || r.ThroughputTokensPerSec != nil
 }
-
-func gaFloat(x float64) *float64 { return &x }
 
 // monthOf is the YYYY-MM of a timestamp: the month LLM-Stats.com last updated the row, the only period the data
 // gives for its figures.
@@ -221,17 +215,13 @@ func findDefaults(all []llmStatsRow) defaults {
 }
 
 func buildStreamingLatency(in *Input) (*Catalog, error) {
-	b, err := os.ReadFile(filepath.Join(in.DataDir, "llm-stats.json"))
-	if err != nil {
-		return nil, err
-	}
 	var f struct {
 		Providers map[string]struct {
 			Models []llmStatsRow `json:"models"`
 		} `json:"providers"`
 	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("llm-stats.json: %w", err)
+	if err := readDataJSON(in.DataDir, "llm-stats.json", &f); err != nil {
+		return nil, err
 	}
 	var all []llmStatsRow
 	for _, p := range f.Providers {

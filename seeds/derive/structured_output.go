@@ -55,14 +55,14 @@ func schemaOf(m b1Model) b1Schema {
 	case s.Supported == nil:
 		s.Why = "neither models.dev (structured_output) nor litellm (supports_response_schema) states structured-output support"
 		if r != nil && r.JSONObject != nil && !*r.JSONObject {
-			s.JSONObject = b1Bool(false)
+			s.JSONObject = ptrTo(false)
 		}
 		return s
 	case !*s.Supported:
 		s.Why = "no structured output per " + schemaSource(m)
-		s.Strict, s.Constrained = b1Bool(false), b1Bool(false)
+		s.Strict, s.Constrained = ptrTo(false), ptrTo(false)
 		if r != nil && r.JSONObject != nil && !*r.JSONObject {
-			s.JSONObject = b1Bool(false)
+			s.JSONObject = ptrTo(false)
 		}
 		return s
 	case r == nil:
@@ -71,15 +71,15 @@ func schemaOf(m b1Model) b1Schema {
 	}
 	native := !r.ToolUseFallback || (r.NativeFlag != "" && m.liteFlag(r.NativeFlag) != nil && *m.liteFlag(r.NativeFlag))
 	if !native {
-		s.Method, s.Param = methodToolUse, b1Str(r.ToolUseParam)
-		s.Strict, s.Constrained, s.Failure, s.JSONObject = b1Bool(false), b1Bool(false), b1Str("silent_invalid"), r.JSONObject
+		s.Method, s.Param = methodToolUse, ptrTo(r.ToolUseParam)
+		s.Strict, s.Constrained, s.Failure, s.JSONObject = ptrTo(false), ptrTo(false), ptrTo("silent_invalid"), r.JSONObject
 		s.Why = fmt.Sprintf("structured output per %s, through a forced tool call (%s): the API has no native schema "+
 			"mode for this model and does not validate the tool input against the schema", schemaSource(m), r.ToolUseParam)
 		return s
 	}
 	s.Method = methodNative
 	if r.SchemaParam != "" {
-		s.Param = b1Str(r.SchemaParam)
+		s.Param = ptrTo(r.SchemaParam)
 	}
 	s.Strict, s.Constrained, s.Failure = r.Strict, r.Constrained, r.FailureMode
 	if r.SchemaFeatures != nil {
@@ -89,9 +89,9 @@ func schemaOf(m b1Model) b1Schema {
 	// JSON-object mode says it.
 	switch {
 	case s.Constrained != nil && *s.Constrained:
-		s.JSONObject = b1Bool(true)
+		s.JSONObject = ptrTo(true)
 	case r.JSONObject != nil && *r.JSONObject:
-		s.JSONObject = b1Bool(true)
+		s.JSONObject = ptrTo(true)
 	}
 	s.Why = "structured output per " + schemaSource(m) + "; " + r.Name
 	if r.ToolUseFallback {

@@ -50,7 +50,7 @@ func thinkingOf(m b1Model, outputPrice *float64) thinkingSupportRecord {
 	why := []string{reasoningSource(m)}
 	if rec.ThinkingSupported == nil || !*rec.ThinkingSupported {
 		if rec.ThinkingSupported != nil {
-			rec.ThinkingVisible, rec.BudgetConfigurable = b1Bool(false), b1Bool(false)
+			rec.ThinkingVisible, rec.BudgetConfigurable = ptrTo(false), ptrTo(false)
 		}
 		return thinkingNotes(rec, "", why)
 	}
@@ -59,7 +59,7 @@ func thinkingOf(m b1Model, outputPrice *float64) thinkingSupportRecord {
 	if r != nil {
 		url = r.ThinkingURL
 		if r.ThinkingParam != "" {
-			rec.ThinkingParam = b1Str(r.ThinkingParam)
+			rec.ThinkingParam = ptrTo(r.ThinkingParam)
 		}
 	}
 	rec.ThinkingVisible, why = thinkingVisibility(m, r, why)
@@ -90,7 +90,7 @@ func thinkingVisibility(m b1Model, r *b1Rule, why []string) (*bool, []string) {
 	}
 	if il, ok := m.ModelsDev["interleaved"].(map[string]any); ok {
 		if field, ok := il["field"].(string); ok && field != "" {
-			return b1Bool(true), append(why, "visible: returned in the "+field+" field (models.dev interleaved)")
+			return ptrTo(true), append(why, "visible: returned in the "+field+" field (models.dev interleaved)")
 		}
 	}
 	return nil, append(why, "visibility not confirmed")
@@ -117,7 +117,7 @@ func thinkingBudget(m b1Model, r *b1Rule, why []string) (*bool, *string, []strin
 		if p == "" {
 			return nil
 		}
-		return b1Str(p)
+		return ptrTo(p)
 	}
 	var effortParam, budgetParam, allParam string
 	if r != nil {
@@ -125,13 +125,13 @@ func thinkingBudget(m b1Model, r *b1Rule, why []string) (*bool, *string, []strin
 	}
 	switch {
 	case b1HasOption(opts, "budget_tokens"):
-		return b1Bool(true), param(budgetParam), append(why, "budget: a token budget per models.dev reasoning_options")
+		return ptrTo(true), param(budgetParam), append(why, "budget: a token budget per models.dev reasoning_options")
 	case b1HasOption(opts, "effort"):
-		return b1Bool(true), param(effortParam), append(why, "budget: effort levels per models.dev reasoning_options")
+		return ptrTo(true), param(effortParam), append(why, "budget: effort levels per models.dev reasoning_options")
 	case allParam != "":
-		return b1Bool(true), param(allParam), append(why, "budget: "+allParam+" applies to every reasoning model of the API")
+		return ptrTo(true), param(allParam), append(why, "budget: "+allParam+" applies to every reasoning model of the API")
 	case len(opts) > 0:
-		return b1Bool(false), nil, append(why, "budget: models.dev lists only an on/off toggle")
+		return ptrTo(false), nil, append(why, "budget: models.dev lists only an on/off toggle")
 	}
 	return nil, nil, append(why, "budget control not confirmed")
 }
@@ -141,7 +141,7 @@ func thinkingDefault(m b1Model, r *b1Rule) *string {
 	case r == nil:
 		return nil
 	case r.OptIn:
-		return b1Str(thinkingOptIn)
+		return ptrTo(thinkingOptIn)
 	case !r.OnByDefault:
 		return nil
 	}
@@ -150,9 +150,9 @@ func thinkingDefault(m b1Model, r *b1Rule) *string {
 	case off == nil:
 		return nil
 	case !*off:
-		return b1Str(thinkingAlwaysOn)
+		return ptrTo(thinkingAlwaysOn)
 	case r.SwitchableDefault != "":
-		return b1Str(r.SwitchableDefault)
+		return ptrTo(r.SwitchableDefault)
 	}
 	return nil
 }
@@ -162,16 +162,16 @@ func thinkingDefault(m b1Model, r *b1Rule) *string {
 // the reasoning options.
 func canTurnOffThinking(m b1Model) *bool {
 	if v := m.liteFlag("supports_none_reasoning_effort"); v != nil && *v {
-		return b1Bool(true)
+		return ptrTo(true)
 	}
 	opts := m.reasoningOptions()
 	for _, o := range opts {
 		if o.Type == "toggle" || slices.Contains(o.Values, "none") || (o.Type == "budget_tokens" && o.Min != nil && *o.Min == 0) {
-			return b1Bool(true)
+			return ptrTo(true)
 		}
 	}
 	if len(opts) > 0 || m.liteFlag("supports_none_reasoning_effort") != nil {
-		return b1Bool(false)
+		return ptrTo(false)
 	}
 	return nil
 }

@@ -65,7 +65,7 @@ func toolCallFormatRecords(models []b1Model) []toolCallFormatRecord {
 			continue
 		}
 		if r := b1RuleFor(p, m.Model.ModelID); r != nil {
-			out = append(out, toolCallFormatOf(p, b1Str(m.Model.ModelID), r))
+			out = append(out, toolCallFormatOf(p, ptrTo(m.Model.ModelID), r))
 		}
 	}
 	slices.SortFunc(out, func(a, b toolCallFormatRecord) int {
