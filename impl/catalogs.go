@@ -172,9 +172,14 @@ func load[T any](spec catalog.Spec[T]) (*served[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	return serve(c, spec.Name)
+}
+
+// serve converts a built catalog's metadata to the document's types.
+func serve[T any](c *catalog.Catalog[T], name string) (*served[T], error) {
 	day, err := time.Parse(time.DateOnly, c.AsOf())
 	if err != nil {
-		return nil, fmt.Errorf("catalog %s: as_of: %w", spec.Name, err)
+		return nil, fmt.Errorf("catalog %s: as_of: %w", name, err)
 	}
 	src := make([]api.Source, len(c.Sources()))
 	for i, s := range c.Sources() {

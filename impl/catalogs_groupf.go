@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
-
-	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/switchboard/switchboard/catalog"
 	"github.com/switchboard/switchboard/gen/api"
@@ -207,15 +204,7 @@ func declareComputed[T any](spec catalog.Spec[T], build func() (string, []seeds.
 		if err != nil {
 			return nil, err
 		}
-		day, err := time.Parse(time.DateOnly, asOf)
-		if err != nil {
-			return nil, fmt.Errorf("catalog %s: as_of: %w", spec.Name, err)
-		}
-		src := make([]api.Source, len(sources))
-		for i, s := range sources {
-			src[i] = api.Source{Name: s.Name, Url: s.URL, License: s.License}
-		}
-		return &served[T]{Catalog: c, asOf: openapi_types.Date{Time: day}, sources: src}, nil
+		return serve(c, spec.Name)
 	})
 	return catalogRef[T]{i: len(declared) - 1}
 }
