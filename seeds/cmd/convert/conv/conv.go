@@ -158,14 +158,9 @@ type key struct{ provider, model string }
 
 func (k key) String() string { return k.provider + "/" + k.model }
 
-// Convert reads the reference data and builds the three catalogs. The output depends only on the input files:
-// records are sorted, maps are encoded in key order and floats are rounded, so that a re-run gives the same bytes.
-func Convert(in Input) (*Result, error) {
-	for _, s := range []snapshot{snapModelsDev, snapGenAI, snapLLMStats, snapSimpleEvals} {
-		if err := checkCommit(in.DataDir, s); err != nil {
-			return nil, err
-		}
-	}
+// matched loads the reference data and maps litellm's and models.dev's entries onto our (provider, model) keys,
+// retired models left out: the steps Convert and Facts share.
+func matched(in Input) (*converter, error) {
 	if err := checkTables(in.KnownProviders); err != nil {
 		return nil, err
 	}
@@ -177,6 +172,21 @@ func Convert(in Input) (*Result, error) {
 	c.collectDeprecated()
 	c.readLiteLLM()
 	c.readModelsDev()
+	return c, nil
+}
+
+// Convert reads the reference data and builds the three catalogs. The output depends only on the input files:
+// records are sorted, maps are encoded in key order and floats are rounded, so that a re-run gives the same bytes.
+func Convert(in Input) (*Result, error) {
+	for _, s := range []snapshot{snapModelsDev, snapGenAI, snapLLMStats, snapSimpleEvals} {
+		if err := checkCommit(in.DataDir, s); err != nil {
+			return nil, err
+		}
+	}
+	c, err := matched(in)
+	if err != nil {
+		return nil, err
+	}
 	if err := c.readGenAI(); err != nil {
 		return nil, err
 	}

@@ -20,17 +20,10 @@ type SourceFacts struct {
 // source entries the converter matched to it, with the same mapping and precedence rules as Convert. Retired
 // models are left out, as in models.json.
 func Facts(in Input) (map[string]SourceFacts, error) {
-	if err := checkTables(in.KnownProviders); err != nil {
+	c, err := matched(in)
+	if err != nil {
 		return nil, err
 	}
-	c := &converter{in: in, stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
-	if err := c.load(); err != nil {
-		return nil, err
-	}
-	c.asOf = maxDate(snapLiteLLM.Date, snapModelsDev.Date, snapGenAI.Date)
-	c.collectDeprecated()
-	c.readLiteLLM()
-	c.readModelsDev()
 	var raw struct {
 		Providers map[string]struct {
 			Models map[string]map[string]any `json:"models"`
