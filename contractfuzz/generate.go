@@ -313,7 +313,6 @@ func (g *Generator) mutateParam(rng *rand.Rand, op apitest.Operation, p *openapi
 				path = strings.ReplaceAll(path, "{"+other.Value.Name+"}", url.PathEscape(val))
 			}
 		}
-		u.Path, u.RawPath = "", ""
 		r.Path = path
 		if u.RawQuery != "" {
 			r.Path += "?" + u.RawQuery
