@@ -12,7 +12,7 @@ SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo catalogs build test test-go generate check-generated lint-spec bench fuzz soak tools clean docs-assets
+.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go generate check-generated lint-spec bench fuzz soak tools clean docs-assets
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
@@ -25,9 +25,20 @@ demo: build
 build:
 	$(GO) build -o switchboard ./cmd/switchboard
 
-## catalogs: rebuild the generated catalogs in seeds/catalogs from ../shared/data (litellm, models.dev, ...)
+## catalogs: rebuild seeds/catalogs offline from the snapshots in sources/ (upstream data sets with their manifests,
+## and the providers' official pages curated in sources/official); also writes seeds/catalogs/REPORT.md
 catalogs:
-	$(GO) run ./seeds/cmd/convert
+	$(GO) run ./cmd/catalogbuild
+
+## check-catalogs: rebuild the catalogs and fail when the committed files differ (CI)
+check-catalogs: catalogs
+	@git diff --exit-code --stat -- seeds/catalogs/ || { echo "seeds/catalogs is not what make catalogs builds: run make catalogs and commit"; exit 1; }
+	@test -z "$$(git status --porcelain -- seeds/catalogs/)" || { git status --porcelain -- seeds/catalogs/; echo "untracked files in seeds/catalogs"; exit 1; }
+
+## catalogs-fetch: download fresh upstream snapshots into sources/upstream (CATALOG_SOURCES_BASE_URL overrides the
+## hosts, so tests serve them locally), verify them, rewrite their manifests and print what changed
+catalogs-fetch:
+	$(GO) run ./cmd/catalogbuild fetch
 
 ## test: vet, then every test. The store suite runs on SQLite always and on PostgreSQL when
 ## TEST_DATABASE_URL is set (CI sets it); its subtests are listed so the output shows both engines.

@@ -56,7 +56,7 @@ type IncidentEventPayload struct {
 	Description     string     `json:"description"`
 }
 
-// Step applies one observation to a provider's state, as ../shared/DESIGN.md decides:
+// Step applies one observation to a provider's state, as docs/decisions.md decides:
 //   - unknown is not an observation: a failed check changes nothing (staleness is judged when reading);
 //   - every change between the three observed statuses is a changelog entry, compared with the last observed;
 //   - entering outage emits provider.down; entering degraded from operational, provider.degraded; reaching

@@ -12,7 +12,7 @@ import (
 )
 
 // catalogFS holds the reference catalogs of seeds/catalogs. pricing.json, models.json and benchmarks.json are
-// generated from ../shared/data by `go run ./seeds/cmd/convert` (do not edit them by hand); rate_limits.json and
+// generated from sources/upstream by `make catalogs` (cmd/catalogbuild) (do not edit them by hand); rate_limits.json and
 // free_tier.json are hand-curated from the providers' official pages.
 //
 //go:embed catalogs/*.json

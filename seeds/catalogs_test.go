@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/openapi"
-	"github.com/switchboard/switchboard/seeds/cmd/convert/conv"
 )
 
 // recordSchemas names the OpenAPI schema every record of a catalog must satisfy. Every catalog file needs an
@@ -251,20 +250,17 @@ func TestIncludedFreeModelsAreCataloged(t *testing.T) {
 	}
 }
 
-// dataDir is ../shared/data beside the repository (the tests run in seeds/).
+// dataDir is the upstream snapshots kept in the repository (the tests run in seeds/).
 func dataDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "data"))
+	dir, err := filepath.Abs(filepath.Join("..", "sources", "upstream"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "litellm-model-prices.json")); err != nil {
-		t.Skipf("reference data not found at %s (%v): the converter check needs ../shared/data", dir, err)
 	}
 	return dir
 }
 
-func convert(t *testing.T, dir string) *conv.Result {
+func convert(t *testing.T, dir string) *catalogbuild.Result {
 	t.Helper()
 	known := map[string]bool{}
 	for _, p := range Providers().All() {
@@ -274,26 +270,26 @@ func convert(t *testing.T, dir string) *conv.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := conv.Convert(conv.Input{DataDir: dir, KnownProviders: known, FreeTierJSON: ft})
+	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: dir, KnownProviders: known, FreeTierJSON: ft})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-// TestGeneratedCatalogsUpToDate re-runs the converter on ../shared/data and compares its output with the
+// TestGeneratedCatalogsUpToDate re-runs the converter on sources/upstream and compares its output with the
 // committed files: a difference means someone edited a generated file by hand, or changed the converter or the
-// data without running `go run ./seeds/cmd/convert`.
+// data without running `make catalogs`.
 func TestGeneratedCatalogsUpToDate(t *testing.T) {
 	dir := dataDir(t)
 	res := convert(t, dir)
-	for _, name := range conv.Files {
+	for _, name := range catalogbuild.Files {
 		want, err := CatalogJSON(strings.TrimSuffix(name, ".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(res.Files[name], want) {
-			t.Errorf("seeds/catalogs/%s is not what the converter produces from %s: run `go run ./seeds/cmd/convert`", name, dir)
+			t.Errorf("seeds/catalogs/%s is not what the converter produces from %s: run `make catalogs`", name, dir)
 		}
 	}
 	s := res.Stats
@@ -327,7 +323,7 @@ func TestConverterDeterministic(t *testing.T) {
 	}
 	dir := dataDir(t)
 	a, b := convert(t, dir), convert(t, dir)
-	for _, name := range conv.Files {
+	for _, name := range catalogbuild.Files {
 		if !bytes.Equal(a.Files[name], b.Files[name]) {
 			t.Errorf("%s differs between two runs", name)
 		}

@@ -11,7 +11,7 @@ import (
 	"sync"
 )
 
-// providersJSON is ../shared/data/providers.json as published: 52 providers with their status-page URLs, the
+// providersJSON is seeds/providers.json as published: 52 providers with their status-page URLs, the
 // format of each page, and the evidence for it.
 //
 //go:embed providers.json

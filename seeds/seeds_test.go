@@ -12,7 +12,7 @@ func TestProviders(t *testing.T) {
 	if n := len(r.All()); n != MonitoredProviders {
 		t.Fatalf("%d providers, want %d", n, MonitoredProviders)
 	}
-	// The formats of ../shared/data/statuspage-formats.md; "http" is plain reachability.
+	// The formats of docs/statuspage-formats.md; "http" is plain reachability.
 	formats := map[string]bool{"statuspage": true, "incidentio": true, "instatus": true, "betterstack": true,
 		"google-cloud": true, "aws-health": true, "azure-status": true, "rss": true, "http": true}
 	id := regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)

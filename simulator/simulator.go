@@ -1,5 +1,5 @@
 // Package simulator serves the status page of every monitored provider in that provider's own format
-// (../shared/data/statuspage-formats.md), with a JSON control API to change what each page says. The real pages
+// (docs/statuspage-formats.md), with a JSON control API to change what each page says. The real pages
 // are unreachable from test machines; the poller fetches from the simulator instead (SWITCHBOARD_STATUS_BASE_URL).
 //
 // Each provider's page lives at PagePath(p): "/" + the provider ID + the path of its status_api_url. What the page

@@ -1,4 +1,4 @@
-// Package parse reads the status pages of the formats in ../shared/data/statuspage-formats.md and says what a
+// Package parse reads the status pages of the formats in docs/statuspage-formats.md and says what a
 // page reports about a provider's API: operational, degraded or outage. A body whose shape is not the format's
 // is an error wrapping ErrUnparseable: the poller records that as a failed check, never as an outage.
 package parse

@@ -1,0 +1,389 @@
+package catalogbuild
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+func sortKeys(ks []key) {
+	sort.Slice(ks, func(i, j int) bool {
+		if ks[i].provider != ks[j].provider {
+			return ks[i].provider < ks[j].provider
+		}
+		return ks[i].model < ks[j].model
+	})
+}
+
+func providersOf(counts map[string]int) []string {
+	return sortedKeys(counts)
+}
+
+// buildModels merges models.dev and litellm into the model catalog.
+func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
+	keys := map[key]bool{}
+	for k := range c.mm {
+		keys[k] = true
+	}
+	for k, l := range c.lm {
+		if l.task != "search" {
+			keys[k] = true
+		}
+	}
+	list := make([]key, 0, len(keys))
+	for k := range keys {
+		list = append(list, k)
+	}
+	sortKeys(list)
+	usedLLMStats := false
+	counts := map[string]int{}
+	var recs []ModelRecord
+	for _, k := range list {
+		m, l := c.mm[k], c.lm[k]
+		var task string
+		var audioOut bool
+		switch {
+		case l != nil:
+			task = l.task
+			audioOut = l.audioOut
+			if m != nil {
+				audioOut = hasAny(m.m.Modalities.Output, "audio") && hasAny(m.m.Modalities.Output, "text")
+			}
+		default:
+			task = m.task
+			audioOut = hasAny(m.m.Modalities.Output, "audio") && hasAny(m.m.Modalities.Output, "text")
+		}
+		_, modelTask := refine(task, k.model, audioOut)
+		r := ModelRecord{ProviderID: k.provider, ModelID: k.model, Task: modelTask}
+		if m != nil && m.m.Limit.Context > 0 {
+			v := m.m.Limit.Context
+			r.ContextWindow = &v
+		} else if l != nil && l.context != nil {
+			r.ContextWindow = l.context
+		}
+		if task != "embedding" {
+			if m != nil && m.m.Limit.Output > 0 {
+				v := m.m.Limit.Output
+				r.MaxOutputTokens = &v
+			} else if l != nil && l.maxOut != nil {
+				r.MaxOutputTokens = l.maxOut
+			}
+		}
+		if m != nil {
+			r.Capabilities.Vision = hasAny(m.m.Modalities.Input, "image")
+			r.Capabilities.FunctionCalling = m.m.ToolCall
+			if m.m.StructuredOutput != nil {
+				r.Capabilities.JSONMode = *m.m.StructuredOutput
+			} else if l != nil {
+				r.Capabilities.JSONMode = l.jsonMode
+			}
+			r.KnowledgeCutoff = month(m.m.Knowledge)
+		} else {
+			r.Capabilities = Capabilities{Vision: l.vision, FunctionCalling: l.fc, JSONMode: l.jsonMode}
+		}
+		if r.KnowledgeCutoff == nil {
+			if mo, ok := c.knowledge[k]; ok {
+				v := mo
+				r.KnowledgeCutoff = &v
+				usedLLMStats = true
+				c.stats.KnowledgeFromLLMStats++
+			}
+		}
+		recs = append(recs, r)
+		counts[k.provider]++
+	}
+	c.modelKeys = keys
+	sources := []Source{c.snap.ModelsDev.Source, c.snap.LiteLLM.Source}
+	asOf := maxDate(c.snap.ModelsDev.Date, c.snap.LiteLLM.Date)
+	if usedLLMStats {
+		sources = append(sources, c.snap.LLMStats.Source)
+	}
+	c.stats.Models = len(recs)
+	c.stats.ByModelsProvider = counts
+	c.stats.ModelsProviders = providersOf(counts)
+	return keys, Catalog[ModelRecord]{AsOf: asOf, Sources: sources, Records: recs}
+}
+
+// mdRates converts a models.dev cost block.
+func mdRates(m mdModel, task string) PricingRates {
+	var r PricingRates
+	if m.Cost == nil {
+		return r
+	}
+	if m.Cost.Input != nil {
+		r.InputPer1M = ptr(roundSig(*m.Cost.Input, 9))
+	}
+	if m.Cost.Output != nil && !(task == "embedding" && *m.Cost.Output == 0) {
+		r.OutputPer1M = ptr(roundSig(*m.Cost.Output, 9))
+	}
+	if m.Cost.CacheRead != nil {
+		r.CachedInputPer1M = ptr(roundSig(*m.Cost.CacheRead, 9))
+	}
+	return r
+}
+
+func gpRates(s gpPriceSet, task string) PricingRates {
+	var r PricingRates
+	if s.Input != nil {
+		r.InputPer1M = ptr(roundSig(*s.Input, 9))
+	}
+	if s.Output != nil && !(task == "embedding" && *s.Output == 0) {
+		r.OutputPer1M = ptr(roundSig(*s.Output, 9))
+	}
+	if s.CacheRead != nil {
+		r.CachedInputPer1M = ptr(roundSig(*s.CacheRead, 9))
+	}
+	return r
+}
+
+func eq(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return math.Abs(*a-*b) < 1e-9
+}
+
+// buildPricing merges the three price sources into the price catalog.
+func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
+	type cand struct {
+		task  string
+		rates PricingRates
+		date  string
+		audio bool
+	}
+	out := map[key]cand{}
+	// litellm, then models.dev, then genai-prices for models known to the other two.
+	for k, l := range c.lm {
+		if l.hasPrice {
+			out[k] = cand{task: l.task, rates: l.rates, date: c.snap.LiteLLM.Date, audio: l.audioOut}
+		}
+	}
+	for k, m := range c.mm {
+		if _, ok := out[k]; ok {
+			continue
+		}
+		r := mdRates(m.m, m.task)
+		if anyPrice(r) {
+			out[k] = cand{task: m.task, rates: r, date: c.snap.ModelsDev.Date,
+				audio: hasAny(m.m.Modalities.Output, "audio") && hasAny(m.m.Modalities.Output, "text")}
+		}
+	}
+	// (2) fallback: a known model without any price.
+	known := map[key]string{}
+	for k, l := range c.lm {
+		known[k] = l.task
+	}
+	for k, m := range c.mm {
+		if _, ok := known[k]; !ok {
+			known[k] = m.task
+		}
+	}
+	for _, k := range sortedKeyList(known) {
+		if _, ok := out[k]; ok {
+			continue
+		}
+		task := known[k]
+		if task != "llm" && task != "embedding" {
+			continue // genai-prices has token prices only
+		}
+		g, ok := c.gpLookup(k)
+		if !ok {
+			continue
+		}
+		set, _, ok, err := gpPrices(g, c.asOf)
+		if err != nil {
+			return Catalog[PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", g.ID, err)
+		}
+		if !ok {
+			continue
+		}
+		r := gpRates(set, task)
+		if anyPrice(r) {
+			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date}
+			c.stats.GenAIFallbacks = append(c.stats.GenAIFallbacks, k.String())
+			c.usedGenAI = true
+		}
+	}
+	// (1) dated price changes after the chosen source's snapshot; cached-price fill.
+	for _, k := range sortedCandKeys(out) {
+		cd := out[k]
+		if cd.date != c.snap.GenAI.Date && (cd.task == "llm" || cd.task == "embedding") {
+			if g, ok := c.gpLookup(k); ok {
+				set, since, ok, err := gpPrices(g, c.asOf)
+				if err != nil {
+					return Catalog[PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", g.ID, err)
+				}
+				if ok && since != "" && since > cd.date {
+					gr := gpRates(set, cd.task)
+					cd.rates.InputPer1M, cd.rates.OutputPer1M, cd.rates.CachedInputPer1M = gr.InputPer1M, gr.OutputPer1M, gr.CachedInputPer1M
+					cd.date = c.snap.GenAI.Date
+					c.stats.GenAIOverrides = append(c.stats.GenAIOverrides, fmt.Sprintf("%s (price from %s)", k, since))
+					c.usedGenAI = true
+				}
+			}
+		}
+		if cd.rates.CachedInputPer1M == nil && cd.rates.InputPer1M != nil {
+			if m, ok := c.mm[k]; ok {
+				mr := mdRates(m.m, m.task)
+				if mr.CachedInputPer1M != nil && eq(mr.InputPer1M, cd.rates.InputPer1M) && eq(mr.OutputPer1M, cd.rates.OutputPer1M) {
+					cd.rates.CachedInputPer1M = mr.CachedInputPer1M
+					c.stats.CachedFilled++
+				}
+			}
+		}
+		out[k] = cd
+	}
+	// (3) models that only genai-prices lists, with a maintainer-verified price.
+	for _, pid := range sortedKeys(c.gByProv) {
+		for _, g := range c.gByProv[pid] {
+			m := g.m
+			if m.PricesChecked == "" || m.Deprecated || m.Removed {
+				continue
+			}
+			isName := false
+			for _, n := range g.equals {
+				if n == m.ID {
+					isName = true
+				}
+			}
+			k := key{pid, m.ID}
+			if !isName {
+				continue
+			}
+			if _, ok := out[k]; ok {
+				continue
+			}
+			if _, ok := known[k]; ok {
+				continue
+			}
+			if _, dep := c.deprecated[k]; dep {
+				continue
+			}
+			set, _, ok, err := gpPrices(m, c.asOf)
+			if err != nil {
+				return Catalog[PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", m.ID, err)
+			}
+			if !ok {
+				continue
+			}
+			task := "llm"
+			if pid == "voyage-ai" || isEmbedName(m.ID, "") {
+				task = "embedding"
+			}
+			r := gpRates(set, task)
+			if !anyPrice(r) {
+				continue
+			}
+			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date}
+			c.stats.GenAIAdded++
+			c.usedGenAI = true
+		}
+	}
+	list := sortedCandKeys(out)
+	counts := map[string]int{}
+	tasks := map[string]int{}
+	recs := make([]PricingRecord, 0, len(list))
+	for _, k := range list {
+		cd := out[k]
+		ptask, _ := refine(cd.task, k.model, cd.audio)
+		recs = append(recs, PricingRecord{
+			ProviderID: k.provider, Model: k.model, Task: ptask, Pricing: cd.rates,
+			FreeTier: allZero(cd.rates) || c.freeTier[k],
+		})
+		counts[k.provider]++
+		tasks[ptask]++
+	}
+	sources := []Source{c.snap.LiteLLM.Source, c.snap.ModelsDev.Source}
+	asOf := maxDate(c.snap.LiteLLM.Date, c.snap.ModelsDev.Date)
+	if c.usedGenAI {
+		sources = append(sources, c.snap.GenAI.Source)
+		asOf = maxDate(asOf, c.snap.GenAI.Date)
+	}
+	c.stats.Pricing = len(recs)
+	c.stats.ByPricingProvider = counts
+	c.stats.PricingProviders = providersOf(counts)
+	c.stats.PricingTasks = tasks
+	c.stats.Deprecated = len(c.deprecated)
+	return Catalog[PricingRecord]{AsOf: asOf, Sources: sources, Records: recs}, nil
+}
+
+func sortedKeyList[V any](m map[key]V) []key {
+	out := make([]key, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortKeys(out)
+	return out
+}
+
+func sortedCandKeys[V any](m map[key]V) []key { return sortedKeyList(m) }
+
+var benchMetrics = map[string]bool{"mmlu": true, "humaneval": true, "math": true, "gpqa": true, "mgsm": true, "hellaswag": true}
+
+// buildBenchmarks attributes the benchmark rows to (provider, API name) keys of the model catalog.
+func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksRecord], error) {
+	apiName := c.llmStatsAPINames()
+	scores := map[key]map[string]float64{}
+	usedDataset := map[string]bool{}
+	// simple-evals first, then llm-stats; within a dataset the first record in file order wins.
+	for _, ds := range []string{"openai-simple-evals", "llm-stats"} {
+		for _, r := range c.bench {
+			if r.Dataset != ds || !benchMetrics[r.BenchmarkKey] || r.Organization == nil {
+				continue
+			}
+			o, ok := benchmarkOrgs[*r.Organization]
+			if !ok {
+				continue
+			}
+			var pct float64
+			switch {
+			case r.NormalizedScore != nil:
+				pct = *r.NormalizedScore * 100
+			case r.MaxScore != nil && *r.MaxScore == 100 && r.Score != nil:
+				pct = *r.Score
+			default:
+				continue
+			}
+			pct = roundSig(math.Round(pct*1000)/1000, 10)
+			if pct < 0 || pct > 100 {
+				return Catalog[BenchmarksRecord]{}, fmt.Errorf("benchmarks.json: %s %s %s: score %v out of 0-100", ds, r.ModelID, r.BenchmarkKey, pct)
+			}
+			for _, k := range c.benchKeys(*r.Organization, o.ID, o.Prefix, r.ModelID, apiName) {
+				if !models[k] {
+					continue
+				}
+				s := scores[k]
+				if s == nil {
+					s = map[string]float64{}
+					scores[k] = s
+				}
+				if _, ok := s[r.BenchmarkKey]; !ok {
+					s[r.BenchmarkKey] = pct
+					usedDataset[ds] = true
+				}
+				break // the first API name in the catalog only; never two records for one row
+			}
+		}
+	}
+	list := sortedKeyList(scores)
+	counts := map[string]int{}
+	recs := make([]BenchmarksRecord, 0, len(list))
+	for _, k := range list {
+		recs = append(recs, BenchmarksRecord{ProviderID: k.provider, ModelID: k.model, Scores: scores[k]})
+		counts[k.provider]++
+	}
+	var sources []Source
+	var dates []string
+	if usedDataset["openai-simple-evals"] {
+		sources = append(sources, c.snap.SimpleEvals.Source)
+		dates = append(dates, c.snap.SimpleEvals.Date)
+	}
+	if usedDataset["llm-stats"] {
+		sources = append(sources, c.snap.LLMStats.Source)
+		dates = append(dates, c.snap.LLMStats.Date)
+	}
+	c.stats.Benchmarks = len(recs)
+	c.stats.ByBenchmarkProvider = counts
+	c.stats.BenchmarkProviders = providersOf(counts)
+	return Catalog[BenchmarksRecord]{AsOf: maxDate(dates...), Sources: sources, Records: recs}, nil
+}

@@ -1,0 +1,592 @@
+package catalogbuild
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// lModel is one litellm entry after mapping.
+type lModel struct {
+	key                  key
+	srcKey               string
+	priority             int
+	task                 string // our Task
+	rates                PricingRates
+	hasPrice             bool
+	context, maxOut      *int64
+	vision, fc, jsonMode bool
+	audioOut             bool
+	deprecationDate      string
+}
+
+// mModel is one models.dev entry after mapping.
+type mModel struct {
+	key      key
+	priority int
+	m        mdModel
+	task     string
+}
+
+// gEntry is one genai-prices model under our provider ID.
+type gEntry struct {
+	pid    string
+	m      gpModel
+	equals []string
+}
+
+type converter struct {
+	in    Input
+	snap  snapshots
+	stats Stats
+	asOf  string
+
+	litellm  []litellmEntry
+	md       modelsDev
+	gp       genaiPrices
+	ls       llmStats
+	bench    []benchRecord
+	freeTier map[key]bool
+
+	deprecated map[key]string // why
+	lm         map[key]*lModel
+	mm         map[key]*mModel
+	gByProv    map[string][]gEntry
+	knowledge  map[key]string // from llm-stats
+	modelKeys  map[key]bool
+
+	usedGenAI bool
+}
+
+func (c *converter) load() error {
+	var err error
+	if c.litellm, err = loadLiteLLM(c.in.DataDir); err != nil {
+		return err
+	}
+	if err := readJSON(c.in.DataDir, snapModelsDev.File, &c.md); err != nil {
+		return err
+	}
+	if err := readJSON(c.in.DataDir, snapGenAI.File, &c.gp); err != nil {
+		return err
+	}
+	if err := readJSON(c.in.DataDir, snapLLMStats.File, &c.ls); err != nil {
+		return err
+	}
+	var b struct {
+		Records []benchRecord `json:"records"`
+	}
+	if err := readJSON(c.in.DataDir, "benchmarks.json", &b); err != nil {
+		return err
+	}
+	c.bench = b.Records
+	c.freeTier = map[key]bool{}
+	if len(c.in.FreeTierJSON) > 0 {
+		var ft struct {
+			Records []struct {
+				ProviderID     string   `json:"provider_id"`
+				IncludedModels []string `json:"included_models"`
+			} `json:"records"`
+		}
+		if err := json.Unmarshal(c.in.FreeTierJSON, &ft); err != nil {
+			return fmt.Errorf("free_tier.json: %w", err)
+		}
+		for _, r := range ft.Records {
+			for _, m := range r.IncludedModels {
+				c.freeTier[key{r.ProviderID, m}] = true
+			}
+		}
+	}
+	return nil
+}
+
+// litellmKey maps a litellm entry to (provider, model ID), or ok=false when it is not one of ours or is a variant.
+func litellmKey(e litellmEntry, spec litellmProvider) (string, bool) {
+	id := e.Key
+	matched := false
+	for _, p := range spec.Prefixes {
+		if strings.HasPrefix(id, p) {
+			id, matched = strings.TrimPrefix(id, p), true
+			break
+		}
+	}
+	if !matched && spec.RequirePrefix {
+		return "", false
+	}
+	if id == "" || strings.HasPrefix(id, "ft:") {
+		return "", false
+	}
+	if !spec.SlashOK && strings.Contains(id, "/") {
+		return "", false
+	}
+	if spec.Bedrock && (!strings.Contains(id, ".") || strings.Contains(id, "/")) {
+		return "", false
+	}
+	return id, true
+}
+
+func (c *converter) litellmSpecs() map[string]struct {
+	litellmProvider
+	priority int
+} {
+	m := map[string]struct {
+		litellmProvider
+		priority int
+	}{}
+	for i, p := range litellmProviders {
+		m[p.Name] = struct {
+			litellmProvider
+			priority int
+		}{p.litellmProvider, i}
+	}
+	return m
+}
+
+// collectDeprecated gathers every (provider, model) that a source says is retired as of the reference date.
+func (c *converter) collectDeprecated() {
+	c.deprecated = map[key]string{}
+	specs := c.litellmSpecs()
+	for _, e := range c.litellm {
+		spec, ok := specs[e.Provider]
+		if !ok {
+			continue
+		}
+		id, ok := litellmKey(e, spec.litellmProvider)
+		if !ok {
+			continue
+		}
+		d := e.str("deprecation_date")
+		if d == "" {
+			continue
+		}
+		k := key{spec.ID, id}
+		if d <= c.asOf {
+			c.deprecated[k] = "litellm deprecation_date " + d
+		}
+	}
+	for _, p := range modelsDevProviders {
+		for id, m := range c.md.Providers[p.Name].Models {
+			if m.Status == "deprecated" {
+				c.deprecated[key{p.ID, id}] = "models.dev status=deprecated"
+			}
+		}
+	}
+	for _, p := range c.gp.Providers {
+		pid, ok := genaiPricesProviders[p.ID]
+		if !ok {
+			continue
+		}
+		for _, m := range p.Models {
+			if m.Deprecated || m.Removed {
+				for _, n := range gpEquals(m.Match) {
+					c.deprecated[key{pid, n}] = "genai-prices deprecated/removed"
+				}
+			}
+		}
+	}
+}
+
+func (c *converter) readLiteLLM() {
+	specs := c.litellmSpecs()
+	c.lm = map[key]*lModel{}
+	// Deterministic: entries in key order, then precedence by table order.
+	sort.Slice(c.litellm, func(i, j int) bool { return c.litellm[i].Key < c.litellm[j].Key })
+	for _, e := range c.litellm {
+		spec, ok := specs[e.Provider]
+		if !ok {
+			c.stats.SkippedLiteLLMProviders[e.Provider]++
+			continue
+		}
+		id, ok := litellmKey(e, spec.litellmProvider)
+		if !ok {
+			continue
+		}
+		task := litellmTask(e.Mode)
+		if task == "llm" {
+			task = outputTask(e)
+		}
+		if task == "" {
+			continue
+		}
+		k := key{spec.ID, id}
+		if _, dep := c.deprecated[k]; dep {
+			continue
+		}
+		if d := e.str("deprecation_date"); d != "" && d > c.asOf {
+			c.stats.DeprecatedAfterAsOf = append(c.stats.DeprecatedAfterAsOf, k.String()+" "+d)
+		}
+		l := &lModel{key: k, srcKey: e.Key, priority: spec.priority, task: task, deprecationDate: e.str("deprecation_date")}
+		l.rates = litellmRates(e, task)
+		if allZero(l.rates) && !trustedZero(e, id) {
+			// A zero price without a cited source is taken as "not filled in", not as free.
+			l.rates = PricingRates{}
+		}
+		l.hasPrice = anyPrice(l.rates)
+		if v, ok := e.num("max_input_tokens"); ok && v > 0 {
+			n := int64(v)
+			l.context = &n
+		}
+		if v, ok := e.num("max_output_tokens"); ok && v > 0 && task != "embedding" {
+			n := int64(v)
+			l.maxOut = &n
+		}
+		l.vision = e.flag("supports_vision")
+		l.fc = e.flag("supports_function_calling")
+		l.jsonMode = e.flag("supports_response_schema")
+		l.audioOut = e.flag("supports_audio_output")
+		if prev, ok := c.lm[k]; ok {
+			// Same model from two litellm providers (or prefixed and unprefixed keys): keep the one with a price,
+			// then the earlier provider in the table, then the shorter key (the unprefixed one).
+			if better(prev, l) {
+				continue
+			}
+		}
+		c.lm[k] = l
+	}
+	// Bedrock: drop a cross-region profile whose base model is listed.
+	for k := range c.lm {
+		if k.provider != "aws-bedrock" {
+			continue
+		}
+		if base, geo := bedrockBase(k.model); geo {
+			if _, ok := c.lm[key{k.provider, base}]; ok {
+				delete(c.lm, k)
+			}
+		}
+	}
+}
+
+// outputTask refines the task of a litellm chat entry by its declared output modalities: a "chat" model that
+// outputs no text (music, speech or image generation through the chat API) is not an llm.
+func outputTask(e litellmEntry) string {
+	outs, ok := e.Fields["supported_output_modalities"].([]any)
+	if !ok || len(outs) == 0 {
+		return "llm"
+	}
+	var list []string
+	for _, o := range outs {
+		if s, ok := o.(string); ok {
+			list = append(list, s)
+		}
+	}
+	switch {
+	case hasAny(list, "text"):
+		return "llm"
+	case hasAny(list, "video"):
+		return "video"
+	case hasAny(list, "image"):
+		return "image"
+	case hasAny(list, "audio"):
+		return "speech"
+	}
+	return "llm"
+}
+
+// trustedZero reports whether an all-zero litellm price is a real "free" price: the entry cites the provider's
+// pricing page (`source`), or the model's own name says it is free (":free", "-Free").
+func trustedZero(e litellmEntry, id string) bool {
+	lower := strings.ToLower(id)
+	return e.str("source") != "" || strings.HasSuffix(lower, ":free") || strings.HasSuffix(lower, "-free")
+}
+
+// better reports whether a should be kept over b.
+func better(a, b *lModel) bool {
+	if a.hasPrice != b.hasPrice {
+		return a.hasPrice
+	}
+	if a.priority != b.priority {
+		return a.priority < b.priority
+	}
+	if len(a.srcKey) != len(b.srcKey) {
+		return len(a.srcKey) < len(b.srcKey)
+	}
+	return a.srcKey < b.srcKey
+}
+
+func anyPrice(r PricingRates) bool {
+	return r.InputPer1M != nil || r.OutputPer1M != nil || r.CachedInputPer1M != nil || r.PerImage != nil ||
+		r.PerMinuteAudio != nil || r.Per1kCharacters != nil || r.PerRequest != nil
+}
+
+func allZero(r PricingRates) bool {
+	if !anyPrice(r) {
+		return false
+	}
+	for _, p := range []*float64{r.InputPer1M, r.OutputPer1M, r.CachedInputPer1M, r.PerImage, r.PerMinuteAudio, r.Per1kCharacters, r.PerRequest} {
+		if p != nil && *p != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// litellmRates converts litellm's prices into our units for a task.
+func litellmRates(e litellmEntry, task string) PricingRates {
+	var r PricingRates
+	if v, ok := e.num("input_cost_per_token"); ok {
+		r.InputPer1M = perToken(v)
+	}
+	if v, ok := e.num("output_cost_per_token"); ok {
+		r.OutputPer1M = perToken(v)
+	} else if v, ok := e.num("output_cost_per_image_token"); ok && task == "image" {
+		// Token-priced image generators (gpt-image-*): their output tokens are image tokens.
+		r.OutputPer1M = perToken(v)
+	}
+	if v, ok := e.num("cache_read_input_token_cost"); ok {
+		r.CachedInputPer1M = perToken(v)
+	}
+	if task == "speech" || task == "image" || task == "video" {
+		// A zero token price on a per-minute, per-character or per-image product means "not priced by token".
+		for _, f := range []**float64{&r.InputPer1M, &r.OutputPer1M, &r.CachedInputPer1M} {
+			if *f != nil && **f == 0 {
+				*f = nil
+			}
+		}
+	}
+	switch task {
+	case "embedding":
+		if r.OutputPer1M != nil && *r.OutputPer1M == 0 {
+			r.OutputPer1M = nil // embeddings have no output tokens
+		}
+	case "image":
+		if v, ok := e.num("output_cost_per_image"); ok {
+			r.PerImage = ptr(roundSig(v, 9))
+		} else if v, ok := e.num("input_cost_per_image"); ok {
+			r.PerImage = ptr(roundSig(v, 9))
+		}
+	case "speech":
+		switch e.Mode {
+		case "audio_transcription":
+			if v, ok := e.num("input_cost_per_second"); ok {
+				// litellm stores per-second prices to about 4 significant digits (e.g. $0.0043/min as 7.167e-05/s);
+				// rounding the per-minute price to 4 significant digits gives back the published figure.
+				r.PerMinuteAudio = ptr(roundSig(v*60, 4))
+			}
+		case "audio_speech":
+			if v, ok := e.num("input_cost_per_character"); ok {
+				r.Per1kCharacters = ptr(roundSig(v*1000, 9))
+			}
+			if v, ok := e.num("output_cost_per_second"); ok && v > 0 {
+				r.PerMinuteAudio = ptr(roundSig(v*60, 4))
+			}
+		}
+	case "search":
+		if v, ok := e.num("input_cost_per_query"); ok {
+			r.PerRequest = ptr(roundSig(v, 9))
+		} else if tiers, ok := e.Fields["tiered_pricing"].([]any); ok && len(tiers) > 0 {
+			if t, ok := tiers[0].(map[string]any); ok {
+				if v, ok := t["input_cost_per_query"].(float64); ok {
+					r.PerRequest = ptr(roundSig(v, 9))
+				}
+			}
+		}
+	}
+	return r
+}
+
+func (c *converter) readModelsDev() {
+	c.mm = map[key]*mModel{}
+	for prio, p := range modelsDevProviders {
+		prov := c.md.Providers[p.Name]
+		for _, id := range sortedKeys(prov.Models) {
+			m := prov.Models[id]
+			if m.ID == "" {
+				m.ID = id
+			}
+			k := key{p.ID, id}
+			if _, dep := c.deprecated[k]; dep {
+				continue
+			}
+			if p.ID == "aws-bedrock" {
+				if base, geo := bedrockBase(id); geo {
+					if _, ok := prov.Models[base]; ok {
+						continue
+					}
+				}
+			}
+			t := mdTask(m)
+			if t == "" {
+				continue
+			}
+			if _, ok := c.mm[k]; ok {
+				continue // an earlier models.dev provider already gave it
+			}
+			c.mm[k] = &mModel{key: k, priority: prio, m: m, task: t}
+		}
+	}
+}
+
+func (c *converter) readGenAI() error {
+	c.gByProv = map[string][]gEntry{}
+	for _, p := range c.gp.Providers {
+		pid, ok := genaiPricesProviders[p.ID]
+		if !ok {
+			continue
+		}
+		for _, m := range p.Models {
+			c.gByProv[pid] = append(c.gByProv[pid], gEntry{pid: pid, m: m, equals: gpEquals(m.Match)})
+		}
+	}
+	return nil
+}
+
+// gpLookup finds the genai-prices model for (provider, model ID): an exact "equals" name first; otherwise the
+// single model whose match rule accepts the name (none when several do).
+func (c *converter) gpLookup(k key) (gpModel, bool) {
+	list := c.gByProv[k.provider]
+	for _, g := range list {
+		for _, n := range g.equals {
+			if n == k.model {
+				return g.m, true
+			}
+		}
+	}
+	var found []gpModel
+	for _, g := range list {
+		if gpMatch(g.m.Match, k.model) {
+			found = append(found, g.m)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return gpModel{}, false
+}
+
+// gpMatch evaluates a genai-prices match rule.
+func gpMatch(raw json.RawMessage, name string) bool {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return false
+	}
+	return gpEval(v, name)
+}
+
+func gpEval(v any, name string) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for op, arg := range m {
+		switch op {
+		case "or":
+			list, _ := arg.([]any)
+			any := false
+			for _, x := range list {
+				if gpEval(x, name) {
+					any = true
+					break
+				}
+			}
+			if !any {
+				return false
+			}
+		case "and":
+			list, _ := arg.([]any)
+			for _, x := range list {
+				if !gpEval(x, name) {
+					return false
+				}
+			}
+		case "equals":
+			s, _ := arg.(string)
+			if name != s {
+				return false
+			}
+		case "starts_with":
+			s, _ := arg.(string)
+			if !strings.HasPrefix(name, s) {
+				return false
+			}
+		case "ends_with":
+			s, _ := arg.(string)
+			if !strings.HasSuffix(name, s) {
+				return false
+			}
+		case "contains":
+			s, _ := arg.(string)
+			if !strings.Contains(name, s) {
+				return false
+			}
+		case "regex":
+			s, _ := arg.(string)
+			re, err := regexp.Compile(s)
+			if err != nil || !re.MatchString(name) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// readLLMStatsKnowledge collects knowledge cutoffs from llm-stats under the API names of the publishers' own
+// providers. A (provider, model) that two llm-stats models claim with different cutoffs is left out.
+func (c *converter) readLLMStatsKnowledge() {
+	apiName := c.llmStatsAPINames()
+	c.knowledge = map[key]string{}
+	conflict := map[key]bool{}
+	for _, org := range sortedKeys(c.ls.Organizations) {
+		o, ok := benchmarkOrgs[org]
+		if !ok {
+			continue
+		}
+		models := c.ls.Organizations[org].Models
+		for _, mid := range sortedKeys(models) {
+			m := models[mid]
+			mo := month(m.KnowledgeCutoff)
+			if mo == nil {
+				continue
+			}
+			for _, k := range c.benchKeys(org, o.ID, o.Prefix, mid, apiName) {
+				if prev, ok := c.knowledge[k]; ok && prev != *mo {
+					conflict[k] = true
+				}
+				c.knowledge[k] = *mo
+			}
+		}
+	}
+	for k := range conflict {
+		delete(c.knowledge, k)
+	}
+}
+
+// llmStatsAPINames maps (our provider, llm-stats model ID) to the API name llm-stats recorded for it on the
+// publisher's own provider.
+func (c *converter) llmStatsAPINames() map[key]string {
+	out := map[key]string{}
+	for _, p := range sortedKeys(c.ls.Providers) {
+		pid, ok := llmStatsFirstParty[p]
+		if !ok {
+			continue
+		}
+		for _, r := range c.ls.Providers[p].Models {
+			if r.ModelIDUsed != "" {
+				out[key{pid, r.ModelID}] = r.ModelIDUsed
+			}
+		}
+	}
+	return out
+}
+
+// benchKeys returns the candidate (provider, API name) keys of an llm-stats or simple-evals model ID.
+func (c *converter) benchKeys(org, pid, prefix, modelID string, apiName map[key]string) []key {
+	var out []key
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, key{pid, id})
+		}
+	}
+	if a, ok := benchmarkAliases[pid+"/"+modelID]; ok {
+		add(a)
+	}
+	if a, ok := apiName[key{pid, modelID}]; ok {
+		add(a)
+	}
+	add(prefix + modelID)
+	return out
+}

@@ -1,0 +1,258 @@
+package derive
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+func init() {
+	Register(Deriver{Name: "api_changelog", Build: buildAPIChangelog})
+}
+
+// apiChangelogRecord is the OpenAPI ApiChangelogRecord schema.
+type apiChangelogRecord struct {
+	Date           string   `json:"date"`
+	ProviderID     string   `json:"provider_id"`
+	ChangeType     string   `json:"change_type"`
+	Impact         string   `json:"impact"`
+	Title          string   `json:"title"`
+	Description    string   `json:"description"`
+	AffectedModels []string `json:"affected_models"`
+	SourceURL      *string  `json:"source_url"`
+}
+
+// Change types and impact levels the rules produce (ApiChangelogChangeType, ApiChangelogImpact). The data holds no
+// dated feature, breaking-change or rate-limit announcements, so those types have no entries.
+const (
+	changeNewModel      = "new_model"
+	changeDeprecation   = "deprecation"
+	changePricingChange = "pricing_change"
+	impactHigh          = "high"
+	impactMedium        = "medium"
+	impactLow           = "low"
+)
+
+// The as-of date of the feed: the newest snapshot of the three files it reads (SOURCES.md).
+const changelogAsOf = "2026-08-21"
+
+var (
+	changelogSrcModelsDev = seeds.Source{Name: "models.dev (anomalyco/models.dev, commit f3fc6922, 2026-07-02): release_date", URL: "https://github.com/anomalyco/models.dev", License: ptrTo("MIT")}
+	changelogSrcLiteLLM   = seeds.Source{Name: "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, 2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: ptrTo("MIT")}
+	changelogSrcGenAI     = seeds.Source{Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: ptrTo("MIT")}
+)
+
+// gaFullDate returns s when it is a whole calendar day (YYYY-MM-DD), else "".
+func gaFullDate(s string) string {
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return ""
+	}
+	return s
+}
+
+func gaFactString(m map[string]any, field string) string {
+	s, _ := m[field].(string)
+	return s
+}
+
+// newModelEntry is the `new_model` entry of a model whose models.dev release date is a whole day. Impact is low:
+// a new model changes nothing for existing callers.
+func newModelEntry(providerID, providerName, modelID, released string) apiChangelogRecord {
+	return apiChangelogRecord{
+		Date: released, ProviderID: providerID, ChangeType: changeNewModel, Impact: impactLow,
+		Title: "New model: " + modelID,
+		Description: fmt.Sprintf("models.dev gives %s as the release date of %s, served by %s. It is the model's release date, "+
+			"which can precede its availability on this provider.", released, modelID, providerName),
+		AffectedModels: []string{modelID},
+	}
+}
+
+// deprecationEntry is the `deprecation` entry of a model litellm gives a shutdown date for, dated that day. Impact
+// is high: requests to the model fail after it, so callers must migrate.
+func deprecationEntry(providerID, modelID, shutdown string) apiChangelogRecord {
+	return apiChangelogRecord{
+		Date: shutdown, ProviderID: providerID, ChangeType: changeDeprecation, Impact: impactHigh,
+		Title: "Model shutdown: " + modelID,
+		Description: fmt.Sprintf("litellm lists %s as the deprecation (shutdown) date of %s; requests to it fail after that day.",
+			shutdown, modelID),
+		AffectedModels: []string{modelID},
+	}
+}
+
+// modelChangeEntries are the new_model and deprecation entries of every model of models.json (all tasks) from its
+// source facts. models.json leaves out models retired before the litellm snapshot, so deprecations dated before
+// 2026-07-24 are not in the feed.
+func modelChangeEntries(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts, providerName func(string) string) []apiChangelogRecord {
+	var out []apiChangelogRecord
+	for _, m := range models {
+		f := facts[m.ProviderID+"/"+m.ModelID]
+		if d := gaFullDate(gaFactString(f.ModelsDev, "release_date")); d != "" {
+			out = append(out, newModelEntry(m.ProviderID, providerName(m.ProviderID), m.ModelID, d))
+		}
+		if d := gaFullDate(gaFactString(f.LiteLLM, "deprecation_date")); d != "" {
+			out = append(out, deprecationEntry(m.ProviderID, m.ModelID, d))
+		}
+	}
+	return out
+}
+
+// genaiPriceFile is the part of genai-prices.json the pricing rule reads.
+type genaiPriceFile struct {
+	Providers []struct {
+		ID          string   `json:"id"`
+		PricingURLs []string `json:"pricing_urls"`
+		Models      []struct {
+			ID     string          `json:"id"`
+			Prices json.RawMessage `json:"prices"`
+		} `json:"models"`
+	} `json:"providers"`
+}
+
+// genaiPriceStep is one entry of a model's dated price list.
+type genaiPriceStep struct {
+	Constraint *struct {
+		StartDate string `json:"start_date"`
+	} `json:"constraint"`
+	Prices map[string]any `json:"prices"`
+}
+
+// changelogGenAIProviders maps genai-prices provider IDs to ours, for the providers whose models carry dated price
+// lists (the same mapping as the converter's).
+var changelogGenAIProviders = map[string]string{
+	"anthropic": "anthropic", "aws": "aws-bedrock", "azure": "azure-openai", "google": "google-gemini", "openai": "openai",
+	"openrouter": "openrouter", "mistral": "mistral", "x-ai": "xai", "deepseek": "deepseek", "groq": "groq",
+}
+
+// basePrice is a price field's base value: a plain number, or the `base` of a tiered price; ok is false when absent.
+func basePrice(prices map[string]any, field string) (float64, bool) {
+	switch v := prices[field].(type) {
+	case float64:
+		return v, true
+	case map[string]any:
+		b, ok := v["base"].(float64)
+		return b, ok
+	}
+	return 0, false
+}
+
+// pricingImpact is the written rule for a dated price change, on the base input and output prices per 1M tokens:
+// any of them higher is `high` (costs rise without a code change); none higher and one lower is `low`; the same
+// base prices (a change of long-context tiers, cache or tool prices only) is `medium`.
+func pricingImpact(before, after map[string]any) string {
+	rose, fell := false, false
+	for _, f := range []string{"input_mtok", "output_mtok"} {
+		b, okB := basePrice(before, f)
+		a, okA := basePrice(after, f)
+		if !okB || !okA {
+			continue
+		}
+		rose = rose || a > b
+		fell = fell || a < b
+	}
+	switch {
+	case rose:
+		return impactHigh
+	case fell:
+		return impactLow
+	}
+	return impactMedium
+}
+
+func formatPrice(prices map[string]any, field string) string {
+	if v, ok := basePrice(prices, field); ok {
+		return fmt.Sprintf("$%g", v)
+	}
+	return "unknown"
+}
+
+// pricingEntries are the pricing_change entries of genai-prices' dated price lists: each step with a start_date
+// (a price in force from that day) against the step before it. Steps constrained otherwise (by time of day) are
+// not changes over time and are skipped; `prices_checked` is a verification date, not a change, and is not used.
+func pricingEntries(steps []genaiPriceStep, providerID, modelID string, sourceURL *string) []apiChangelogRecord {
+	var out []apiChangelogRecord
+	for i := 1; i < len(steps); i++ {
+		c := steps[i].Constraint
+		if c == nil || gaFullDate(c.StartDate) == "" {
+			continue
+		}
+		before, after := steps[i-1].Prices, steps[i].Prices
+		out = append(out, apiChangelogRecord{
+			Date: c.StartDate, ProviderID: providerID, ChangeType: changePricingChange, Impact: pricingImpact(before, after),
+			Title: "Price change: " + modelID,
+			Description: fmt.Sprintf("genai-prices records new prices for %s from %s: input %s -> %s, output %s -> %s per 1M tokens "+
+				"(base prices; long-context tiers may change too).", modelID, c.StartDate,
+				formatPrice(before, "input_mtok"), formatPrice(after, "input_mtok"),
+				formatPrice(before, "output_mtok"), formatPrice(after, "output_mtok")),
+			AffectedModels: []string{modelID}, SourceURL: sourceURL,
+		})
+	}
+	return out
+}
+
+func readPricingEntries(dataDir string) ([]apiChangelogRecord, error) {
+	var f genaiPriceFile
+	if err := readDataJSON(dataDir, "genai-prices.json", &f); err != nil {
+		return nil, err
+	}
+	var out []apiChangelogRecord
+	for _, p := range f.Providers {
+		pid, ok := changelogGenAIProviders[p.ID]
+		if !ok {
+			continue
+		}
+		var url *string
+		if len(p.PricingURLs) > 0 {
+			url = ptrTo(p.PricingURLs[0])
+		}
+		for _, m := range p.Models {
+			var steps []genaiPriceStep
+			if json.Unmarshal(m.Prices, &steps) != nil {
+				continue // a single price set (an object), not a dated list
+			}
+			out = append(out, pricingEntries(steps, pid, m.ID, url)...)
+		}
+	}
+	return out, nil
+}
+
+// sortChangelog puts entries in the file's order, the endpoint's: newest first, then provider ID, title and type.
+func sortChangelog(recs []apiChangelogRecord) {
+	slices.SortFunc(recs, func(a, b apiChangelogRecord) int {
+		return cmp.Or(strings.Compare(b.Date, a.Date), strings.Compare(a.ProviderID, b.ProviderID),
+			strings.Compare(a.Title, b.Title), strings.Compare(a.ChangeType, b.ChangeType))
+	})
+}
+
+func buildAPIChangelog(in *Input) (*Catalog, error) {
+	models, err := Records[seeds.ModelRecord](in, seeds.CatalogModels)
+	if err != nil {
+		return nil, err
+	}
+	facts, err := ModelFacts(in)
+	if err != nil {
+		return nil, err
+	}
+	reg := seeds.Providers()
+	name := func(id string) string {
+		p, _ := reg.Get(id)
+		return p.Name
+	}
+	recs := modelChangeEntries(models, facts, name)
+	pricing, err := readPricingEntries(in.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	recs = append(recs, pricing...)
+	sortChangelog(recs)
+	return &Catalog{
+		AsOf:    changelogAsOf,
+		Sources: []seeds.Source{changelogSrcModelsDev, changelogSrcLiteLLM, changelogSrcGenAI},
+		Records: recs,
+	}, nil
+}

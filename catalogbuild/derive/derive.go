@@ -1,0 +1,163 @@
+// Package derive builds the catalogs of seeds/catalogs that follow, by written rules, from other catalogs and
+// from the reference data in sources/upstream (for example per-model capability catalogs from models.json and
+// litellm's flags, embedding scores from the MTEB leaderboard, task fit from benchmark scores). Each derived
+// catalog registers a Deriver from its own file; `make catalogs` (`make catalogs` (cmd/catalogbuild)) writes them after
+// the converted catalogs, and a test fails when a committed file differs from what its deriver produces.
+//
+// Hand-curated facts a rule needs (a provider's documented behaviour, say) live next to the rule, each with the
+// official page it comes from; the generated file names every source in its envelope.
+package derive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// Input is what derivers read.
+type Input struct {
+	// DataDir is the folder of the reference data (sources/upstream).
+	DataDir string
+	// catalogDir is the folder the other catalogs are read from; "" reads the embedded ones.
+	catalogDir string
+	// built holds the catalogs derived earlier in this run, by name.
+	built map[string]*seeds.Catalog
+	// facts caches ModelFacts.
+	facts map[string]catalogbuild.SourceFacts
+}
+
+// Catalog returns the catalog of that name: the one derived earlier in this run if there is one (a deriver
+// lists it in Needs), else the one of seeds/catalogs.
+func (in *Input) Catalog(name string) (*seeds.Catalog, error) {
+	if c, ok := in.built[name]; ok {
+		return c, nil
+	}
+	if in.catalogDir == "" {
+		return seeds.LoadCatalog(name)
+	}
+	b, err := os.ReadFile(filepath.Join(in.catalogDir, name+".json"))
+	if err != nil {
+		return nil, err
+	}
+	return seeds.ParseCatalog(name, b)
+}
+
+// Records decodes the records of the catalog of that name (see Catalog).
+func Records[T any](in *Input, name string) ([]T, error) {
+	c, err := in.Catalog(name)
+	if err != nil {
+		return nil, err
+	}
+	return seeds.Records[T](c)
+}
+
+// Catalog is what a deriver produces: the envelope of a catalog file and its records (a slice of structs whose
+// fields are in the order of the OpenAPI record schema).
+type Catalog struct {
+	AsOf    string
+	Sources []seeds.Source
+	Records any
+}
+
+// Deriver builds one catalog.
+type Deriver struct {
+	// Name is the catalog name: the file is seeds/catalogs/<Name>.json.
+	Name string
+	// Needs are derived catalogs this one reads, so they are built first in the same run.
+	Needs []string
+	Build func(in *Input) (*Catalog, error)
+}
+
+var derivers = map[string]Deriver{}
+
+// Register adds a deriver; derivers call it from an init function. A name registered twice panics.
+func Register(d Deriver) {
+	if _, dup := derivers[d.Name]; dup || d.Name == "" || d.Build == nil {
+		panic(fmt.Sprintf("derive: bad or duplicate deriver %q", d.Name))
+	}
+	derivers[d.Name] = d
+}
+
+// Names lists the registered derived catalogs, in name order.
+func Names() []string {
+	names := make([]string, 0, len(derivers))
+	for n := range derivers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Build runs every deriver (dependencies first) and returns each catalog file's bytes by name. The catalogs
+// the derivers read come from catalogDir (the converter's fresh output), or from the embedded seeds when it is "".
+func Build(dataDir, catalogDir string) (map[string][]byte, error) {
+	in := &Input{DataDir: dataDir, catalogDir: catalogDir, built: map[string]*seeds.Catalog{}}
+	out := map[string][]byte{}
+	var visit func(name string, path []string) error
+	visit = func(name string, path []string) error {
+		if _, done := out[name]; done {
+			return nil
+		}
+		if slices.Contains(path, name) {
+			return fmt.Errorf("derive: dependency cycle %v -> %s", path, name)
+		}
+		d, ok := derivers[name]
+		if !ok {
+			return fmt.Errorf("derive: %v needs %q, which no deriver builds", path, name)
+		}
+		for _, n := range d.Needs {
+			if err := visit(n, append(path, name)); err != nil {
+				return err
+			}
+		}
+		c, err := d.Build(in)
+		if err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
+		b, err := Encode(c)
+		if err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
+		parsed, err := seeds.ParseCatalog(name, b)
+		if err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
+		in.built[name] = parsed
+		out[name] = b
+		return nil
+	}
+	for _, n := range Names() {
+		if err := visit(n, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Encode writes a catalog file as the other catalog files are written: indented JSON with a final newline,
+// fields in struct order, no HTML escaping. The same catalog always gives the same bytes.
+func Encode(c *Catalog) ([]byte, error) {
+	if c.Sources == nil || c.Records == nil {
+		return nil, fmt.Errorf("catalog needs sources and records")
+	}
+	env := struct {
+		AsOf    string         `json:"as_of"`
+		Sources []seeds.Source `json:"sources"`
+		Records any            `json:"records"`
+	}{c.AsOf, c.Sources, c.Records}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(env); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,114 @@
+package derive
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// LLMTasks are the model catalog tasks of language models: the per-model catalogs (json-mode, structured output,
+// thinking, context window, lifecycle...) cover exactly the models.json records with one of these tasks.
+var LLMTasks = []string{"llm", "code", "multimodal"}
+
+// CurrentLLMModels returns the language models of models.json (tasks LLMTasks), sorted by provider ID then
+// model ID. models.json already leaves out retired models, so these are the current models the per-model
+// catalogs must cover.
+func CurrentLLMModels(in *Input) ([]seeds.ModelRecord, error) {
+	all, err := Records[seeds.ModelRecord](in, seeds.CatalogModels)
+	if err != nil {
+		return nil, err
+	}
+	var out []seeds.ModelRecord
+	for _, m := range all {
+		if slices.Contains(LLMTasks, m.Task) {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b seeds.ModelRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+	})
+	return out, nil
+}
+
+var factsMu sync.Mutex
+
+// ModelFacts returns the raw litellm and models.dev entries behind each models.json record, keyed
+// "provider/model" (see catalogbuild.Facts). It is computed once per Build run.
+func ModelFacts(in *Input) (map[string]catalogbuild.SourceFacts, error) {
+	factsMu.Lock()
+	defer factsMu.Unlock()
+	if in.facts != nil {
+		return in.facts, nil
+	}
+	known := map[string]bool{}
+	for _, p := range seeds.Providers().All() {
+		known[p.ID] = true
+	}
+	f, err := catalogbuild.Facts(catalogbuild.Input{DataDir: in.DataDir, KnownProviders: known})
+	if err != nil {
+		return nil, err
+	}
+	in.facts = f
+	return f, nil
+}
+
+// currentModelFacts is CurrentLLMModels with ModelFacts, the input of the per-model derivers.
+func currentModelFacts(in *Input) ([]seeds.ModelRecord, map[string]catalogbuild.SourceFacts, error) {
+	models, err := CurrentLLMModels(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	facts, err := ModelFacts(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return models, facts, nil
+}
+
+// perCurrentModel builds one record per current language model, in CurrentLLMModels' order, from the model and
+// its source facts.
+func perCurrentModel[R any](in *Input, of func(seeds.ModelRecord, catalogbuild.SourceFacts) R) ([]R, error) {
+	models, facts, err := currentModelFacts(in)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]R, 0, len(models))
+	for _, m := range models {
+		out = append(out, of(m, facts[m.ProviderID+"/"+m.ModelID]))
+	}
+	return out, nil
+}
+
+// readDataJSON decodes the file name of the reference data folder into v; a decoding error names the file.
+func readDataJSON(dataDir, name string, v any) error {
+	b, err := os.ReadFile(filepath.Join(dataDir, name))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// anyStrings is the strings of a decoded JSON list; anything else in it, or a v that is no list, is left out.
+func anyStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -1,0 +1,117 @@
+package derive
+
+import (
+	"strings"
+	"time"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// The rules and tables shared by the lifecycle, knowledge-cutoff, version and task-fit catalogs (the lifecycle catalogs).
+
+// lifecycleReferenceDate is the date the converter judges models current or retired by: the newest snapshot
+// among its sources (genai-prices, 2026-08-21; sources/SOURCES.md). models.json leaves out every model
+// whose litellm deprecation_date is on or before it, so the lifecycle catalogs state their statuses as of this
+// date, never as of the day they are read.
+const lifecycleReferenceDate = "2026-08-21"
+
+// The sources of the lifecycle catalogs: the data the converter picks current models and dates from.
+var (
+	lifecycleSrcLiteLLM = seeds.Source{
+		Name:    "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, commit 8442b939, 2026-07-24)",
+		URL:     "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json",
+		License: ptrTo("MIT"),
+	}
+	lifecycleSrcModelsDev = seeds.Source{
+		Name:    "models.dev (anomalyco/models.dev, formerly sst/models.dev, commit f3fc6922, 2026-07-02)",
+		URL:     "https://github.com/anomalyco/models.dev",
+		License: ptrTo("MIT"),
+	}
+	lifecycleSrcGenAIPrices = seeds.Source{
+		Name:    "pydantic/genai-prices (commit 47df840a, 2026-08-21): deprecated and removed models",
+		URL:     "https://github.com/pydantic/genai-prices",
+		License: ptrTo("MIT"),
+	}
+)
+
+// lifecyclePolicyURLs are the providers' published model lifecycle or deprecation policy pages. A provider
+// missing here has none that we know of (null).
+var lifecyclePolicyURLs = map[string]string{
+	"openai":           "https://platform.openai.com/docs/deprecations",
+	"anthropic":        "https://docs.anthropic.com/en/docs/about-claude/model-deprecations",
+	"google-gemini":    "https://ai.google.dev/gemini-api/docs/models",
+	"google-vertex-ai": "https://cloud.google.com/vertex-ai/generative-ai/docs/learn/model-versions",
+	"azure-openai":     "https://learn.microsoft.com/en-us/azure/ai-services/openai/concepts/model-retirements",
+	"aws-bedrock":      "https://docs.aws.amazon.com/bedrock/latest/userguide/model-lifecycle.html",
+	"cohere":           "https://docs.cohere.com/docs/deprecations",
+	"groq":             "https://console.groq.com/docs/deprecations",
+}
+
+// lifecyclePointer is an alias whose current version the provider's model documentation names.
+type lifecyclePointer struct {
+	version string
+	url     string
+}
+
+// The model overview pages that name the snapshot each alias points to.
+const (
+	openAIModelsURL    = "https://platform.openai.com/docs/models"
+	anthropicModelsURL = "https://docs.anthropic.com/en/docs/about-claude/models/overview"
+)
+
+// documentedPointers maps "provider/alias" to the snapshot the provider's documentation says the alias points
+// to. Only pointers stated on those pages are listed; every other alias has current_pinned_version null.
+var documentedPointers = map[string]lifecyclePointer{
+	"openai/gpt-3.5-turbo":        {"gpt-3.5-turbo-0125", openAIModelsURL},
+	"openai/gpt-4-turbo":          {"gpt-4-turbo-2024-04-09", openAIModelsURL},
+	"openai/gpt-4o":               {"gpt-4o-2024-08-06", openAIModelsURL},
+	"openai/gpt-4o-mini":          {"gpt-4o-mini-2024-07-18", openAIModelsURL},
+	"openai/gpt-4.1":              {"gpt-4.1-2025-04-14", openAIModelsURL},
+	"openai/gpt-4.1-mini":         {"gpt-4.1-mini-2025-04-14", openAIModelsURL},
+	"openai/gpt-4.1-nano":         {"gpt-4.1-nano-2025-04-14", openAIModelsURL},
+	"openai/o1":                   {"o1-2024-12-17", openAIModelsURL},
+	"openai/o3":                   {"o3-2025-04-16", openAIModelsURL},
+	"openai/o3-mini":              {"o3-mini-2025-01-31", openAIModelsURL},
+	"openai/o4-mini":              {"o4-mini-2025-04-16", openAIModelsURL},
+	"openai/gpt-5":                {"gpt-5-2025-08-07", openAIModelsURL},
+	"openai/gpt-5-mini":           {"gpt-5-mini-2025-08-07", openAIModelsURL},
+	"openai/gpt-5-nano":           {"gpt-5-nano-2025-08-07", openAIModelsURL},
+	"anthropic/claude-haiku-4-5":  {"claude-haiku-4-5-20251001", anthropicModelsURL},
+	"anthropic/claude-sonnet-4-5": {"claude-sonnet-4-5-20250929", anthropicModelsURL},
+	"anthropic/claude-opus-4-5":   {"claude-opus-4-5-20251101", anthropicModelsURL},
+}
+
+// ---- reading the source facts ----
+
+// lifecycleFactString returns a string field of a source entry, "" when absent.
+func lifecycleFactString(fields map[string]any, name string) string {
+	s, _ := fields[name].(string)
+	return s
+}
+
+// lifecycleFullDate returns s when it is a whole, valid date (YYYY-MM-DD), else nil: a month alone is not a day, and
+// the sources hold a few impossible days (models.dev has "2025-02-31"), which are no date either.
+func lifecycleFullDate(s string) *string {
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return nil
+	}
+	return &s
+}
+
+// lifecycleReleaseDate is models.dev's release_date of a model when it gives a whole day.
+func lifecycleReleaseDate(f catalogbuild.SourceFacts) *string {
+	return lifecycleFullDate(lifecycleFactString(f.ModelsDev, "release_date"))
+}
+
+// lifecycleLiteLLMDeprecation is litellm's deprecation_date of a model ("" when none).
+func lifecycleLiteLLMDeprecation(f catalogbuild.SourceFacts) string {
+	return lifecycleFactString(f.LiteLLM, "deprecation_date")
+}
+
+// lifecycleIDTokens splits a model ID into its lower-case words ("gemini-2.0-flash-exp" -> gemini, 2, 0, flash, exp).
+func lifecycleIDTokens(id string) []string {
+	return strings.FieldsFunc(strings.ToLower(id), func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < '0' || r > '9')
+	})
+}

@@ -1,0 +1,191 @@
+package derive
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+func TestDeprecationStatus(t *testing.T) {
+	for _, c := range []struct{ shutdown, want string }{
+		{"", "active"},
+		{"2026-09-28", "deprecated"},
+		{"2026-08-22", "deprecated"},
+		{"2026-08-21", "sunset"}, // on the reference day the model is gone, as the converter judges it
+		{"2025-01-01", "sunset"},
+	} {
+		if got := deprecationStatus(c.shutdown, "2026-08-21"); got != c.want {
+			t.Errorf("deprecationStatus(%q) = %s, want %s", c.shutdown, got, c.want)
+		}
+	}
+	r := deprecationOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-3.5-turbo-1106"},
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}})
+	if r.Status != "deprecated" || r.SunsetDate == nil || *r.SunsetDate != "2026-09-28" || r.AnnouncedAt != nil || r.ReplacementModel != nil {
+		t.Errorf("deprecationOf: %+v", r)
+	}
+}
+
+func TestLifecycleStage(t *testing.T) {
+	for _, c := range []struct{ id, status, shutdown, want string }{
+		{"gpt-4o", "", "", "ga"},
+		{"gpt-4o", "", "2026-09-01", "hard_deprecated"},
+		{"gpt-4o", "", "2026-01-01", "sunset"},
+		{"gpt-4o", "deprecated", "", "soft_deprecated"},
+		{"grok-4-1-fast-reasoning", "beta", "", "beta"},
+		{"some-model", "alpha", "", "experimental"},
+		{"gemini-exp-1206", "", "", "experimental"},
+		{"learnlm-1.5-pro-experimental", "", "", "experimental"},
+		{"gemini-2.5-flash-preview-09-2025", "", "", "preview"},
+		{"gpt-4o-audio-preview", "beta", "", "beta"}, // the source status wins over the name
+		{"expert-model", "", "", "ga"},               // "exp" must be a whole word
+		{"previewer", "", "", "ga"},
+	} {
+		if got, why := lifecycleStage(c.id, c.status, c.shutdown, "2026-08-21"); got != c.want || why == "" {
+			t.Errorf("lifecycleStage(%q, %q, %q) = %s (%s), want %s", c.id, c.status, c.shutdown, got, why, c.want)
+		}
+	}
+	if v := lifecycleSLAEligible("google-vertex-ai", stagePreview); v == nil || *v {
+		t.Errorf("Vertex AI preview: sla_eligible %v, want false", v)
+	}
+	if v := lifecycleSLAEligible("openai", stagePreview); v != nil {
+		t.Errorf("OpenAI preview: sla_eligible %v, want unknown", *v)
+	}
+	if v := lifecycleSLAEligible("openai", stageSunset); v == nil || *v {
+		t.Errorf("sunset: sla_eligible %v, want false", v)
+	}
+	r := lifecycleOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}})
+	if r.LaunchDate != nil || r.Stage != "ga" {
+		t.Errorf("a month-only release date is no launch date: %+v", r)
+	}
+}
+
+func TestKnowledgeCutoffOf(t *testing.T) {
+	month := "2024-10"
+	m := seeds.ModelRecord{ProviderID: "openai", ModelID: "x", KnowledgeCutoff: &month}
+	for _, c := range []struct {
+		knowledge, want string
+		approx          bool
+	}{
+		{"2024-10-23", "2024-10-23", false},
+		{"2024-10", "2024-10-01", true},
+		{"2024-11-01", "2024-10-01", true}, // a day in another month is not models.json's month
+		{"2024-10-32", "2024-10-01", true}, // an impossible day is no day
+		{"", "2024-10-01", true},           // llm-stats gave the month
+	} {
+		r := knowledgeCutoffOf(m, catalogbuild.SourceFacts{ModelsDev: map[string]any{"knowledge": c.knowledge}})
+		if r.CutoffDate == nil || *r.CutoffDate != c.want || r.CutoffApproximate != c.approx || r.Notes == nil {
+			t.Errorf("knowledge %q: %+v, want %s approximate %v", c.knowledge, r, c.want, c.approx)
+		}
+	}
+	r := knowledgeCutoffOf(seeds.ModelRecord{ProviderID: "perplexity", ModelID: "sonar-pro"}, catalogbuild.SourceFacts{})
+	if r.CutoffDate != nil || r.DocsURL == nil {
+		t.Errorf("Sonar without a cutoff: %+v", r)
+	}
+}
+
+func TestAliasGroups(t *testing.T) {
+	ids := []string{"gpt-4o", "gpt-4o-2024-08-06", "gpt-4o-2024-05-13", "gpt-3.5-turbo", "gpt-3.5-turbo-0125",
+		"o3-mini", "chatgpt-4o-latest", "gpt-4.1-nano-2025-04-14"}
+	got := aliasGroups("openai", ids)
+	want := map[string][]string{
+		"gpt-4o":            {"gpt-4o-2024-08-06", "gpt-4o-2024-05-13"},
+		"gpt-3.5-turbo":     {"gpt-3.5-turbo-0125"},
+		"chatgpt-4o-latest": nil,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("aliasGroups: %v, want %v", got, want)
+	}
+	for alias, vs := range want {
+		g := slices.Clone(got[alias])
+		slices.Sort(g)
+		w := slices.Clone(vs)
+		slices.Sort(w)
+		if !slices.Equal(g, w) {
+			t.Errorf("alias %s: %v, want %v", alias, got[alias], vs)
+		}
+	}
+	// Mistral: YYMM versions of the -latest alias; Anthropic and Vertex AI: 8-digit dates; Gemini: -001.
+	if g := aliasGroups("mistral", []string{"mistral-large-latest", "mistral-large-2411", "mistral-large-2407"}); len(g["mistral-large-latest"]) != 2 {
+		t.Errorf("mistral: %v", g)
+	}
+	if g := aliasGroups("google-vertex-ai", []string{"claude-3-haiku", "claude-3-haiku@20240307", "gemini-2.0-flash", "gemini-2.0-flash-001"}); len(g) != 2 ||
+		len(g["claude-3-haiku"]) != 1 || len(g["gemini-2.0-flash"]) != 1 {
+		t.Errorf("vertex: %v", g)
+	}
+	// Four digits elsewhere are separate checkpoints, not versions of the undated name.
+	if g := aliasGroups("deepinfra", []string{"deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1-0528"}); len(g) != 0 {
+		t.Errorf("deepinfra: %v", g)
+	}
+	// Four digits still count for a -latest alias.
+	if g := aliasGroups("xai", []string{"grok-2-vision-latest", "grok-2-vision-1212"}); len(g["grok-2-vision-latest"]) != 1 {
+		t.Errorf("xai: %v", g)
+	}
+}
+
+func TestVersionsOfAndResolve(t *testing.T) {
+	facts := map[string]catalogbuild.SourceFacts{"openai/gpt-4o-2024-05-13": {ModelsDev: map[string]any{"release_date": "2024-05-13"}}}
+	vs := versionsOf("openai", []string{"gpt-4o-2024-05-13", "gpt-4o-2024-11-20", "gpt-4o-x-001"}, facts)
+	got := []string{}
+	for _, v := range vs {
+		got = append(got, v.VersionID)
+	}
+	if !slices.Equal(got, []string{"gpt-4o-2024-11-20", "gpt-4o-2024-05-13", "gpt-4o-x-001"}) || vs[0].ReleaseDate == nil ||
+		*vs[0].ReleaseDate != "2024-11-20" || vs[2].ReleaseDate != nil {
+		t.Errorf("versionsOf: %+v", vs)
+	}
+	recs := modelVersionRecords([]seeds.ModelRecord{{ProviderID: "openai", ModelID: "gpt-4o"}, {ProviderID: "openai", ModelID: "gpt-4o-2024-08-06"},
+		{ProviderID: "openai", ModelID: "gpt-4o-2024-11-20"}}, nil)
+	if len(recs) != 1 || recs[0].CurrentPinnedVersion == nil || *recs[0].CurrentPinnedVersion != "gpt-4o-2024-08-06" || !recs[0].Pinnable ||
+		recs[0].LifecyclePolicyURL == nil {
+		t.Fatalf("modelVersionRecords: %+v", recs)
+	}
+	r := resolveAliasOf(recs[0])
+	if r.ReleaseDate == nil || *r.ReleaseDate != "2024-08-06" || r.Notes == nil {
+		t.Errorf("resolveAliasOf: %+v", r)
+	}
+}
+
+// TestDocumentedPointersAreCurrent keeps the pointer table in step with the data: every alias and version it
+// names must be a current model, or the table entry is stale.
+func TestDocumentedPointersAreCurrent(t *testing.T) {
+	models, err := CurrentLLMModels(&Input{DataDir: dataDir(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := map[string]bool{}
+	for _, m := range models {
+		current[m.ProviderID+"/"+m.ModelID] = true
+	}
+	for key, p := range documentedPointers {
+		provider, _, _ := strings.Cut(key, "/")
+		if !current[key] || !current[provider+"/"+p.version] {
+			t.Errorf("documented pointer %s -> %s: alias or version is not a current model", key, p.version)
+		}
+	}
+}
+
+func TestTaskFit(t *testing.T) {
+	for _, c := range []struct {
+		score float64
+		want  string
+	}{{100, "elite"}, {90, "elite"}, {89.9, "strong"}, {75, "strong"}, {74.9, "capable"}, {60, "capable"}, {59.9, "limited"}, {0, "limited"}} {
+		if got := taskFitTier(c.score); got != c.want {
+			t.Errorf("taskFitTier(%v) = %s, want %s", c.score, got, c.want)
+		}
+	}
+	recs := taskFitRecords([]seeds.BenchmarkRecord{
+		{ProviderID: "openai", ModelID: "a", Scores: map[string]float64{"humaneval": 89.96, "mmlu": 80}},
+		{ProviderID: "openai", ModelID: "b", Scores: map[string]float64{"gpqa": 59.94, "math": 75}},
+	})
+	want := []taskFitRecord{
+		{"openai", "a", "code_generation", 90, "elite"}, // rounds to 90.0, so elite
+		{"openai", "b", "math", 75, "strong"},
+		{"openai", "b", "reasoning", 59.9, "limited"},
+	}
+	if !slices.Equal(recs, want) {
+		t.Errorf("taskFitRecords: %+v, want %+v", recs, want)
+	}
+}

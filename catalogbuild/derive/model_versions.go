@@ -1,0 +1,202 @@
+package derive
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+func init() {
+	Register(Deriver{Name: "model_versions", Build: buildModelVersions})
+}
+
+// modelVersionsRecord is the OpenAPI ModelVersionsRecord schema.
+type modelVersionsRecord struct {
+	ProviderID           string         `json:"provider_id"`
+	Alias                string         `json:"alias"`
+	AliasAutoUpdates     bool           `json:"alias_auto_updates"`
+	CurrentPinnedVersion *string        `json:"current_pinned_version"`
+	Pinnable             bool           `json:"pinnable"`
+	Versions             []modelVersion `json:"versions"`
+	BreakingChanges      []string       `json:"breaking_changes"`
+	LifecyclePolicyURL   *string        `json:"lifecycle_policy_url"`
+}
+
+// modelVersion is the OpenAPI ModelVersionsVersion schema.
+type modelVersion struct {
+	VersionID   string  `json:"version_id"`
+	ReleaseDate *string `json:"release_date"`
+}
+
+// versionSuffixRE splits a pinned version ID into its base name and version suffix: -YYYY-MM-DD (OpenAI),
+// -YYYYMMDD or @YYYYMMDD (Anthropic, Vertex AI), -MM-DD (dated previews), -NNN or @NNN (numbered stable
+// versions such as Gemini's -001), or -NNNN (four digits: OpenAI's MMDD, Mistral's YYMM).
+var versionSuffixRE = regexp.MustCompile(`^(.+?)(?:-([0-9]{4}-[0-9]{2}-[0-9]{2})|[-@]([0-9]{8})|-([0-9]{2}-[0-9]{2})|[-@]([0-9]{3})|-([0-9]{4}))$`)
+
+// parsedVersion is a pinned version ID split by versionSuffixRE.
+type parsedVersion struct {
+	base string
+	// date is the whole date the suffix spells, or "".
+	date string
+	// fourDigit marks a -NNNN suffix, a version only where fourDigitVersions says so.
+	fourDigit bool
+}
+
+// parseVersion splits a version ID; ok is false when it has no version suffix.
+func parseVersion(id string) (v parsedVersion, ok bool) {
+	m := versionSuffixRE.FindStringSubmatch(id)
+	if m == nil {
+		return v, false
+	}
+	v.base = m[1]
+	switch {
+	case m[2] != "":
+		v.date = m[2]
+	case m[3] != "":
+		v.date = m[3][:4] + "-" + m[3][4:6] + "-" + m[3][6:]
+	case m[6] != "":
+		v.fourDigit = true
+	}
+	return v, true
+}
+
+// fourDigitVersions tells where a four-digit suffix is a snapshot of the undated name: OpenAI (gpt-4-0613) and
+// Azure OpenAI's GPT models (MMDD), Mistral (mistral-large-2411, YYMM). Elsewhere four digits name a separate
+// checkpoint of an open model (DeepSeek-R1-0528, Kimi-K2-Instruct-0905), not a version the undated name floats
+// to; they still count as versions of a "<base>-latest" alias.
+func fourDigitVersions(providerID, base string) bool {
+	switch providerID {
+	case "openai", "mistral":
+		return true
+	case "azure-openai":
+		return strings.HasPrefix(base, "gpt-")
+	}
+	return false
+}
+
+// aliasGroups maps each alias of one provider's model IDs to its pinned versions. A pinned version belongs to
+// the alias "<base>" when that ID exists, else to "<base>-latest" when that exists; an ID ending in "-latest"
+// is an alias even without versions. Documented pointers add their alias and version.
+func aliasGroups(providerID string, ids []string) map[string][]string {
+	exists := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		exists[id] = true
+	}
+	groups := map[string][]string{}
+	for _, id := range ids {
+		if strings.HasSuffix(id, "-latest") {
+			if _, ok := groups[id]; !ok {
+				groups[id] = nil
+			}
+		}
+		v, ok := parseVersion(id)
+		if !ok {
+			continue
+		}
+		candidates := []string{v.base, v.base + "-latest"}
+		if v.fourDigit && !fourDigitVersions(providerID, v.base) {
+			candidates = candidates[1:]
+		}
+		for _, alias := range candidates {
+			if exists[alias] && alias != id {
+				groups[alias] = append(groups[alias], id)
+				break
+			}
+		}
+	}
+	for key, p := range documentedPointers {
+		pid, alias, _ := strings.Cut(key, "/")
+		if pid != providerID || !exists[alias] || !exists[p.version] || slices.Contains(groups[alias], p.version) {
+			continue
+		}
+		groups[alias] = append(groups[alias], p.version)
+	}
+	return groups
+}
+
+// versionsOf lists an alias's versions newest first: by release date (unknown last), then ID descending. The
+// release date is models.dev's release_date, else the date the version ID spells.
+func versionsOf(providerID string, ids []string, facts map[string]catalogbuild.SourceFacts) []modelVersion {
+	out := make([]modelVersion, 0, len(ids))
+	for _, id := range ids {
+		v := modelVersion{VersionID: id, ReleaseDate: lifecycleReleaseDate(facts[providerID+"/"+id])}
+		if p, _ := parseVersion(id); v.ReleaseDate == nil && p.date != "" {
+			v.ReleaseDate = ptrTo(p.date)
+		}
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b modelVersion) int {
+		switch {
+		case a.ReleaseDate == nil && b.ReleaseDate != nil:
+			return 1
+		case a.ReleaseDate != nil && b.ReleaseDate == nil:
+			return -1
+		case a.ReleaseDate != nil && *a.ReleaseDate != *b.ReleaseDate:
+			return strings.Compare(*b.ReleaseDate, *a.ReleaseDate)
+		}
+		return strings.Compare(b.VersionID, a.VersionID)
+	})
+	return out
+}
+
+// pointerOf is the documented version an alias points to, or nil.
+func pointerOf(providerID, alias string) *string {
+	if p, ok := documentedPointers[providerID+"/"+alias]; ok {
+		return ptrTo(p.version)
+	}
+	return nil
+}
+
+// modelVersionRecords derives the alias records of every provider's current language models.
+func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts) []modelVersionsRecord {
+	byProvider := map[string][]string{}
+	for _, m := range models {
+		byProvider[m.ProviderID] = append(byProvider[m.ProviderID], m.ModelID)
+	}
+	var recs []modelVersionsRecord
+	for pid, ids := range byProvider {
+		for alias, versions := range aliasGroups(pid, ids) {
+			r := modelVersionsRecord{
+				ProviderID: pid, Alias: alias, AliasAutoUpdates: true, CurrentPinnedVersion: pointerOf(pid, alias),
+				Pinnable: len(versions) > 0, Versions: versionsOf(pid, versions, facts), BreakingChanges: []string{},
+			}
+			if u, ok := lifecyclePolicyURLs[pid]; ok {
+				r.LifecyclePolicyURL = ptrTo(u)
+			}
+			recs = append(recs, r)
+		}
+	}
+	slices.SortFunc(recs, func(a, b modelVersionsRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Alias, b.Alias))
+	})
+	return recs
+}
+
+// modelVersionSources are the sources of the alias catalogs: the model catalog's, and the pages cited.
+func modelVersionSources(in *Input) (string, []seeds.Source, error) {
+	src, err := in.Catalog(seeds.CatalogModels)
+	if err != nil {
+		return "", nil, err
+	}
+	sources := slices.Clone(src.Sources)
+	sources = append(sources,
+		seeds.Source{Name: "OpenAI: Models (aliases and snapshots)", URL: openAIModelsURL},
+		seeds.Source{Name: "Anthropic: Models overview (aliases and snapshots)", URL: anthropicModelsURL})
+	return src.AsOf, sources, nil
+}
+
+func buildModelVersions(in *Input) (*Catalog, error) {
+	models, facts, err := currentModelFacts(in)
+	if err != nil {
+		return nil, err
+	}
+	asOf, sources, err := modelVersionSources(in)
+	if err != nil {
+		return nil, err
+	}
+	return &Catalog{AsOf: asOf, Sources: sources, Records: modelVersionRecords(models, facts)}, nil
+}

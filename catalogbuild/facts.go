@@ -1,0 +1,52 @@
+package catalogbuild
+
+import "fmt"
+
+// SourceFacts are the raw source entries behind one (provider, model) of the converted catalogs, for rules that
+// read fields the converter does not carry into models.json (litellm's supports_* flags, models.dev's
+// reasoning, release_date, status, modalities...). Both maps are shared: do not modify them.
+type SourceFacts struct {
+	// LiteLLMKey is the litellm-model-prices.json key the entry comes from; "" when litellm does not list it.
+	LiteLLMKey string
+	// LiteLLM is that entry's fields; nil when litellm does not list the model.
+	LiteLLM map[string]any
+	// ModelsDevProvider is the models.dev provider the entry comes from; "" when models.dev does not list it.
+	ModelsDevProvider string
+	// ModelsDev is the models.dev entry's fields; nil when models.dev does not list the model.
+	ModelsDev map[string]any
+}
+
+// Facts maps "provider/model" (our provider ID and the provider's own model ID, as in models.json) to the
+// source entries the converter matched to it, with the same mapping and precedence rules as Convert. Retired
+// models are left out, as in models.json.
+func Facts(in Input) (map[string]SourceFacts, error) {
+	c, err := matched(in)
+	if err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Providers map[string]struct {
+			Models map[string]map[string]any `json:"models"`
+		} `json:"providers"`
+	}
+	if err := readJSON(in.DataDir, snapModelsDev.File, &raw); err != nil {
+		return nil, fmt.Errorf("models.dev: %w", err)
+	}
+	byKey := map[string]map[string]any{}
+	for _, e := range c.litellm {
+		byKey[e.Key] = e.Fields
+	}
+	out := map[string]SourceFacts{}
+	for k, l := range c.lm {
+		f := out[k.String()]
+		f.LiteLLMKey, f.LiteLLM = l.srcKey, byKey[l.srcKey]
+		out[k.String()] = f
+	}
+	for k, m := range c.mm {
+		f := out[k.String()]
+		name := modelsDevProviders[m.priority].Name
+		f.ModelsDevProvider, f.ModelsDev = name, raw.Providers[name].Models[k.model]
+		out[k.String()] = f
+	}
+	return out, nil
+}

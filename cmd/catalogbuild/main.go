@@ -1,0 +1,113 @@
+// Command catalogbuild regenerates the generated catalogs of seeds/catalogs (pricing.json, models.json,
+// benchmarks.json, then every derived catalog of package catalogbuild/derive) from the reference data in sources/upstream:
+//
+//	go run ./cmd/catalogbuild [-data sources/upstream] [-out seeds/catalogs]
+//
+// Relative paths are resolved against the repository root (the folder with go.mod), so the command works from any
+// folder inside the repository. The output is deterministic: running it again on the same data gives the same
+// bytes. The sources, units and precedence rules are described in package conv. rate_limits.json and
+// free_tier.json in the same folder are hand-curated and are not touched, but free_tier.json is read: the models
+// it lists get free_tier=true in pricing.json.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/catalogbuild/derive"
+	"github.com/switchboard/switchboard/seeds"
+)
+
+func main() {
+	data := flag.String("data", "sources/upstream", "folder with the upstream snapshots (relative to the repository root unless absolute)")
+	out := flag.String("out", "seeds/catalogs", "folder the catalogs are written to (relative to the repository root unless absolute)")
+	verbose := flag.Bool("v", false, "print what was kept and dropped")
+	flag.Parse()
+	if err := run(*data, *out, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, "catalogbuild:", err)
+		os.Exit(1)
+	}
+}
+
+func run(data, out string, verbose bool) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(data) {
+		data = filepath.Join(root, data)
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(root, out)
+	}
+	known := map[string]bool{}
+	for _, p := range seeds.Providers().All() {
+		known[p.ID] = true
+	}
+	freeTier, err := os.ReadFile(filepath.Join(out, "free_tier.json"))
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, FreeTierJSON: freeTier})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	for _, name := range catalogbuild.Files {
+		if err := os.WriteFile(filepath.Join(out, name), res.Files[name], 0o644); err != nil {
+			return err
+		}
+	}
+	// The derived catalogs read the files just written, not the embedded ones.
+	derived, err := derive.Build(data, out)
+	if err != nil {
+		return err
+	}
+	for _, name := range derive.Names() {
+		if err := os.WriteFile(filepath.Join(out, name+".json"), derived[name], 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("%s.json: derived\n", name)
+	}
+	s := res.Stats
+	fmt.Printf("pricing.json: %d records, %d providers\n", s.Pricing, len(s.PricingProviders))
+	fmt.Printf("models.json: %d records, %d providers\n", s.Models, len(s.ModelsProviders))
+	fmt.Printf("benchmarks.json: %d records, %d providers\n", s.Benchmarks, len(s.BenchmarkProviders))
+	if verbose {
+		fmt.Printf("pricing by provider: %v\n", s.ByPricingProvider)
+		fmt.Printf("pricing by task: %v\n", s.PricingTasks)
+		fmt.Printf("models by provider: %v\n", s.ByModelsProvider)
+		fmt.Printf("benchmarks by provider: %v\n", s.ByBenchmarkProvider)
+		fmt.Printf("retired (provider, model) pairs dropped: %d\n", s.Deprecated)
+		fmt.Printf("genai-prices dated overrides: %s\n", strings.Join(s.GenAIOverrides, "; "))
+		fmt.Printf("genai-prices fallbacks: %d, added: %d; cached prices filled from models.dev: %d\n", len(s.GenAIFallbacks), s.GenAIAdded, s.CachedFilled)
+		fmt.Printf("knowledge cutoffs from llm-stats: %d\n", s.KnowledgeFromLLMStats)
+		fmt.Printf("kept with a deprecation date after as_of: %s\n", strings.Join(s.DeprecatedAfterAsOf, "; "))
+		fmt.Printf("litellm providers not mapped: %v\n", s.SkippedLiteLLMProviders)
+	}
+	return nil
+}
+
+// repoRoot walks up from the working directory to the folder holding go.mod.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}

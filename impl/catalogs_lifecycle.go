@@ -1,0 +1,246 @@
+package impl
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/switchboard/switchboard/catalog"
+	"github.com/switchboard/switchboard/gen/api"
+)
+
+// The model lifecycle, version, knowledge-cutoff and task-fit catalogs (the lifecycle catalogs). All are derived by
+// catalogbuild/derive; the rules are in each operation's description.
+
+// The catalogs of this file.
+var (
+	deprecationsCatalog = declare(catalog.Spec[api.DeprecationsRecord]{
+		Name: "deprecations", Provider: func(r *api.DeprecationsRecord) string { return r.ProviderId },
+		Natural: catalog.Then(dateAscending(func(r *api.DeprecationsRecord) *openapi_types.Date { return r.SunsetDate }),
+			catalog.ByKeys(func(r *api.DeprecationsRecord) string { return r.ProviderId }, func(r *api.DeprecationsRecord) string { return r.ModelId })),
+	})
+	lifecycleCatalog = declare(catalog.Spec[api.ModelLifecycleRecord]{
+		Name: "model_lifecycle", Provider: func(r *api.ModelLifecycleRecord) string { return r.ProviderId },
+		Natural: catalog.ByKeys(func(r *api.ModelLifecycleRecord) string { return r.ProviderId }, lifecycleModel),
+	})
+	knowledgeCutoffCatalog = declare(catalog.Spec[api.KnowledgeCutoffRecord]{
+		Name: "knowledge_cutoff", Provider: func(r *api.KnowledgeCutoffRecord) string { return r.ProviderId },
+		Natural: catalog.Then(dateDescending(knowledgeCutoffDate),
+			catalog.ByKeys(func(r *api.KnowledgeCutoffRecord) string { return r.ProviderId }, knowledgeCutoffModel)),
+	})
+	modelVersionsCatalog = declare(catalog.Spec[api.ModelVersionsRecord]{
+		Name: "model_versions", Provider: func(r *api.ModelVersionsRecord) string { return r.ProviderId },
+		Natural: catalog.ByKeys(func(r *api.ModelVersionsRecord) string { return r.ProviderId }, modelVersionsAlias),
+	})
+	resolveAliasCatalog = declare(catalog.Spec[api.ResolveAliasRecord]{
+		Name: "resolve_alias", Provider: resolveAliasProvider,
+		Natural: catalog.ByKeys(resolveAliasProvider, func(r *api.ResolveAliasRecord) string { return r.Alias }),
+	})
+	taskFitCatalog = declare(catalog.Spec[api.ModelTaskFitRecord]{
+		Name: "model_task_fit", Provider: func(r *api.ModelTaskFitRecord) string { return r.ProviderId },
+		Natural: catalog.Then(catalog.Descending(taskFitScoreOf), catalog.ByKeys(
+			func(r *api.ModelTaskFitRecord) string { return r.ProviderId }, taskFitModel,
+			func(r *api.ModelTaskFitRecord) string { return string(r.Task) })),
+	})
+)
+
+// Record fields the orders and filters read.
+func lifecycleModel(r *api.ModelLifecycleRecord) string                    { return r.ModelId }
+func knowledgeCutoffModel(r *api.KnowledgeCutoffRecord) string             { return r.ModelId }
+func modelVersionsAlias(r *api.ModelVersionsRecord) string                 { return r.Alias }
+func resolveAliasProvider(r *api.ResolveAliasRecord) string                { return r.ProviderId }
+func taskFitModel(r *api.ModelTaskFitRecord) string                        { return r.ModelId }
+func taskFitScoreOf(r *api.ModelTaskFitRecord) *float64                    { return &r.Score }
+func knowledgeCutoffDate(r *api.KnowledgeCutoffRecord) *openapi_types.Date { return r.CutoffDate }
+
+// datesAsDays turns a date field into a number the catalog's orders compare (days since 1970), nil when unknown.
+func datesAsDays[T any](field func(*T) *openapi_types.Date) func(*T) *int64 {
+	return func(r *T) *int64 {
+		d := field(r)
+		if d == nil {
+			return nil
+		}
+		n := d.Time.Unix() / 86400
+		return &n
+	}
+}
+
+// dateAscending orders by a date, earliest first, unknown dates last.
+func dateAscending[T any](field func(*T) *openapi_types.Date) catalog.Compare[T] {
+	return catalog.Ascending(datesAsDays(field))
+}
+
+// dateDescending orders by a date, latest first, unknown dates last.
+func dateDescending[T any](field func(*T) *openapi_types.Date) catalog.Compare[T] {
+	return catalog.Descending(datesAsDays(field))
+}
+
+// datesStrictlyBetween keeps the records whose date is known and strictly after `after` and strictly before `before`
+// (each nil: open). The dates are whole days, so the exclusive bounds are the inclusive ones a day inwards.
+func datesStrictlyBetween[T any](after, before *openapi_types.Date, field func(*T) *openapi_types.Date) catalog.Filter[T] {
+	var from, to time.Time
+	if after != nil {
+		from = after.Time.AddDate(0, 0, 1)
+	}
+	if before != nil {
+		to = before.Time.AddDate(0, 0, -1)
+	}
+	return catalog.Between(from, to, func(r *T) (time.Time, bool) {
+		d := field(r)
+		if d == nil {
+			return time.Time{}, false
+		}
+		return d.Time, true
+	})
+}
+
+// Lifecycle stage groups of the spec.
+var (
+	lifecycleActiveStages = []api.ModelLifecycleStage{api.ModelLifecycleStageExperimental, api.ModelLifecycleStagePreview,
+		api.ModelLifecycleStageBeta, api.ModelLifecycleStageGa}
+	lifecycleDeprecatedStages = []api.ModelLifecycleStage{api.ModelLifecycleStageSoftDeprecated,
+		api.ModelLifecycleStageHardDeprecated, api.ModelLifecycleStageSunset}
+)
+
+func lifecycleStageIn(stages []api.ModelLifecycleStage) func(*api.ModelLifecycleRecord) bool {
+	return func(r *api.ModelLifecycleRecord) bool { return slices.Contains(stages, r.Stage) }
+}
+
+// deprecationSummary counts the records per status; every status is present.
+func deprecationSummary(recs []api.DeprecationsRecord) api.DeprecationsSummary {
+	count := func(s api.DeprecationsStatus) int {
+		return catalog.Count(recs, func(r *api.DeprecationsRecord) bool { return r.Status == s })
+	}
+	return api.DeprecationsSummary{
+		Active: count(api.DeprecationsStatusActive), Warning: count(api.DeprecationsStatusWarning),
+		Deprecated: count(api.DeprecationsStatusDeprecated), Sunset: count(api.DeprecationsStatusSunset),
+	}
+}
+
+// GetDeprecations serves the deprecation status of each current model, soonest sunset first.
+func (s *Server) GetDeprecations(_ context.Context, req api.GetDeprecationsRequestObject) (api.GetDeprecationsResponseObject, error) {
+	ok := func(recs []api.DeprecationsRecord, m listMeta) api.GetDeprecationsResponseObject {
+		return api.GetDeprecations200JSONResponse{Deprecations: recs, Summary: deprecationSummary(recs),
+			Meta: api.DeprecationsMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	}
+	q := catalog.Query[api.DeprecationsRecord]{Provider: orDefault(req.Params.Provider, "")}
+	return answer[api.GetDeprecations404JSONResponse](s, deprecationsCatalog.from, ok, q,
+		catalog.Equal(req.Params.Status, func(r *api.DeprecationsRecord) api.DeprecationsStatus { return r.Status }))
+}
+
+// lifecycleMeta counts the deprecated and sunset records among those returned.
+func lifecycleMeta(recs []api.ModelLifecycleRecord, m listMeta) api.ModelLifecycleMeta {
+	return api.ModelLifecycleMeta{
+		DeprecatedCount: catalog.Count(recs, lifecycleStageIn(lifecycleDeprecatedStages)),
+		SunsetCount:     catalog.Count(recs, lifecycleStageIn([]api.ModelLifecycleStage{api.ModelLifecycleStageSunset})),
+		AsOf:            m.AsOf, Sources: m.Sources,
+	}
+}
+
+// GetModelLifecycle serves the lifecycle stage of each current model.
+func (s *Server) GetModelLifecycle(_ context.Context, req api.GetModelLifecycleRequestObject) (api.GetModelLifecycleResponseObject, error) {
+	ok := func(recs []api.ModelLifecycleRecord, m listMeta) api.GetModelLifecycleResponseObject {
+		return api.GetModelLifecycle200JSONResponse{Data: recs, Meta: lifecycleMeta(recs, m)}
+	}
+	p := req.Params
+	q := catalog.Query[api.ModelLifecycleRecord]{Provider: orDefault(p.Provider, "")}
+	return answer[api.GetModelLifecycle404JSONResponse](s, lifecycleCatalog.from, ok, q,
+		catalog.Contains(orDefault(p.Model, ""), lifecycleModel),
+		catalog.Equal(p.Stage, func(r *api.ModelLifecycleRecord) api.ModelLifecycleStage { return r.Stage }),
+		catalog.Flag(orDefault(p.DeprecatedOnly, false), lifecycleStageIn(lifecycleDeprecatedStages)),
+		catalog.Flag(orDefault(p.ActiveOnly, false), lifecycleStageIn(lifecycleActiveStages)))
+}
+
+// GetKnowledgeCutoff serves each current model's knowledge cutoff, newest first.
+func (s *Server) GetKnowledgeCutoff(_ context.Context, req api.GetKnowledgeCutoffRequestObject) (api.GetKnowledgeCutoffResponseObject, error) {
+	ok := func(recs []api.KnowledgeCutoffRecord, m listMeta) api.GetKnowledgeCutoffResponseObject {
+		return api.GetKnowledgeCutoff200JSONResponse{Data: recs, Meta: api.KnowledgeCutoffMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	}
+	p := req.Params
+	q := catalog.Query[api.KnowledgeCutoffRecord]{Provider: orDefault(p.Provider, "")}
+	return answer[api.GetKnowledgeCutoff404JSONResponse](s, knowledgeCutoffCatalog.from, ok, q,
+		catalog.Contains(orDefault(p.Model, ""), knowledgeCutoffModel),
+		datesStrictlyBetween(p.After, p.Before, knowledgeCutoffDate))
+}
+
+// GetModelVersions serves the model aliases with their pinned versions.
+func (s *Server) GetModelVersions(_ context.Context, req api.GetModelVersionsRequestObject) (api.GetModelVersionsResponseObject, error) {
+	ok := func(recs []api.ModelVersionsRecord, m listMeta) api.GetModelVersionsResponseObject {
+		return api.GetModelVersions200JSONResponse{ModelVersions: recs, Meta: api.ModelVersionsMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	}
+	p := req.Params
+	q := catalog.Query[api.ModelVersionsRecord]{Provider: orDefault(p.Provider, "")}
+	return answer[api.GetModelVersions404JSONResponse](s, modelVersionsCatalog.from, ok, q,
+		catalog.Contains(orDefault(p.Model, ""), modelVersionsAlias),
+		catalog.Flag(orDefault(p.PinnableOnly, false), func(r *api.ModelVersionsRecord) bool { return r.Pinnable }),
+		catalog.Flag(orDefault(p.HasBreakingChanges, false), func(r *api.ModelVersionsRecord) bool { return len(r.BreakingChanges) > 0 }))
+}
+
+// mostUsedProviders are the 15 most used LLM providers, most used first (the order of seeds/providers.json).
+// When several providers serve the same alias, the resolve-alias description gives the first of these the answer.
+var mostUsedProviders = []string{"openai", "anthropic", "google-gemini", "google-vertex-ai", "aws-bedrock", "azure-openai",
+	"mistral", "cohere", "groq", "together", "fireworks", "deepseek", "perplexity", "xai", "openrouter"}
+
+// preferredAlias picks, among records of the same alias, the one of the most used provider (mostUsedProviders
+// order, then provider_id ascending for the others).
+func preferredAlias(recs []api.ResolveAliasRecord) api.ResolveAliasRecord {
+	rank := func(id string) int {
+		if i := slices.Index(mostUsedProviders, id); i >= 0 {
+			return i
+		}
+		return len(mostUsedProviders)
+	}
+	return slices.MinFunc(recs, func(a, b api.ResolveAliasRecord) int {
+		return cmp.Or(cmp.Compare(rank(a.ProviderId), rank(b.ProviderId)), strings.Compare(a.ProviderId, b.ProviderId))
+	})
+}
+
+// GetResolveAlias resolves one alias, or lists every alias without one.
+func (s *Server) GetResolveAlias(_ context.Context, req api.GetResolveAliasRequestObject) (api.GetResolveAliasResponseObject, error) {
+	alias := req.Params.Alias
+	ok := func(recs []api.ResolveAliasRecord, m listMeta) api.GetResolveAliasResponseObject {
+		var body api.ResolveAliasResponse
+		var err error
+		switch {
+		case alias == nil:
+			err = body.FromResolveAliasListResponse(api.ResolveAliasListResponse{Aliases: recs, Meta: api.ResolveAliasMeta{AsOf: m.AsOf, Sources: m.Sources}})
+		case len(recs) == 0:
+			return api.GetResolveAlias404JSONResponse{NotFoundJSONResponse: notFound("parameter alias: no such alias in the catalog" + forProviderSuffix(req.Params.Provider))}
+		default:
+			err = body.FromResolveAliasRecord(preferredAlias(recs))
+		}
+		if err != nil {
+			return api.GetResolveAlias500JSONResponse{InternalErrorJSONResponse: api.InternalErrorJSONResponse{Error: "encoding the answer"}}
+		}
+		return api.GetResolveAlias200JSONResponse(body)
+	}
+	q := catalog.Query[api.ResolveAliasRecord]{Provider: orDefault(req.Params.Provider, "")}
+	return answer[api.GetResolveAlias404JSONResponse](s, resolveAliasCatalog.from, ok, q,
+		catalog.Equal(alias, func(r *api.ResolveAliasRecord) string { return r.Alias }))
+}
+
+// forProviderSuffix completes an error message with the provider it was limited to.
+func forProviderSuffix(provider *string) string {
+	if provider == nil {
+		return ""
+	}
+	return " for that provider"
+}
+
+// GetModelTaskFit serves task-fit scores, best first.
+func (s *Server) GetModelTaskFit(_ context.Context, req api.GetModelTaskFitRequestObject) (api.GetModelTaskFitResponseObject, error) {
+	ok := func(recs []api.ModelTaskFitRecord, m listMeta) api.GetModelTaskFitResponseObject {
+		return api.GetModelTaskFit200JSONResponse{Data: recs, Meta: api.ModelTaskFitMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	}
+	p := req.Params
+	q := catalog.Query[api.ModelTaskFitRecord]{Provider: orDefault(p.Provider, "")}
+	return answer[api.GetModelTaskFit404JSONResponse](s, taskFitCatalog.from, ok, q,
+		catalog.Contains(orDefault(p.Model, ""), taskFitModel),
+		catalog.Equal(p.Task, func(r *api.ModelTaskFitRecord) api.ModelTaskFitTask { return r.Task }),
+		catalog.AtLeast(orDefault(p.MinScore, 0), taskFitScoreOf),
+		catalog.Equal(p.Tier, func(r *api.ModelTaskFitRecord) api.ModelTaskFitTier { return r.Tier }))
+}

@@ -1,0 +1,174 @@
+package seeds
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// the lifecycle catalogs catalogs: deprecations, model lifecycle, knowledge cutoff, model versions, alias resolution and task
+// fit.
+func init() {
+	recordSchemas["deprecations"] = "DeprecationsRecord"
+	recordSchemas["model_lifecycle"] = "ModelLifecycleRecord"
+	recordSchemas["knowledge_cutoff"] = "KnowledgeCutoffRecord"
+	recordSchemas["model_versions"] = "ModelVersionsRecord"
+	recordSchemas["resolve_alias"] = "ResolveAliasRecord"
+	recordSchemas["model_task_fit"] = "ModelTaskFitRecord"
+}
+
+// lifecycleRecord holds the fields the the lifecycle catalogs checks read; each catalog fills those its schema has.
+type lifecycleRecord struct {
+	ProviderID           string  `json:"provider_id"`
+	ModelID              string  `json:"model_id"`
+	Alias                string  `json:"alias"`
+	Notes                *string `json:"notes"`
+	CutoffDate           *string `json:"cutoff_date"`
+	CutoffApproximate    bool    `json:"cutoff_approximate"`
+	CurrentPinnedVersion *string `json:"current_pinned_version"`
+	Pinnable             bool    `json:"pinnable"`
+	Versions             []struct {
+		VersionID string `json:"version_id"`
+	} `json:"versions"`
+	Task  string  `json:"task"`
+	Score float64 `json:"score"`
+	Tier  string  `json:"tier"`
+}
+
+// TestLifecyclePerModelCatalogs checks that the per-model catalogs cover exactly the current language models of
+// models.json, once each, in provider then model order, with notes on every record.
+func TestLifecyclePerModelCatalogs(t *testing.T) {
+	models := languageModels(t)
+	for _, name := range []string{"deprecations", "model_lifecycle", "knowledge_cutoff"} {
+		recs := testRecords[lifecycleRecord](t, name)
+		seen := map[string]bool{}
+		prev := ""
+		for i, r := range recs {
+			key := r.ProviderID + "/" + r.ModelID
+			if _, ok := models[key]; !ok {
+				t.Errorf("%s record %d: %s is not a current language model of models.json", name, i, key)
+			}
+			if sortKey := r.ProviderID + "\x00" + r.ModelID; sortKey <= prev {
+				t.Errorf("%s record %d (%s): out of order or duplicate", name, i, key)
+			} else {
+				prev = sortKey
+			}
+			seen[key] = true
+			if r.Notes == nil || *r.Notes == "" {
+				t.Errorf("%s record %d (%s): no notes", name, i, key)
+			}
+		}
+		if len(seen) != len(models) {
+			t.Errorf("%s covers %d models, models.json has %d current language models", name, len(seen), len(models))
+		}
+	}
+}
+
+// TestLifecycleKnowledgeCutoffMatchesModels checks that every cutoff repeats models.json's knowledge_cutoff month,
+// that a model without one has none, and that only a first-of-month date may be approximate.
+func TestLifecycleKnowledgeCutoffMatchesModels(t *testing.T) {
+	models := languageModels(t)
+	withCutoff := 0
+	for _, r := range testRecords[lifecycleRecord](t, "knowledge_cutoff") {
+		m := models[r.ProviderID+"/"+r.ModelID]
+		switch {
+		case m.KnowledgeCutoff == nil && r.CutoffDate != nil:
+			t.Errorf("%s/%s: cutoff %s, models.json has none", r.ProviderID, r.ModelID, *r.CutoffDate)
+		case m.KnowledgeCutoff != nil && (r.CutoffDate == nil || !strings.HasPrefix(*r.CutoffDate, *m.KnowledgeCutoff+"-")):
+			t.Errorf("%s/%s: cutoff %v, models.json says %s", r.ProviderID, r.ModelID, r.CutoffDate, *m.KnowledgeCutoff)
+		case r.CutoffApproximate && !strings.HasSuffix(*r.CutoffDate, "-01"):
+			t.Errorf("%s/%s: approximate cutoff %s is not a month's first day", r.ProviderID, r.ModelID, *r.CutoffDate)
+		}
+		if r.CutoffDate != nil {
+			withCutoff++
+		}
+	}
+	if withCutoff < 500 {
+		t.Errorf("only %d models have a cutoff", withCutoff)
+	}
+}
+
+// TestLifecycleAliases checks that every alias and version is a current model of the same provider, that pinned
+// versions are among the alias's versions, and that resolve_alias lists the same aliases with the same pointers.
+func TestLifecycleAliases(t *testing.T) {
+	models := languageModels(t)
+	versions := testRecords[lifecycleRecord](t, "model_versions")
+	resolved := testRecords[lifecycleRecord](t, "resolve_alias")
+	if len(versions) != len(resolved) || len(versions) < 100 {
+		t.Fatalf("%d model_versions records, %d resolve_alias records", len(versions), len(resolved))
+	}
+	prev := ""
+	for i, v := range versions {
+		key := v.ProviderID + "/" + v.Alias
+		if _, ok := models[key]; !ok {
+			t.Errorf("alias %s is not a current model", key)
+		}
+		if sortKey := v.ProviderID + "\x00" + v.Alias; sortKey <= prev {
+			t.Errorf("model_versions record %d (%s): out of order or duplicate", i, key)
+		} else {
+			prev = sortKey
+		}
+		var ids []string
+		for _, ver := range v.Versions {
+			if _, ok := models[v.ProviderID+"/"+ver.VersionID]; !ok {
+				t.Errorf("%s: version %s is not a current model", key, ver.VersionID)
+			}
+			ids = append(ids, ver.VersionID)
+		}
+		if v.Pinnable != (len(ids) > 0) {
+			t.Errorf("%s: pinnable %v with %d versions", key, v.Pinnable, len(ids))
+		}
+		if v.CurrentPinnedVersion != nil && !slices.Contains(ids, *v.CurrentPinnedVersion) {
+			t.Errorf("%s: points to %s, not one of its versions %v", key, *v.CurrentPinnedVersion, ids)
+		}
+		r := resolved[i]
+		if r.ProviderID != v.ProviderID || r.Alias != v.Alias || (r.CurrentPinnedVersion == nil) != (v.CurrentPinnedVersion == nil) ||
+			(r.CurrentPinnedVersion != nil && *r.CurrentPinnedVersion != *v.CurrentPinnedVersion) || r.Notes == nil {
+			t.Errorf("resolve_alias record %d (%s/%s) does not match model_versions %s", i, r.ProviderID, r.Alias, key)
+		}
+	}
+}
+
+// TestLifecycleTaskFit checks every task-fit score against the benchmark it comes from and the spec's tiers.
+func TestLifecycleTaskFit(t *testing.T) {
+	bench, err := BenchmarkRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := map[string]map[string]float64{}
+	for _, b := range bench {
+		scores[b.ProviderID+"/"+b.ModelID] = b.Scores
+	}
+	metric := map[string]string{"code_generation": "humaneval", "math": "math", "reasoning": "gpqa"}
+	want := 0
+	for _, s := range scores {
+		for _, m := range metric {
+			if _, ok := s[m]; ok {
+				want++
+			}
+		}
+	}
+	recs := testRecords[lifecycleRecord](t, "model_task_fit")
+	if len(recs) != want {
+		t.Errorf("%d task-fit records, the benchmarks give %d scores for the three tasks", len(recs), want)
+	}
+	for _, r := range recs {
+		pct, ok := scores[r.ProviderID+"/"+r.ModelID][metric[r.Task]]
+		if !ok || math.Abs(pct-r.Score) > 0.05 {
+			t.Errorf("%s/%s %s: score %v, benchmark %s says %v (present %v)", r.ProviderID, r.ModelID, r.Task, r.Score, metric[r.Task], pct, ok)
+		}
+		tier := "limited"
+		switch {
+		case r.Score >= 90:
+			tier = "elite"
+		case r.Score >= 75:
+			tier = "strong"
+		case r.Score >= 60:
+			tier = "capable"
+		}
+		if r.Tier != tier {
+			t.Errorf("%s/%s %s: tier %s for score %v, want %s", r.ProviderID, r.ModelID, r.Task, r.Tier, r.Score, tier)
+		}
+	}
+}
