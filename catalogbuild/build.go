@@ -3,7 +3,9 @@ package catalogbuild
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 )
 
 func sortKeys(ks []key) {
@@ -30,6 +32,11 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 			keys[k] = true
 		}
 	}
+	for _, k := range c.officialKeys() {
+		if t := c.officialModel(k).Task; t != "search" && t != "rerank" && t != "moderation" {
+			keys[k] = true
+		}
+	}
 	list := make([]key, 0, len(keys))
 	for k := range keys {
 		list = append(list, k)
@@ -43,6 +50,8 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 		var task string
 		var audioOut bool
 		switch {
+		case m == nil && l == nil:
+			task = c.officialModel(k).Task
 		case l != nil:
 			task = l.task
 			audioOut = l.audioOut
@@ -78,7 +87,7 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 				r.Capabilities.JSONMode = l.jsonMode
 			}
 			r.KnowledgeCutoff = month(m.m.Knowledge)
-		} else {
+		} else if l != nil {
 			r.Capabilities = Capabilities{Vision: l.vision, FunctionCalling: l.fc, JSONMode: l.jsonMode}
 		}
 		if r.KnowledgeCutoff == nil {
@@ -89,6 +98,14 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 				c.stats.KnowledgeFromLLMStats++
 			}
 		}
+		var ctxVals []sourced
+		if m != nil && m.m.Limit.Context > 0 {
+			ctxVals = append(ctxVals, sourced{SourceModelsDev, float64(m.m.Limit.Context)})
+		}
+		if l != nil && l.context != nil {
+			ctxVals = append(ctxVals, sourced{SourceLiteLLM, float64(*l.context)})
+		}
+		c.settleModel(&r, m != nil, l != nil, ctxVals)
 		recs = append(recs, r)
 		counts[k.provider]++
 	}
@@ -98,6 +115,11 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 	if usedLLMStats {
 		sources = append(sources, c.snap.LLMStats.Source)
 	}
+	var cited [][]string
+	for _, r := range recs {
+		cited = append(cited, r.Sources)
+	}
+	sources, asOf = c.withPages(sources, asOf, cited)
 	c.stats.Models = len(recs)
 	c.stats.ByModelsProvider = counts
 	c.stats.ModelsProviders = providersOf(counts)
@@ -146,16 +168,18 @@ func eq(a, b *float64) bool {
 // buildPricing merges the three price sources into the price catalog.
 func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 	type cand struct {
-		task  string
-		rates PricingRates
-		date  string
-		audio bool
+		task     string
+		rates    PricingRates
+		date     string
+		audio    bool
+		override bool // a dated genai-prices price change after the chosen source's snapshot
+		src      string
 	}
 	out := map[key]cand{}
 	// litellm, then models.dev, then genai-prices for models known to the other two.
 	for k, l := range c.lm {
 		if l.hasPrice {
-			out[k] = cand{task: l.task, rates: l.rates, date: c.snap.LiteLLM.Date, audio: l.audioOut}
+			out[k] = cand{task: l.task, rates: l.rates, date: c.snap.LiteLLM.Date, audio: l.audioOut, src: SourceLiteLLM}
 		}
 	}
 	for k, m := range c.mm {
@@ -164,7 +188,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 		}
 		r := mdRates(m.m, m.task)
 		if anyPrice(r) {
-			out[k] = cand{task: m.task, rates: r, date: c.snap.ModelsDev.Date,
+			out[k] = cand{task: m.task, rates: r, date: c.snap.ModelsDev.Date, src: SourceModelsDev,
 				audio: hasAny(m.m.Modalities.Output, "audio") && hasAny(m.m.Modalities.Output, "text")}
 		}
 	}
@@ -199,7 +223,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 		}
 		r := gpRates(set, task)
 		if anyPrice(r) {
-			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date}
+			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date, src: SourceGenAI}
 			c.stats.GenAIFallbacks = append(c.stats.GenAIFallbacks, k.String())
 			c.usedGenAI = true
 		}
@@ -217,6 +241,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 					gr := gpRates(set, cd.task)
 					cd.rates.InputPer1M, cd.rates.OutputPer1M, cd.rates.CachedInputPer1M = gr.InputPer1M, gr.OutputPer1M, gr.CachedInputPer1M
 					cd.date = c.snap.GenAI.Date
+					cd.override = true
 					c.stats.GenAIOverrides = append(c.stats.GenAIOverrides, fmt.Sprintf("%s (price from %s)", k, since))
 					c.usedGenAI = true
 				}
@@ -274,10 +299,21 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 			if !anyPrice(r) {
 				continue
 			}
-			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date}
+			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date, src: SourceGenAI}
 			c.stats.GenAIAdded++
 			c.usedGenAI = true
 		}
+	}
+	// Models the providers' own pages list that no data set has yet.
+	for _, k := range c.officialKeys() {
+		if _, ok := out[k]; ok {
+			continue
+		}
+		m := c.officialModel(k)
+		if m.Task == "rerank" || m.Task == "moderation" {
+			continue
+		}
+		out[k] = cand{task: m.Task}
 	}
 	list := sortedCandKeys(out)
 	counts := map[string]int{}
@@ -286,19 +322,26 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 	for _, k := range list {
 		cd := out[k]
 		ptask, _ := refine(cd.task, k.model, cd.audio)
-		recs = append(recs, PricingRecord{
-			ProviderID: k.provider, Model: k.model, Task: ptask, Pricing: cd.rates,
-			FreeTier: allZero(cd.rates) || c.freeTier[k],
-		})
+		rec := PricingRecord{ProviderID: k.provider, Model: k.model, Task: ptask, Pricing: cd.rates}
+		c.settlePricing(&rec, cd.override, cd.src)
+		if !anyPrice(rec.Pricing) {
+			continue // every price was rejected or disputed: nothing left to serve
+		}
+		recs = append(recs, rec)
 		counts[k.provider]++
 		tasks[ptask]++
 	}
 	sources := []Source{c.snap.LiteLLM.Source, c.snap.ModelsDev.Source}
 	asOf := maxDate(c.snap.LiteLLM.Date, c.snap.ModelsDev.Date)
-	if c.usedGenAI {
+	if c.usedGenAI || cites(recs, func(r PricingRecord) []string { return r.Sources }, SourceGenAI) {
 		sources = append(sources, c.snap.GenAI.Source)
 		asOf = maxDate(asOf, c.snap.GenAI.Date)
 	}
+	var cited [][]string
+	for _, r := range recs {
+		cited = append(cited, r.Sources)
+	}
+	sources, asOf = c.withPages(sources, asOf, cited)
 	c.stats.Pricing = len(recs)
 	c.stats.ByPricingProvider = counts
 	c.stats.PricingProviders = providersOf(counts)
@@ -386,4 +429,41 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksReco
 	c.stats.ByBenchmarkProvider = counts
 	c.stats.BenchmarkProviders = providersOf(counts)
 	return Catalog[BenchmarksRecord]{AsOf: maxDate(dates...), Sources: sources, Records: recs}, nil
+}
+
+// cites reports whether any record cites the source id.
+func cites[R any](recs []R, of func(R) []string, id string) bool {
+	for _, r := range recs {
+		if slices.Contains(of(r), id) {
+			return true
+		}
+	}
+	return false
+}
+
+// withPages adds the official pages the records cite to a catalog's sources (sorted by id, after the data sets),
+// and moves its as-of date to the newest page's check date.
+func (c *converter) withPages(sources []Source, asOf string, cited [][]string) ([]Source, string) {
+	seen := map[string]bool{}
+	for _, s := range sources {
+		seen[s.ID] = true
+	}
+	var pages []Source
+	for _, ids := range cited {
+		for _, id := range ids {
+			if p, ok := c.usedPages[id]; ok && !seen[id] {
+				seen[id] = true
+				pages = append(pages, p)
+			}
+		}
+	}
+	slices.SortFunc(pages, func(a, b Source) int { return strings.Compare(a.ID, b.ID) })
+	for _, f := range c.official {
+		for _, p := range f.Pages {
+			if seen[p.ID] {
+				asOf = maxDate(asOf, p.Checked)
+			}
+		}
+	}
+	return append(sources, pages...), asOf
 }

@@ -66,8 +66,12 @@ import (
 type Input struct {
 	// DataDir is the folder of the upstream snapshots and their manifests (sources/upstream).
 	DataDir string
+	// OfficialDir is the folder of the providers' curated lifecycle pages; "" is OfficialLifecycleDir(DataDir).
+	OfficialDir string
 	// KnownProviders are the 52 provider IDs; a mapping to any other ID is an error.
 	KnownProviders map[string]bool
+	// ProviderNames are their display names (see WithProvenance).
+	ProviderNames ProviderNames
 	// FreeTierJSON is seeds/catalogs/free_tier.json: the models it lists as included in a provider's free tier
 	// get free_tier=true in pricing. May be nil.
 	FreeTierJSON []byte
@@ -113,6 +117,8 @@ type PricingRecord struct {
 	Task       string       `json:"task"`
 	Pricing    PricingRates `json:"pricing"`
 	FreeTier   bool         `json:"free_tier"`
+	Sources    []string     `json:"sources"`
+	Confidence string       `json:"confidence"`
 }
 
 // Capabilities is the OpenAPI ModelsCapabilities schema.
@@ -131,6 +137,8 @@ type ModelRecord struct {
 	MaxOutputTokens *int64       `json:"max_output_tokens"`
 	Capabilities    Capabilities `json:"capabilities"`
 	KnowledgeCutoff *string      `json:"knowledge_cutoff"`
+	Sources         []string     `json:"sources"`
+	Confidence      string       `json:"confidence"`
 }
 
 // BenchmarksRecord is the OpenAPI BenchmarksRecord schema.
@@ -150,8 +158,9 @@ type Catalog[R any] struct {
 // Result is a conversion's output.
 type Result struct {
 	// Files maps each name of Files to its bytes.
-	Files map[string][]byte
-	Stats Stats
+	Files  map[string][]byte
+	Stats  Stats
+	Report Report
 }
 
 type key struct{ provider, model string }
@@ -168,11 +177,21 @@ func matched(in Input) (*converter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &converter{in: in, snap: snap, stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
+	if in.OfficialDir == "" {
+		in.OfficialDir = OfficialLifecycleDir(in.DataDir)
+	}
+	official, err := LoadLifecycle(in.OfficialDir, in.KnownProviders)
+	if err != nil {
+		return nil, err
+	}
+	c := &converter{in: in, snap: snap, official: official, usedPages: map[string]Source{},
+		stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
 	if err := c.load(); err != nil {
 		return nil, err
 	}
-	c.asOf = maxDate(c.snap.LiteLLM.Date, c.snap.ModelsDev.Date, c.snap.GenAI.Date)
+	// The reference date: the newest day any source holds for. Models shut down on or before it are retired
+	// here; later shutdowns are judged by the server's clock when it answers.
+	c.asOf = maxDate(c.snap.LiteLLM.Date, c.snap.ModelsDev.Date, c.snap.GenAI.Date, newestChecked(official))
 	c.collectDeprecated()
 	c.readLiteLLM()
 	c.readModelsDev()
@@ -200,11 +219,15 @@ func Convert(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Files: map[string][]byte{}, Stats: c.stats}
+	c.report.sort()
+	res := &Result{Files: map[string][]byte{}, Stats: c.stats, Report: c.report}
 	for name, v := range map[string]any{"pricing.json": pricingCat, "models.json": modelsCat, "benchmarks.json": benchCat} {
 		b, err := encode(v)
 		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", name, err)
+		}
+		if b, err = WithProvenance(b, in.ProviderNames); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		res.Files[name] = b
 	}

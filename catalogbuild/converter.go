@@ -58,6 +58,10 @@ type converter struct {
 	modelKeys  map[key]bool
 
 	usedGenAI bool
+
+	official  map[string]*LifecycleFile
+	usedPages map[string]Source
+	report    Report
 }
 
 func (c *converter) load() error {
@@ -120,7 +124,8 @@ func litellmKey(e litellmEntry, spec litellmProvider) (string, bool) {
 	if !spec.SlashOK && strings.Contains(id, "/") {
 		return "", false
 	}
-	if spec.Bedrock && (!strings.Contains(id, ".") || strings.Contains(id, "/")) {
+	// "@" is Vertex AI's version separator: a Bedrock key carrying one is not a Bedrock model ID.
+	if spec.Bedrock && (!strings.Contains(id, ".") || strings.Contains(id, "/") || strings.Contains(id, "@")) {
 		return "", false
 	}
 	return id, true
@@ -183,6 +188,22 @@ func (c *converter) collectDeprecated() {
 					c.deprecated[key{pid, n}] = "genai-prices deprecated/removed"
 				}
 			}
+		}
+	}
+	// The providers' own pages decide last: a shutdown they list on or before the reference date retires the
+	// model; a model they list as current, or whose shutdown they moved past the reference date, is not retired.
+	for pid, f := range c.official {
+		for _, r := range f.Retired {
+			k := key{pid, r.ModelID}
+			switch {
+			case r.Shutdown != nil && *r.Shutdown <= c.asOf:
+				c.deprecated[k] = "official: shut down on " + *r.Shutdown
+			case r.Shutdown != nil:
+				delete(c.deprecated, k)
+			}
+		}
+		for _, m := range f.Current {
+			delete(c.deprecated, key{pid, m.ModelID})
 		}
 	}
 }
@@ -397,6 +418,9 @@ func (c *converter) readModelsDev() {
 			k := key{p.ID, id}
 			if _, dep := c.deprecated[k]; dep {
 				continue
+			}
+			if p.ID == "aws-bedrock" && strings.Contains(id, "@") {
+				continue // Vertex AI's version separator: not a Bedrock model ID
 			}
 			if p.ID == "aws-bedrock" {
 				if base, geo := bedrockBase(id); geo {

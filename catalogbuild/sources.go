@@ -10,6 +10,8 @@ import (
 
 // Source is one entry of a catalog's `sources` (the OpenAPI Source schema).
 type Source struct {
+	// ID is what records cite in their `sources`.
+	ID      string  `json:"id"`
 	Name    string  `json:"name"`
 	URL     string  `json:"url"`
 	License *string `json:"license"`
@@ -54,27 +56,27 @@ var (
 	snapLiteLLM = snapshot{
 		File:   "litellm-model-prices.json",
 		Title:  "BerriAI/litellm model_prices_and_context_window.json",
-		Source: Source{URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json"},
+		Source: Source{ID: SourceLiteLLM, URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json"},
 	}
 	snapModelsDev = snapshot{
 		File:   "models-dev.json",
 		Title:  "models.dev (anomalyco/models.dev, formerly sst/models.dev)",
-		Source: Source{URL: "https://github.com/anomalyco/models.dev"},
+		Source: Source{ID: SourceModelsDev, URL: "https://github.com/anomalyco/models.dev"},
 	}
 	snapGenAI = snapshot{
 		File:   "genai-prices.json",
 		Title:  "pydantic/genai-prices prices/providers/*.yml",
-		Source: Source{URL: "https://github.com/pydantic/genai-prices"},
+		Source: Source{ID: SourceGenAI, URL: "https://github.com/pydantic/genai-prices"},
 	}
 	snapLLMStats = snapshot{
 		File:   "llm-stats.json",
 		Title:  "LLM-Stats.com / JonathanChavezTamales/llm-leaderboard, CC BY 4.0 (restructured into a single JSON, scores converted to percent)",
-		Source: Source{URL: "https://github.com/JonathanChavezTamales/llm-leaderboard"},
+		Source: Source{ID: SourceLLMStats, URL: "https://github.com/JonathanChavezTamales/llm-leaderboard"},
 	}
 	snapSimpleEvals = snapshot{
 		File:   "simple-evals-results.json",
 		Title:  "openai/simple-evals README benchmark results",
-		Source: Source{URL: "https://github.com/openai/simple-evals"},
+		Source: Source{ID: SourceSimpleEvals, URL: "https://github.com/openai/simple-evals"},
 	}
 )
 

@@ -446,7 +446,7 @@ func TestSeedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.priced) < 2000 || len(ix.byTask["llm"]) < 1800 {
+	if len(ix.priced) < 1800 || len(ix.byTask["llm"]) < 1700 {
 		t.Errorf("%d priced models, %d llm", len(ix.priced), len(ix.byTask["llm"]))
 	}
 }

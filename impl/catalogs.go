@@ -183,7 +183,7 @@ func serve[T any](c *catalog.Catalog[T], name string) (*served[T], error) {
 	}
 	src := make([]api.Source, len(c.Sources()))
 	for i, s := range c.Sources() {
-		src[i] = api.Source{Name: s.Name, Url: s.URL, License: s.License}
+		src[i] = api.Source{Id: s.ID, Name: s.Name, Url: s.URL, License: s.License}
 	}
 	return &served[T]{Catalog: c, asOf: openapi_types.Date{Time: day}, sources: src}, nil
 }

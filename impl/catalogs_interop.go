@@ -176,6 +176,11 @@ func migrationRecords() (string, []seeds.Source, []api.MigrationGuideRecord, err
 	if err != nil {
 		return "", nil, nil, err
 	}
+	// A guide is computed by rule from all of the input catalogs: it cites them all, and is as sure as one source.
+	ids := make([]string, len(sources))
+	for i, src := range sources {
+		ids[i] = src.ID
+	}
 	out := make([]api.MigrationGuideRecord, len(guides))
 	for i, g := range guides {
 		changes := make([]api.MigrationGuideParamChange, len(g.ParamChanges))
@@ -184,6 +189,7 @@ func migrationRecords() (string, []seeds.Source, []api.MigrationGuideRecord, err
 		}
 		out[i] = api.MigrationGuideRecord{
 			FromProvider: g.FromProvider, ToProvider: g.ToProvider, Difficulty: api.MigrationGuideDifficulty(g.Difficulty),
+			Sources: ids, Confidence: api.ConfidenceSingle,
 			ReferenceCompat: g.ReferenceCompat, ParamChanges: changes, MissingFeatures: g.MissingFeatures,
 			AuthChange: g.AuthChange, Gotchas: g.Gotchas,
 		}

@@ -121,15 +121,36 @@ func deprecationSummary(recs []api.DeprecationsRecord) api.DeprecationsSummary {
 	}
 }
 
-// GetDeprecations serves the deprecation status of each current model, soonest sunset first.
+// deprecationStatusAt is a record's status on day: a model whose sunset date has come is `sunset`, whatever the
+// catalog's build judged, so that the answer ages with the clock and not with the build.
+func deprecationStatusAt(r *api.DeprecationsRecord, day time.Time) api.DeprecationsStatus {
+	if r.SunsetDate != nil && !r.SunsetDate.Time.After(day) {
+		return api.DeprecationsStatusSunset
+	}
+	return r.Status
+}
+
+// GetDeprecations serves the deprecation status of each current model, soonest sunset first; statuses are judged
+// at the server's clock.
 func (s *Server) GetDeprecations(_ context.Context, req api.GetDeprecationsRequestObject) (api.GetDeprecationsResponseObject, error) {
+	now := s.now()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	ok := func(recs []api.DeprecationsRecord, m listMeta) api.GetDeprecationsResponseObject {
-		return api.GetDeprecations200JSONResponse{Deprecations: recs, Summary: deprecationSummary(recs),
+		out := recs
+		for i := range recs {
+			if st := deprecationStatusAt(&recs[i], day); st != recs[i].Status {
+				if &out[0] == &recs[0] {
+					out = slices.Clone(recs) // the catalog's slice is shared: copy before changing a status
+				}
+				out[i].Status = st
+			}
+		}
+		return api.GetDeprecations200JSONResponse{Deprecations: out, Summary: deprecationSummary(out),
 			Meta: api.DeprecationsMeta{AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	q := catalog.Query[api.DeprecationsRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetDeprecations404JSONResponse](s, deprecationsCatalog.from, ok, q,
-		catalog.Equal(req.Params.Status, func(r *api.DeprecationsRecord) api.DeprecationsStatus { return r.Status }))
+		catalog.Equal(req.Params.Status, func(r *api.DeprecationsRecord) api.DeprecationsStatus { return deprecationStatusAt(r, day) }))
 }
 
 // lifecycleMeta counts the deprecated and sunset records among those returned.

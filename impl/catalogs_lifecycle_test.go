@@ -5,16 +5,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/impl"
 )
 
 // The the lifecycle catalogs endpoints: each expectation is computed from the catalog file with plain loops and compared in
 // full (which records, in which order).
 
+// lifecycleToday is the clock of the lifecycle tests: statuses are judged at read time against it.
+var lifecycleToday = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
+
 func TestLifecycleCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{})
+	s := apitest.Start(t, apitest.Options{Deps: func(d *impl.Deps) { d.Now = func() time.Time { return lifecycleToday } }})
 	t.Run("Deprecations", func(t *testing.T) { testDeprecations(t, s) })
 	t.Run("ModelLifecycle", func(t *testing.T) { testModelLifecycle(t, s) })
 	t.Run("KnowledgeCutoff", func(t *testing.T) { testKnowledgeCutoff(t, s) })
@@ -33,6 +38,12 @@ type lifecycleDeprecation struct {
 func testDeprecations(t *testing.T, s *apitest.Server) {
 	type d = lifecycleDeprecation
 	recs, _ := catFile[d](t, "deprecations")
+	// The server judges each status at its clock: a sunset date that has come makes the model sunset.
+	for i, r := range recs {
+		if r.SunsetDate != nil && *r.SunsetDate <= lifecycleToday.Format(time.DateOnly) {
+			recs[i].Status = "sunset"
+		}
+	}
 	slices.SortStableFunc(recs, func(a, b d) int {
 		return cmp.Or(catNilLast(a.SunsetDate, b.SunsetDate, false), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
 	})

@@ -183,11 +183,12 @@ func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestOb
 }
 
 func decRateLimitTier(r seeds.RateLimitRecord) api.RateLimitTier {
-	return api.RateLimitTier{ProviderId: r.ProviderID, Tier: r.Tier, Notes: r.Notes, SourceUrl: r.SourceURL, Limits: api.RateLimitValues{
-		RequestsPerMinute: decInt(r.Limits.RequestsPerMinute), TokensPerMinute: decInt(r.Limits.TokensPerMinute),
-		RequestsPerDay: decInt(r.Limits.RequestsPerDay), TokensPerDay: decInt(r.Limits.TokensPerDay),
-		ConcurrentRequests: decInt(r.Limits.ConcurrentRequests),
-	}}
+	return api.RateLimitTier{ProviderId: r.ProviderID, Tier: r.Tier, Notes: r.Notes, SourceUrl: r.SourceURL,
+		Sources: r.Sources, Confidence: api.Confidence(r.Confidence), Limits: api.RateLimitValues{
+			RequestsPerMinute: decInt(r.Limits.RequestsPerMinute), TokensPerMinute: decInt(r.Limits.TokensPerMinute),
+			RequestsPerDay: decInt(r.Limits.RequestsPerDay), TokensPerDay: decInt(r.Limits.TokensPerDay),
+			ConcurrentRequests: decInt(r.Limits.ConcurrentRequests),
+		}}
 }
 
 func decScore(scores map[string]float64, name string) *float64 {

@@ -48,6 +48,8 @@ func CatalogNames() []string {
 
 // Source is one source of a catalog (the OpenAPI Source schema): a data set or a provider's official page.
 type Source struct {
+	// ID is what records cite in their `sources`.
+	ID   string `json:"id"`
 	Name string `json:"name"`
 	URL  string `json:"url"`
 	// License of the data (for example CC-BY-4.0, which requires crediting the source), or null for a provider's
@@ -229,6 +231,8 @@ type RateLimitRecord struct {
 	Limits     RateLimitValues `json:"limits"`
 	Notes      *string         `json:"notes"`
 	SourceURL  string          `json:"source_url"`
+	Sources    []string        `json:"sources"`
+	Confidence string          `json:"confidence"`
 }
 
 // FreeTierRecord is one record of the free-tier catalog (one per provider).

@@ -263,14 +263,16 @@ func dataDir(t *testing.T) string {
 func convert(t *testing.T, dir string) *catalogbuild.Result {
 	t.Helper()
 	known := map[string]bool{}
+	names := catalogbuild.ProviderNames{}
 	for _, p := range Providers().All() {
 		known[p.ID] = true
+		names[p.ID] = p.Name
 	}
 	ft, err := CatalogJSON(CatalogFreeTier)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: dir, KnownProviders: known, FreeTierJSON: ft})
+	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: dir, KnownProviders: known, ProviderNames: names, FreeTierJSON: ft})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,6 +125,9 @@ func Build(dataDir, catalogDir string) (map[string][]byte, error) {
 		if err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
+		if b, err = catalogbuild.WithProvenance(b, ProviderNames()); err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
 		parsed, err := seeds.ParseCatalog(name, b)
 		if err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
@@ -160,4 +163,13 @@ func Encode(c *Catalog) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// ProviderNames are the display names of the provider registry, by ID.
+func ProviderNames() catalogbuild.ProviderNames {
+	out := catalogbuild.ProviderNames{}
+	for _, p := range seeds.Providers().All() {
+		out[p.ID] = p.Name
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -453,5 +454,19 @@ func migrationSources(cats []*seeds.Catalog) []seeds.Source {
 	slices.SortFunc(out, func(a, b seeds.Source) int {
 		return cmp.Or(strings.Compare(a.URL, b.URL), strings.Compare(a.Name, b.Name))
 	})
+	// Ids stay those of the input catalogs; the authentication pages get theirs, and a clash gets a suffix.
+	used := map[string]bool{}
+	for i := range out {
+		id := out[i].ID
+		if id == "" {
+			id = catalogbuild.SourceID(catalogbuild.Source{URL: out[i].URL})
+		}
+		base := id
+		for n := 2; used[id]; n++ {
+			id = fmt.Sprintf("%s-%d", base, n)
+		}
+		used[id] = true
+		out[i].ID = id
+	}
 	return out
 }

@@ -52,7 +52,7 @@ func run(data, out string, verbose bool) error {
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
-	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, FreeTierJSON: freeTier})
+	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, ProviderNames: derive.ProviderNames(), FreeTierJSON: freeTier})
 	if err != nil {
 		return err
 	}
@@ -74,6 +74,43 @@ func run(data, out string, verbose bool) error {
 			return err
 		}
 		fmt.Printf("%s.json: derived\n", name)
+	}
+	fmt.Printf("rejected values: %d, disputed values: %d\n", len(res.Report.Rejected), len(res.Report.Disputed))
+	all := map[string][]byte{}
+	for _, name := range catalogbuild.Files {
+		all[strings.TrimSuffix(name, ".json")] = res.Files[name]
+	}
+	for name, b := range derived {
+		all[name] = b
+	}
+	curated, err := filepath.Glob(filepath.Join(out, "*.json"))
+	if err != nil {
+		return err
+	}
+	// The curated catalogs are kept in place; the build only adds what provenance they lack.
+	for _, f := range curated {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		if _, ok := all[name]; ok {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if b, err = catalogbuild.WithProvenance(b, derive.ProviderNames()); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			return err
+		}
+		all[name] = b
+	}
+	report, err := catalogbuild.BuildReport(all, res.Report)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "REPORT.md"), report, 0o644); err != nil {
+		return err
 	}
 	s := res.Stats
 	fmt.Printf("pricing.json: %d records, %d providers\n", s.Pricing, len(s.PricingProviders))

@@ -209,6 +209,30 @@ func (e ChangelogObservedStatus) Valid() bool {
 	}
 }
 
+// Defines values for Confidence.
+const (
+	ConfidenceAgreed   Confidence = "agreed"
+	ConfidenceDisputed Confidence = "disputed"
+	ConfidenceSingle   Confidence = "single"
+	ConfidenceVerified Confidence = "verified"
+)
+
+// Valid indicates whether the value is a known member of the Confidence enum.
+func (e Confidence) Valid() bool {
+	switch e {
+	case ConfidenceAgreed:
+		return true
+	case ConfidenceDisputed:
+		return true
+	case ConfidenceSingle:
+		return true
+	case ConfidenceVerified:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CostForecastUsageProfileTask.
 const (
 	CostForecastUsageProfileTaskAll       CostForecastUsageProfileTask = "all"
@@ -1516,6 +1540,9 @@ type AgentProtocolsProtocol string
 
 // AgentProtocolsRecord defines model for AgentProtocolsRecord.
 type AgentProtocolsRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DocsUrl Address of the provider's documentation on this protocol, or null.
 	DocsUrl *string `json:"docs_url"`
 
@@ -1530,6 +1557,9 @@ type AgentProtocolsRecord struct {
 
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportLevel How fully the provider supports the protocol.
 	SupportLevel AgentProtocolsSupportLevel `json:"support_level"`
@@ -1612,6 +1642,9 @@ type ApiChangelogRecord struct {
 	// ChangeType Kind of API change.
 	ChangeType ApiChangelogChangeType `json:"change_type"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Date Date the change was announced or took effect (`YYYY-MM-DD`).
 	Date openapi_types.Date `json:"date"`
 
@@ -1626,6 +1659,9 @@ type ApiChangelogRecord struct {
 
 	// SourceUrl Address of the provider's page the change can be checked on (the pricing page for price changes); null when the data names none.
 	SourceUrl *string `json:"source_url"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Title Short title of the change.
 	Title string `json:"title"`
@@ -1696,6 +1732,9 @@ type AudioPricingMeta struct {
 
 // AudioPricingRecord defines model for AudioPricingRecord.
 type AudioPricingRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// FreeTier Description of the free allowance: the model's provider's free access as the free-tier catalog states it (`notes` of /free-tier where `has_free_tier` is true); null when there is none or it is not confirmed.
 	FreeTier *string `json:"free_tier"`
 
@@ -1716,6 +1755,9 @@ type AudioPricingRecord struct {
 
 	// RealtimeSupported Whether the model can be used in realtime (streaming) mode; null when the provider's official material consulted did not confirm it either way.
 	RealtimeSupported *bool `json:"realtime_supported"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Type `stt` (speech-to-text) or `tts` (text-to-speech).
 	Type AudioPricingRecordType `json:"type"`
@@ -1753,6 +1795,9 @@ type BatchApiRecord struct {
 	// BatchApiAvailable Whether the provider offers an asynchronous batch API; null when the provider's official material consulted did not confirm it either way.
 	BatchApiAvailable *bool `json:"batch_api_available"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DiscountPct Discount on batched requests against synchronous prices, percent 0-100; null when unknown or not available.
 	DiscountPct *float64 `json:"discount_pct"`
 
@@ -1767,6 +1812,9 @@ type BatchApiRecord struct {
 
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportedEndpoints API endpoints that can be batched (for example chat completions, embeddings); empty when not available.
 	SupportedEndpoints []string `json:"supported_endpoints"`
@@ -1804,6 +1852,9 @@ type BenchmarksMetric string
 
 // BenchmarksRecord Benchmark scores of one model.
 type BenchmarksRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ModelId Model ID (the provider's API name).
 	ModelId string `json:"model_id"`
 
@@ -1812,6 +1863,9 @@ type BenchmarksRecord struct {
 
 	// Scores Known scores, benchmark name (`mmlu`, `humaneval`, `math`, `gpqa`, `mgsm`, `hellaswag`) to percent 0-100.
 	Scores map[string]float64 `json:"scores"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // BenchmarksResponse Benchmark records and catalog metadata.
@@ -1846,6 +1900,9 @@ type CachingGranularityRecord struct {
 	// CachingType How caching is triggered: `automatic` (prefix caching without markup), `explicit` (the caller marks cache breakpoints or creates caches), `automatic_and_explicit` (both), `provider_dependent` (a router passing on the caching of the provider behind each model); null when not supported or unknown.
 	CachingType *string `json:"caching_type"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DefaultTtlSeconds Default cache TTL in seconds; null when unknown or not supported.
 	DefaultTtlSeconds *int `json:"default_ttl_seconds"`
 
@@ -1869,6 +1926,9 @@ type CachingGranularityRecord struct {
 
 	// RequiresExplicitMarkup Whether the caller must mark cacheable blocks explicitly; null when unknown, not supported, or when it depends on the model behind a router.
 	RequiresExplicitMarkup *bool `json:"requires_explicit_markup"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TtlOptionsSeconds Selectable cache TTLs in seconds; empty when not configurable, not supported, unknown, or free-form (any duration, said in `notes`).
 	TtlOptionsSeconds []int `json:"ttl_options_seconds"`
@@ -2047,6 +2107,9 @@ type ComplianceRecord struct {
 	// Certifications Certifications and frameworks the provider holds or complies with, as lower-case identifiers (for example soc2, hipaa, iso27001, gdpr, pci-dss, fedramp); may be empty.
 	Certifications []string `json:"certifications"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DpaAvailable Whether a data processing agreement (DPA) is offered; null when not published.
 	DpaAvailable *bool `json:"dpa_available"`
 
@@ -2076,6 +2139,9 @@ type ComplianceRecord struct {
 
 	// Soc2Type SOC 2 report type (for example Type II), or null when the provider has no SOC 2 report or does not say.
 	Soc2Type *string `json:"soc2_type"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // ComplianceResponse defines model for ComplianceResponse.
@@ -2086,6 +2152,9 @@ type ComplianceResponse struct {
 	// Meta Catalog metadata (`as_of`, `sources`, and this endpoint's counts where it has any).
 	Meta ComplianceMeta `json:"meta"`
 }
+
+// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+type Confidence string
 
 // ContextCompressionMeta defines model for ContextCompressionMeta.
 type ContextCompressionMeta struct {
@@ -2107,6 +2176,9 @@ type ContextCompressionRecord struct {
 	// CompressionMethods Compression methods offered (for example summarization, truncation); empty when none.
 	CompressionMethods []string `json:"compression_methods"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// NativeCompression Whether the provider compresses context natively; null when not confirmed.
 	NativeCompression *bool `json:"native_compression"`
 
@@ -2118,6 +2190,9 @@ type ContextCompressionRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TtlConfigurable Whether the lifetime of compressed or cached context can be configured; null when not confirmed.
 	TtlConfigurable *bool `json:"ttl_configurable"`
@@ -2152,6 +2227,9 @@ type ContextWindowRecord struct {
 	// AdvertisedContext Context window the provider advertises, tokens; null when unknown.
 	AdvertisedContext *int `json:"advertised_context"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DegradationNote How quality degrades as the window fills; null when none is known.
 	DegradationNote *string `json:"degradation_note"`
 
@@ -2166,6 +2244,9 @@ type ContextWindowRecord struct {
 
 	// RecommendedMaxFill Recommended maximum fill of the advertised window, a fraction 0 to 1; null when unknown.
 	RecommendedMaxFill *float64 `json:"recommended_max_fill"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// UsableTokens Tokens usable in practice without notable degradation; null when unknown.
 	UsableTokens *int `json:"usable_tokens"`
@@ -2344,6 +2425,9 @@ type DataRetentionMeta struct {
 
 // DataRetentionRecord defines model for DataRetentionRecord.
 type DataRetentionRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Notes Free-text notes, or null.
 	Notes *string `json:"notes"`
 
@@ -2364,6 +2448,9 @@ type DataRetentionRecord struct {
 
 	// RetentionPeriodDays How long logged API data is kept, in days (0 = not kept); null when unknown or not stated.
 	RetentionPeriodDays *int `json:"retention_period_days"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TrainedOnApiData Whether API data is used to train models by default; null when not published.
 	TrainedOnApiData *bool `json:"trained_on_api_data"`
@@ -2398,6 +2485,9 @@ type DelegationSupportRecord struct {
 	// Auditable Whether delegated actions are logged for audit; null when unknown or not applicable.
 	Auditable *bool `json:"auditable"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DelegationSupported Whether the provider supports delegating authority (scoped, restricted or short-lived credentials or tokens) to agents or clients; null when not confirmed.
 	DelegationSupported *bool `json:"delegation_supported"`
 
@@ -2412,6 +2502,9 @@ type DelegationSupportRecord struct {
 
 	// Revocable Whether a delegation can be revoked before it expires; null when unknown or not applicable.
 	Revocable *bool `json:"revocable"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TimeBound Whether a delegation expires after a set time; null when unknown or not applicable.
 	TimeBound *bool `json:"time_bound"`
@@ -2440,6 +2533,9 @@ type DeprecationsRecord struct {
 	// AnnouncedAt Date the deprecation was announced (`YYYY-MM-DD`); null when none was announced or unknown.
 	AnnouncedAt *openapi_types.Date `json:"announced_at"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ModelId Model ID as named in the provider's API.
 	ModelId string `json:"model_id"`
 
@@ -2451,6 +2547,9 @@ type DeprecationsRecord struct {
 
 	// ReplacementModel Model ID the provider recommends instead; null when none.
 	ReplacementModel *string `json:"replacement_model"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Status Deprecation status of the model.
 	Status DeprecationsStatus `json:"status"`
@@ -2500,6 +2599,9 @@ type EmbeddingQualityMeta struct {
 
 // EmbeddingQualityRecord defines model for EmbeddingQualityRecord.
 type EmbeddingQualityRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Dimensions Number of dimensions of the embedding vector (the default size); null when unknown.
 	Dimensions *int `json:"dimensions"`
 
@@ -2517,6 +2619,9 @@ type EmbeddingQualityRecord struct {
 
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TaskType Benchmark task type the score is for.
 	TaskType EmbeddingQualityTaskType `json:"task_type"`
@@ -2557,6 +2662,9 @@ type ErrorCodesMeta struct {
 
 // ErrorCodesRecord defines model for ErrorCodesRecord.
 type ErrorCodesRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// HttpStatus HTTP status code the provider returns.
 	HttpStatus int `json:"http_status"`
 
@@ -2583,6 +2691,9 @@ type ErrorCodesRecord struct {
 
 	// Retryable Whether retrying the same request can succeed.
 	Retryable bool `json:"retryable"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// StandardCategory Standard category the error maps to.
 	StandardCategory ErrorCodesCategory `json:"standard_category"`
@@ -2650,6 +2761,9 @@ type FineTuningRecord struct {
 	// Available Whether the provider offers fine-tuning; null when the provider's official material consulted did not confirm it either way.
 	Available *bool `json:"available"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// InferenceCostMultiplier Inference price of a tuned model as a multiple of the base model's price (1 = same), for the same model as `training_cost_per_1m_tokens`; null when unknown.
 	InferenceCostMultiplier *float64 `json:"inference_cost_multiplier"`
 
@@ -2667,6 +2781,9 @@ type FineTuningRecord struct {
 
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportedModels Model IDs that can be fine-tuned; empty when not available, unknown, or when the provider tunes a large and changing catalog of open models (said in `notes`).
 	SupportedModels []string `json:"supported_models"`
@@ -2704,6 +2821,9 @@ type FreeTierMeta struct {
 
 // FreeTierRecord defines model for FreeTierRecord.
 type FreeTierRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DailyRequestCap Free requests per day; null when unknown or uncapped.
 	DailyRequestCap *int `json:"daily_request_cap"`
 
@@ -2736,6 +2856,9 @@ type FreeTierRecord struct {
 
 	// RequiresCreditCard Whether a credit card is needed to use the free access; null when unknown or not applicable.
 	RequiresCreditCard *bool `json:"requires_credit_card"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TierType Kind of free access (for example permanent or trial_credit); null when there is none.
 	TierType *string `json:"tier_type"`
@@ -2811,6 +2934,9 @@ type FunctionCallingMeta struct {
 
 // FunctionCallingRecord defines model for FunctionCallingRecord.
 type FunctionCallingRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ForcedMode True if the caller can force the model to call a tool (or a named tool); null when unknown.
 	ForcedMode *bool `json:"forced_mode"`
 
@@ -2828,6 +2954,9 @@ type FunctionCallingRecord struct {
 
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// ToolCallSupported True if the provider's models can call tools (functions); false when the provider serves no model that can (the notes say so); null when not confirmed either way.
 	ToolCallSupported *bool `json:"tool_call_supported"`
@@ -2868,6 +2997,9 @@ type GuardrailsRecord struct {
 	// CanDisable Whether the filters can be turned off; null when not confirmed.
 	CanDisable *bool `json:"can_disable"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Configurable Whether the filters can be configured (categories, strictness); null when not confirmed.
 	Configurable *bool `json:"configurable"`
 
@@ -2885,6 +3017,9 @@ type GuardrailsRecord struct {
 
 	// SafetyFiltersEnabled Whether safety filters apply by default; null when not confirmed.
 	SafetyFiltersEnabled *bool `json:"safety_filters_enabled"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// StrictnessLevels Strictness levels offered (for example low, medium, high); empty when not configurable.
 	StrictnessLevels []string `json:"strictness_levels"`
@@ -3036,6 +3171,9 @@ type JsonModeMeta struct {
 
 // JsonModeRecord defines model for JsonModeRecord.
 type JsonModeRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// EnforcementMethod How JSON output is enforced (for example native); complete value set not given by the contract; null when there is no enforcement or it is unknown.
 	EnforcementMethod *string `json:"enforcement_method"`
 
@@ -3053,6 +3191,9 @@ type JsonModeRecord struct {
 
 	// SchemaEnforcementSupported True if the output can be made to follow a caller-supplied JSON schema; null when neither source states it.
 	SchemaEnforcementSupported *bool `json:"schema_enforcement_supported"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// StrictModeSupported True if a strict mode guarantees exact schema adherence; null when not confirmed.
 	StrictModeSupported *bool `json:"strict_mode_supported"`
@@ -3122,6 +3263,9 @@ type KnowledgeCutoffMeta struct {
 
 // KnowledgeCutoffRecord defines model for KnowledgeCutoffRecord.
 type KnowledgeCutoffRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// CutoffApproximate True if the provider gives only an approximate cutoff (for example a month or a season).
 	CutoffApproximate bool `json:"cutoff_approximate"`
 
@@ -3139,6 +3283,9 @@ type KnowledgeCutoffRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // KnowledgeCutoffResponse defines model for KnowledgeCutoffResponse.
@@ -3203,6 +3350,9 @@ type LogprobSupportMeta struct {
 
 // LogprobSupportRecord defines model for LogprobSupportRecord.
 type LogprobSupportRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// LogprobSupported True if the provider returns log probabilities of output tokens; false when it does not (or serves no text-generation model); null when not confirmed either way (the notes say so).
 	LogprobSupported *bool `json:"logprob_supported"`
 
@@ -3217,6 +3367,9 @@ type LogprobSupportRecord struct {
 
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TopLogprobsParam Request parameter that sets the number of alternatives per token; null when there is none.
 	TopLogprobsParam *string `json:"top_logprobs_param"`
@@ -3242,6 +3395,9 @@ type MaxOutputTokensMeta struct {
 
 // MaxOutputTokensRecord defines model for MaxOutputTokensRecord.
 type MaxOutputTokensRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ContextWindow Context window, tokens (input plus output); null when unknown.
 	ContextWindow *int `json:"context_window"`
 
@@ -3259,6 +3415,9 @@ type MaxOutputTokensRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // MaxOutputTokensResponse defines model for MaxOutputTokensResponse.
@@ -3295,6 +3454,9 @@ type McpSupportMeta struct {
 
 // McpSupportRecord defines model for McpSupportRecord.
 type McpSupportRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// CustomMcpServerSupport Whether callers can attach their own (remote) MCP servers; null when not confirmed.
 	CustomMcpServerSupport *bool `json:"custom_mcp_server_support"`
 
@@ -3315,6 +3477,9 @@ type McpSupportRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // McpSupportResponse defines model for McpSupportResponse.
@@ -3352,6 +3517,9 @@ type MigrationGuideRecord struct {
 	// AuthChange How authentication changes (for example header name and key format), free text.
 	AuthChange string `json:"auth_change"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Difficulty How hard the migration is.
 	Difficulty MigrationGuideDifficulty `json:"difficulty"`
 
@@ -3369,6 +3537,9 @@ type MigrationGuideRecord struct {
 
 	// ReferenceCompat Whether the target provider offers an API compatible with the reference chat-completions API.
 	ReferenceCompat bool `json:"reference_compat"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// ToProvider Target provider ID.
 	ToProvider string `json:"to_provider"`
@@ -3400,6 +3571,9 @@ type ModelLifecycleMeta struct {
 
 // ModelLifecycleRecord defines model for ModelLifecycleRecord.
 type ModelLifecycleRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DeprecationDate Date the model was or will be deprecated (`YYYY-MM-DD`); null when none is set or unknown.
 	DeprecationDate *openapi_types.Date `json:"deprecation_date"`
 
@@ -3420,6 +3594,9 @@ type ModelLifecycleRecord struct {
 
 	// SlaEligible True if the provider's SLA covers the model in this stage; null when the provider does not state it per model (not confirmed either way).
 	SlaEligible *bool `json:"sla_eligible"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Stage Current lifecycle stage of the model.
 	Stage ModelLifecycleStage `json:"stage"`
@@ -3442,6 +3619,9 @@ type ModelRecord struct {
 	// Capabilities Capabilities of the model.
 	Capabilities ModelsCapabilities `json:"capabilities"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ContextWindow Context window in tokens; null when unknown.
 	ContextWindow *int `json:"context_window"`
 
@@ -3456,6 +3636,9 @@ type ModelRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Task Addition to the contract's fields; kind of model.
 	Task ModelTask `json:"task"`
@@ -3475,6 +3658,9 @@ type ModelTaskFitMeta struct {
 
 // ModelTaskFitRecord defines model for ModelTaskFitRecord.
 type ModelTaskFitRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ModelId Model ID as named in the provider's API.
 	ModelId string `json:"model_id"`
 
@@ -3483,6 +3669,9 @@ type ModelTaskFitRecord struct {
 
 	// Score Curated composite fit score, 0 to 100.
 	Score float64 `json:"score"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Task Task the score is for.
 	Task ModelTaskFitTask `json:"task"`
@@ -3526,6 +3715,9 @@ type ModelVersionsRecord struct {
 	// BreakingChanges Known breaking changes between versions, one human-readable string each (empty when none).
 	BreakingChanges []string `json:"breaking_changes"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// CurrentPinnedVersion Dated version the alias currently points to; null when unknown.
 	CurrentPinnedVersion *string `json:"current_pinned_version"`
 
@@ -3537,6 +3729,9 @@ type ModelVersionsRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Versions Known dated versions of the alias, newest first.
 	Versions []ModelVersionsVersion `json:"versions"`
@@ -3622,6 +3817,9 @@ type MultimodalOutputType string
 
 // MultimodalRecord defines model for MultimodalRecord.
 type MultimodalRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Inputs Input modalities the model accepts.
 	Inputs []MultimodalInputType `json:"inputs"`
 
@@ -3639,6 +3837,9 @@ type MultimodalRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportedImageFormats Accepted image formats (for example png, jpeg, webp, gif); empty when images are not accepted or the formats are not confirmed.
 	SupportedImageFormats []string `json:"supported_image_formats"`
@@ -3670,6 +3871,9 @@ type NativeToolsRecord struct {
 	// CompatibleModels Model IDs (the provider's API names) that can use the tool; may be empty when not published.
 	CompatibleModels []string `json:"compatible_models"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// PricingNotes How the tool is priced (for example USD per 1000 calls), free text, or null.
 	PricingNotes *string `json:"pricing_notes"`
 
@@ -3678,6 +3882,9 @@ type NativeToolsRecord struct {
 
 	// SeparatePricing Whether using the tool is billed separately from tokens; null when not confirmed.
 	SeparatePricing *bool `json:"separate_pricing"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// ToolName The provider's name for the tool (as used in its API, for example web_search_preview).
 	ToolName string `json:"tool_name"`
@@ -3732,6 +3939,9 @@ type OutputReproducibilityMeta struct {
 
 // OutputReproducibilityRecord defines model for OutputReproducibilityRecord.
 type OutputReproducibilityRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DeterministicGuarantee Determinism the provider promises: `best_effort` (a seed is honoured but identical outputs are not promised), `deterministic` (the provider's documentation states that seeded calls are deterministic) or `none` (no determinism promised); null when not confirmed or not applicable.
 	DeterministicGuarantee *string `json:"deterministic_guarantee"`
 
@@ -3752,6 +3962,9 @@ type OutputReproducibilityRecord struct {
 
 	// SeedSupported Whether the API accepts a sampling seed; null when not confirmed.
 	SeedSupported *bool `json:"seed_supported"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SystemFingerprintExposed Whether responses carry a backend fingerprint that shows when the serving configuration changed; null when not confirmed.
 	SystemFingerprintExposed *bool `json:"system_fingerprint_exposed"`
@@ -3780,6 +3993,9 @@ type OverflowBehaviourMeta struct {
 
 // OverflowBehaviourRecord defines model for OverflowBehaviourRecord.
 type OverflowBehaviourRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ErrorCode Error code or type the provider returns on overflow (for example context_length_exceeded), or null when it returns no error or the code is unknown.
 	ErrorCode *string `json:"error_code"`
 
@@ -3791,6 +4007,9 @@ type OverflowBehaviourRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// WarningProvided Whether the caller is told (error, warning field or header) that the input did not fit; null when the behaviour is null.
 	WarningProvided *bool `json:"warning_provided"`
@@ -3933,6 +4152,9 @@ type PiiHandlingRecord struct {
 	// AuditTrailSupported Whether PII detections are recorded in an audit trail; null when not confirmed.
 	AuditTrailSupported *bool `json:"audit_trail_supported"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Configurable Whether PII handling can be configured (types, actions); null when not confirmed.
 	Configurable *bool `json:"configurable"`
 
@@ -3953,6 +4175,9 @@ type PiiHandlingRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportedPiiTypes PII types detected (for example email, phone_number, credit_card); empty when no detection.
 	SupportedPiiTypes []string `json:"supported_pii_types"`
@@ -4044,6 +4269,9 @@ type PricingRates struct {
 
 // PricingRecord Prices of one model.
 type PricingRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// FreeTier Whether the model has a free tier.
 	FreeTier bool `json:"free_tier"`
 
@@ -4055,6 +4283,9 @@ type PricingRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Task Addition to the contract's fields; task the model serves.
 	Task Task `json:"task"`
@@ -4098,6 +4329,9 @@ type PromptCachingRecord struct {
 	// CachingSupported Whether the provider offers prompt caching; null when the provider's official material consulted did not confirm it either way.
 	CachingSupported *bool `json:"caching_supported"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Notes How caching works and where the facts come from; null when none.
 	Notes *string `json:"notes"`
 
@@ -4115,6 +4349,9 @@ type PromptCachingRecord struct {
 
 	// SavingsPct Saving on cached input tokens of `price_model`, percent 0-100 (1 - cached / uncached price, rounded to 0.1); null when there is no such model.
 	SavingsPct *float64 `json:"savings_pct"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// UncachedInputPricePerMtoken Uncached input price of `price_model`, USD per 1M tokens (its pricing catalog `input_per_1m_tokens`); null when there is no such model.
 	UncachedInputPricePerMtoken *float64 `json:"uncached_input_price_per_mtoken"`
@@ -4143,6 +4380,9 @@ type PromptModerationMeta struct {
 
 // PromptModerationRecord defines model for PromptModerationRecord.
 type PromptModerationRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Configurable Whether moderation can be configured (categories, thresholds, actions); null when not confirmed.
 	Configurable *bool `json:"configurable"`
 
@@ -4166,6 +4406,9 @@ type PromptModerationRecord struct {
 
 	// SeparateModerationApi Whether the provider offers a standalone moderation API; null when not confirmed.
 	SeparateModerationApi *bool `json:"separate_moderation_api"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportedCategories Moderation categories checked (for example hate, violence, self_harm); empty when none.
 	SupportedCategories []string `json:"supported_categories"`
@@ -4302,6 +4545,9 @@ type RateLimitRecoveryRecord struct {
 	// BaseDelayMs Recommended first retry delay, ms.
 	BaseDelayMs int `json:"base_delay_ms"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Jitter Whether random jitter should be added to the delay.
 	Jitter bool `json:"jitter"`
 
@@ -4331,6 +4577,9 @@ type RateLimitRecoveryRecord struct {
 
 	// RpmWindowType Window of the requests-per-minute limit, `sliding` or `fixed`; null when unknown.
 	RpmWindowType *RateLimitRecoveryWindowType `json:"rpm_window_type"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TpmWindowType Window of the tokens-per-minute limit, `sliding` or `fixed`; null when unknown.
 	TpmWindowType *RateLimitRecoveryWindowType `json:"tpm_window_type"`
@@ -4383,6 +4632,9 @@ type RateLimitStatusResponse struct {
 
 // RateLimitTier Published rate limits of one provider tier.
 type RateLimitTier struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Limits Limits of the tier.
 	Limits RateLimitValues `json:"limits"`
 
@@ -4394,6 +4646,9 @@ type RateLimitTier struct {
 
 	// SourceUrl Addition to the contract's fields; address of the provider's page the limits come from.
 	SourceUrl string `json:"source_url"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Tier Tier name (for example `free`, `tier1`, `tier2`, `standard`, `paid`).
 	Tier string `json:"tier"`
@@ -4465,6 +4720,9 @@ type RecommendResponse struct {
 	Recommendations []RecommendEntry `json:"recommendations"`
 }
 
+// RecordSources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+type RecordSources = []string
+
 // ReferenceCompatMeta defines model for ReferenceCompatMeta.
 type ReferenceCompatMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
@@ -4488,6 +4746,9 @@ type ReferenceCompatRecord struct {
 	// CompatibleEndpoints Compatible endpoint paths (for example /chat/completions, /embeddings); empty when none.
 	CompatibleEndpoints []string `json:"compatible_endpoints"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DropInReplacement Whether the reference SDK works by changing only the base address, key and model name; null when not confirmed.
 	DropInReplacement *bool `json:"drop_in_replacement"`
 
@@ -4505,6 +4766,9 @@ type ReferenceCompatRecord struct {
 
 	// ReferenceCompatible Whether the provider offers an API compatible with the reference chat-completions API; null when not confirmed.
 	ReferenceCompatible *bool `json:"reference_compatible"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // ReferenceCompatResponse defines model for ReferenceCompatResponse.
@@ -4551,6 +4815,9 @@ type RegionsMeta struct {
 
 // RegionsRecord defines model for RegionsRecord.
 type RegionsRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// EuAvailable Whether inference can be kept in the EU; null when not confirmed either way.
 	EuAvailable *bool `json:"eu_available"`
 
@@ -4568,6 +4835,9 @@ type RegionsRecord struct {
 
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // RegionsResponse defines model for RegionsResponse.
@@ -4596,6 +4866,9 @@ type RerankingMeta struct {
 
 // RerankingRecord defines model for RerankingRecord.
 type RerankingRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// MaxDocuments Maximum documents per query; null when unknown or not available.
 	MaxDocuments *int `json:"max_documents"`
 
@@ -4616,6 +4889,9 @@ type RerankingRecord struct {
 
 	// RerankingAvailable Whether the provider offers a reranking API; null when the provider's official material consulted did not confirm it either way.
 	RerankingAvailable *bool `json:"reranking_available"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SupportsMultilingual Whether at least one of the provider's reranking models works across multiple languages; null when unknown or not available.
 	SupportsMultilingual *bool `json:"supports_multilingual"`
@@ -4656,6 +4932,9 @@ type ResolveAliasRecord struct {
 	// AutoUpdates True if the alias moves to newer versions without notice to the caller.
 	AutoUpdates bool `json:"auto_updates"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// CurrentPinnedVersion Model version the alias currently points to; null when neither the source data nor the provider's model page states it.
 	CurrentPinnedVersion *string `json:"current_pinned_version"`
 
@@ -4667,6 +4946,9 @@ type ResolveAliasRecord struct {
 
 	// ReleaseDate Release date of `current_pinned_version` (`YYYY-MM-DD`); null when unknown.
 	ReleaseDate *openapi_types.Date `json:"release_date"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // ResolveAliasResponse With `alias`: the alias record itself (`ResolveAliasRecord`). Without `alias`: `{"aliases": [...], "meta": {...}}` (`ResolveAliasListResponse`).
@@ -4688,6 +4970,9 @@ type SdkSupportMeta struct {
 
 // SdkSupportRecord defines model for SdkSupportRecord.
 type SdkSupportRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Languages Distinct languages of the entries in `sdks`, ascending.
 	Languages []string `json:"languages"`
 
@@ -4702,6 +4987,9 @@ type SdkSupportRecord struct {
 
 	// Sdks The provider's client SDKs.
 	Sdks []SdkSupportSdk `json:"sdks"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 }
 
 // SdkSupportResponse defines model for SdkSupportResponse.
@@ -4745,11 +5033,17 @@ type SecurityCertificationsRecord struct {
 	// Certification Certification this record describes.
 	Certification SecurityCertificationsCertification `json:"certification"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
 	// Scope What the certification covers (for example API platform, specific regions), or null when unknown.
 	Scope *string `json:"scope"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// Status The provider's status for this certification.
 	Status SecurityCertificationsStatus `json:"status"`
@@ -4802,6 +5096,9 @@ type SemanticCachingRecord struct {
 	// CachingType Kind of caching offered: `exact_prefix` (prompt prefix / KV caching: only a byte-identical prompt prefix is reused, the response is always generated), `exact_match` (identical requests get a stored response), `semantic`; null when none or unknown.
 	CachingType *string `json:"caching_type"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// Notes Free-text notes; null when none.
 	Notes *string `json:"notes"`
 
@@ -4813,6 +5110,9 @@ type SemanticCachingRecord struct {
 
 	// SimilarityThresholdConfigurable Whether the similarity threshold can be set by the caller; null when unknown.
 	SimilarityThresholdConfigurable *bool `json:"similarity_threshold_configurable"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// TtlConfigurable Whether the cache TTL can be set by the caller; null when unknown or no caching.
 	TtlConfigurable *bool `json:"ttl_configurable"`
@@ -4841,6 +5141,9 @@ type SlaMeta struct {
 
 // SlaRecord defines model for SlaRecord.
 type SlaRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// CreditPctPerHourOutage Service credit per hour of outage, percent (0 to 100) of the monthly bill; null when not stated.
 	CreditPctPerHourOutage *float64 `json:"credit_pct_per_hour_outage"`
 
@@ -4865,6 +5168,9 @@ type SlaRecord struct {
 	// SlaUrl Address of the published SLA, or null.
 	SlaUrl *string `json:"sla_url"`
 
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
+
 	// TierRequired Plan or tier needed for the SLA to apply (for example enterprise), or null when none or unknown.
 	TierRequired *string `json:"tier_required"`
 }
@@ -4880,6 +5186,9 @@ type SlaResponse struct {
 
 // Source defines model for Source.
 type Source struct {
+	// Id Identifier of the source within this answer: each record's `sources` lists the ids of the sources its values come from.
+	Id string `json:"id"`
+
 	// License License of the source data (for example CC-BY-4.0), or null for a provider's own documentation.
 	License *string `json:"license"`
 
@@ -4907,6 +5216,9 @@ type StreamingLatencyRecord struct {
 	// BenchmarkSource Name of the published benchmark the figures come from.
 	BenchmarkSource string `json:"benchmark_source"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// MeasuredAt Period the benchmark was measured in (free-form period string, for example a month or quarter).
 	MeasuredAt string `json:"measured_at"`
 
@@ -4930,6 +5242,9 @@ type StreamingLatencyRecord struct {
 
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// ThroughputTokensPerSec Output throughput, tokens per second; null when not published.
 	ThroughputTokensPerSec *float64 `json:"throughput_tokens_per_sec"`
@@ -4958,6 +5273,9 @@ type StreamingProtocolsMeta struct {
 
 // StreamingProtocolsRecord defines model for StreamingProtocolsRecord.
 type StreamingProtocolsRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// KnownQuirks Known quirks of the provider's streaming, free text, or null when none are known.
 	KnownQuirks *string `json:"known_quirks"`
 
@@ -4969,6 +5287,9 @@ type StreamingProtocolsRecord struct {
 
 	// RealtimeApi Whether the provider offers a realtime (low-latency, bidirectional) streaming API; null when unknown. (The contract gives no type; a boolean is this document's choice.)
 	RealtimeApi *bool `json:"realtime_api"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// SseSupported Whether responses can be streamed with Server-Sent Events; null when not confirmed.
 	SseSupported *bool `json:"sse_supported"`
@@ -5012,6 +5333,9 @@ type StructuredOutputMeta struct {
 
 // StructuredOutputRecord defines model for StructuredOutputRecord.
 type StructuredOutputRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ConstrainedDecoding True if enforcement uses constrained decoding (token sampling restricted to the schema); null when not confirmed.
 	ConstrainedDecoding *bool `json:"constrained_decoding"`
 
@@ -5032,6 +5356,9 @@ type StructuredOutputRecord struct {
 
 	// ResponseFormatParam Request parameter that carries the schema; null when there is none.
 	ResponseFormatParam *string `json:"response_format_param"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// StrictEnforcement True if the schema is strictly enforced (output always validates); null when not confirmed.
 	StrictEnforcement *bool `json:"strict_enforcement"`
@@ -5129,6 +5456,9 @@ type ThinkingSupportRecord struct {
 	// BudgetParam Request parameter that sets the thinking budget; null when there is none or it is not confirmed.
 	BudgetParam *string `json:"budget_param"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// DefaultBehavior Whether thinking is on by default: `opt_in` (off unless the request turns it on), `always_on` (cannot be turned off) or `on_by_default` (on unless the request turns it off); null when not applicable or not confirmed.
 	DefaultBehavior *string `json:"default_behavior"`
 
@@ -5140,6 +5470,9 @@ type ThinkingSupportRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// ThinkingCostPer1m Price of thinking tokens, USD per 1M tokens; null when unknown or not applicable.
 	ThinkingCostPer1m *float64 `json:"thinking_cost_per_1m"`
@@ -5275,6 +5608,9 @@ type ToolCallFormatMeta struct {
 
 // ToolCallFormatRecord defines model for ToolCallFormatRecord.
 type ToolCallFormatRecord struct {
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// ModelId Model ID the record applies to; null when it applies to all the provider's models.
 	ModelId *string `json:"model_id"`
 
@@ -5289,6 +5625,9 @@ type ToolCallFormatRecord struct {
 
 	// RoleOrder Expected order of message roles around a tool call (for example user, assistant, tool, assistant).
 	RoleOrder []string `json:"role_order"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// StrictRoleOrdering True if the provider rejects messages that break the expected role order; null when not confirmed.
 	StrictRoleOrdering *bool `json:"strict_role_ordering"`
@@ -5545,6 +5884,9 @@ type WebsocketSupportRecord struct {
 	// AuthMethod How a WebSocket connection authenticates (for example a header or an ephemeral token); null when not applicable.
 	AuthMethod *string `json:"auth_method"`
 
+	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	Confidence Confidence `json:"confidence"`
+
 	// MultiplexingSupported True if one connection carries several concurrent sessions or requests; null when unknown.
 	MultiplexingSupported *bool `json:"multiplexing_supported"`
 
@@ -5553,6 +5895,9 @@ type WebsocketSupportRecord struct {
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
+	Sources RecordSources `json:"sources"`
 
 	// StreamingMethod Main streaming transport (for example websocket or sse); complete value set not given by the contract.
 	StreamingMethod string `json:"streaming_method"`

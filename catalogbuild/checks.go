@@ -1,0 +1,127 @@
+package catalogbuild
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Plausibility bounds: a value outside them is rejected into the build report, never written to a catalog.
+// They sit well above every price and window a provider publishes today, so they only catch unit slips (a
+// per-1K price read as per-token, a per-image price read as per-token) and copied numbers.
+const (
+	MaxLLMInputPer1M  = 150.0
+	MaxLLMOutputPer1M = 600.0
+	MaxContextWindow  = 10_000_000
+	// AgreeTolerance is how far apart two sources' values may be and still agree (relative).
+	AgreeTolerance = 0.02
+)
+
+// Confidence levels of a record (the OpenAPI Confidence schema).
+const (
+	ConfidenceVerified = "verified" // from the provider's own documentation
+	ConfidenceAgreed   = "agreed"   // two or more data sets give the same value (within AgreeTolerance)
+	ConfidenceSingle   = "single"   // one data set gives it
+	ConfidenceDisputed = "disputed" // data sets disagree and no official page settles it: the value is null
+)
+
+// Source ids of the upstream data sets (meta.sources[].id).
+const (
+	SourceLiteLLM     = "litellm"
+	SourceModelsDev   = "models-dev"
+	SourceGenAI       = "genai-prices"
+	SourceLLMStats    = "llm-stats"
+	SourceSimpleEvals = "simple-evals"
+)
+
+// Rejection is a value the bounds kept out of a catalog.
+type Rejection struct {
+	Catalog, Provider, Model, Field string
+	Value                           string
+	Reason                          string
+}
+
+// Dispute is a value two sources disagree on.
+type Dispute struct {
+	Catalog, Provider, Model, Field string
+	Values                          []string // "source=value", sorted
+	Outcome                         string
+}
+
+// Report is what a build kept out or could not settle; REPORT.md lists it.
+type Report struct {
+	Rejected []Rejection
+	Disputed []Dispute
+}
+
+func (r *Report) reject(catalog string, k key, field string, v any, reason string) {
+	r.Rejected = append(r.Rejected, Rejection{catalog, k.provider, k.model, field, fmt.Sprint(v), reason})
+}
+
+func (r *Report) sort() {
+	slices.SortFunc(r.Rejected, func(a, b Rejection) int {
+		return strings.Compare(a.Catalog+"\x00"+a.Provider+"\x00"+a.Model+"\x00"+a.Field, b.Catalog+"\x00"+b.Provider+"\x00"+b.Model+"\x00"+b.Field)
+	})
+	slices.SortFunc(r.Disputed, func(a, b Dispute) int {
+		return strings.Compare(a.Catalog+"\x00"+a.Provider+"\x00"+a.Model+"\x00"+a.Field, b.Catalog+"\x00"+b.Provider+"\x00"+b.Model+"\x00"+b.Field)
+	})
+}
+
+// agree reports whether every value is within AgreeTolerance of the others.
+func agree(vals []float64) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range vals {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if hi == 0 {
+		return true
+	}
+	return (hi-lo)/hi <= AgreeTolerance
+}
+
+// sourced is one source's value of a field.
+type sourced struct {
+	src string
+	v   float64
+}
+
+// crossCheck settles one price field given by several data sets. It returns the value kept (nil when disputed),
+// the sources behind it and whether they agreed.
+func crossCheck(vals []sourced) (kept *float64, srcs []string, agreed bool) {
+	if len(vals) == 0 {
+		return nil, nil, false
+	}
+	if len(vals) == 1 {
+		v := vals[0].v
+		return &v, []string{vals[0].src}, false
+	}
+	nums := make([]float64, len(vals))
+	for i, s := range vals {
+		nums[i] = s.v
+		srcs = append(srcs, s.src)
+	}
+	if agree(nums) {
+		v := vals[0].v
+		return &v, srcs, true
+	}
+	return nil, srcs, false
+}
+
+func fmtValues(vals []sourced) []string {
+	out := make([]string, len(vals))
+	for i, s := range vals {
+		out[i] = fmt.Sprintf("%s=%g", s.src, s.v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// explicitlyFree reports whether a model's own name says it is free (OpenRouter's ":free" variants and the like).
+func explicitlyFree(id string) bool {
+	lower := strings.ToLower(id)
+	return strings.HasSuffix(lower, ":free") || strings.HasSuffix(lower, "-free")
+}
+
+// tokenTask reports whether a task is priced per token in the LLM bounds' sense.
+func tokenTask(task string) bool { return task == "llm" || task == "code" }

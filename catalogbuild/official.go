@@ -1,0 +1,216 @@
+package catalogbuild
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The providers' own documentation, curated by hand into sources/official: one file per provider, every fact
+// tied to a page (URL and the day it was read). It outranks every data set (docs/decisions.md, "Catalogs").
+
+// OfficialPage is one page of a provider's documentation that facts were read from.
+type OfficialPage struct {
+	ID      string  `json:"id"`
+	Title   string  `json:"title"`
+	URL     string  `json:"url"`
+	Checked string  `json:"checked"`
+	AsOf    *string `json:"as_of"`
+}
+
+// Retirement is a model the provider's deprecation page lists: shut down (Shutdown on or before the build's
+// reference date) or deprecated with a shutdown date still ahead.
+type Retirement struct {
+	ModelID     string  `json:"model_id"`
+	Announced   *string `json:"announced"`
+	Shutdown    *string `json:"shutdown"`
+	Replacement *string `json:"replacement"`
+	Source      string  `json:"source"`
+	Note        *string `json:"note"`
+}
+
+// CurrentModel is a model the provider's models or pricing page lists as available.
+type CurrentModel struct {
+	ModelID          string   `json:"model_id"`
+	Name             *string  `json:"name"`
+	Task             string   `json:"task"`
+	Stage            string   `json:"stage"`
+	Released         *string  `json:"released"`
+	ContextWindow    *int64   `json:"context_window"`
+	MaxOutputTokens  *int64   `json:"max_output_tokens"`
+	InputPer1M       *float64 `json:"input_per_1m_tokens"`
+	OutputPer1M      *float64 `json:"output_per_1m_tokens"`
+	CachedInputPer1M *float64 `json:"cached_input_per_1m_tokens"`
+	Sources          []string `json:"sources"`
+	Note             *string  `json:"note"`
+}
+
+// LifecycleFile is sources/official/lifecycle/<provider>.json.
+type LifecycleFile struct {
+	ProviderID string         `json:"provider_id"`
+	Pages      []OfficialPage `json:"pages"`
+	Retired    []Retirement   `json:"retired"`
+	Current    []CurrentModel `json:"current"`
+}
+
+// Page returns the page of that id.
+func (f *LifecycleFile) Page(id string) (OfficialPage, bool) {
+	for _, p := range f.Pages {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return OfficialPage{}, false
+}
+
+var (
+	dayRE    = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	pageIDRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+)
+
+// officialTasks and officialStages are the values a curated model may take.
+var (
+	officialTasks  = []string{"llm", "code", "image", "embedding", "speech", "video", "search", "rerank", "moderation"}
+	officialStages = []string{"ga", "preview", "beta", "experimental"}
+)
+
+func checkDay(what, s string) error {
+	if !dayRE.MatchString(s) {
+		return fmt.Errorf("%s: %q is not a date (YYYY-MM-DD)", what, s)
+	}
+	return nil
+}
+
+func checkOptDay(what string, s *string) error {
+	if s == nil {
+		return nil
+	}
+	return checkDay(what, *s)
+}
+
+// CheckPages validates a curated file's pages: unique ids, https URLs, check dates.
+func CheckPages(file string, pages []OfficialPage) (map[string]bool, error) {
+	ids := map[string]bool{}
+	for _, p := range pages {
+		if !pageIDRE.MatchString(p.ID) || ids[p.ID] {
+			return nil, fmt.Errorf("%s: page id %q is malformed or repeated", file, p.ID)
+		}
+		ids[p.ID] = true
+		u, err := url.Parse(p.URL)
+		if err != nil || u.Scheme != "https" || u.Host == "" {
+			return nil, fmt.Errorf("%s: page %s: %q is not an https URL", file, p.ID, p.URL)
+		}
+		if err := checkDay(file+": page "+p.ID+" checked", p.Checked); err != nil {
+			return nil, err
+		}
+		if err := checkOptDay(file+": page "+p.ID+" as_of", p.AsOf); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(p.Title) == "" {
+			return nil, fmt.Errorf("%s: page %s has no title", file, p.ID)
+		}
+	}
+	return ids, nil
+}
+
+// OfficialLifecycleDir is where the curated lifecycle pages sit beside the upstream snapshots:
+// sources/official/lifecycle for sources/upstream.
+func OfficialLifecycleDir(dataDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(dataDir)), "official", "lifecycle")
+}
+
+// LoadLifecycle reads every file of dir (sources/official/lifecycle) and checks it; known are the provider IDs.
+// A missing folder is no curated data.
+func LoadLifecycle(dir string, known map[string]bool) (map[string]*LifecycleFile, error) {
+	out := map[string]*LifecycleFile{}
+	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		var f LifecycleFile
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		base := filepath.Base(name)
+		if f.ProviderID+".json" != base || !known[f.ProviderID] {
+			return nil, fmt.Errorf("%s: provider_id %q must be a known provider and the file's name", name, f.ProviderID)
+		}
+		if err := f.check(base); err != nil {
+			return nil, err
+		}
+		out[f.ProviderID] = &f
+	}
+	return out, nil
+}
+
+func (f *LifecycleFile) check(file string) error {
+	ids, err := CheckPages(file, f.Pages)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, r := range f.Retired {
+		if r.ModelID == "" || seen["r/"+r.ModelID] {
+			return fmt.Errorf("%s: retired model %q is empty or repeated", file, r.ModelID)
+		}
+		seen["r/"+r.ModelID] = true
+		if !ids[r.Source] {
+			return fmt.Errorf("%s: retired %s cites unknown page %q", file, r.ModelID, r.Source)
+		}
+		for what, d := range map[string]*string{"announced": r.Announced, "shutdown": r.Shutdown} {
+			if err := checkOptDay(file+": retired "+r.ModelID+" "+what, d); err != nil {
+				return err
+			}
+		}
+	}
+	for _, m := range f.Current {
+		if m.ModelID == "" || seen["c/"+m.ModelID] {
+			return fmt.Errorf("%s: current model %q is empty or repeated", file, m.ModelID)
+		}
+		seen["c/"+m.ModelID] = true
+		if !slices.Contains(officialTasks, m.Task) || !slices.Contains(officialStages, m.Stage) {
+			return fmt.Errorf("%s: current %s: task %q or stage %q is not allowed", file, m.ModelID, m.Task, m.Stage)
+		}
+		if len(m.Sources) == 0 {
+			return fmt.Errorf("%s: current %s cites no page", file, m.ModelID)
+		}
+		for _, s := range m.Sources {
+			if !ids[s] {
+				return fmt.Errorf("%s: current %s cites unknown page %q", file, m.ModelID, s)
+			}
+		}
+		if err := checkOptDay(file+": current "+m.ModelID+" released", m.Released); err != nil {
+			return err
+		}
+		for _, p := range []*float64{m.InputPer1M, m.OutputPer1M, m.CachedInputPer1M} {
+			if p != nil && *p < 0 {
+				return fmt.Errorf("%s: current %s has a negative price", file, m.ModelID)
+			}
+		}
+	}
+	return nil
+}
+
+// newestChecked is the newest day any curated page was read, "" when there is none.
+func newestChecked(files map[string]*LifecycleFile) string {
+	newest := ""
+	for _, f := range files {
+		for _, p := range f.Pages {
+			newest = max(newest, p.Checked)
+		}
+	}
+	return newest
+}

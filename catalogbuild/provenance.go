@@ -1,0 +1,192 @@
+package catalogbuild
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// dataSetIDs names the upstream data sets by the URL their catalog sources carry.
+var dataSetIDs = []struct{ url, id string }{
+	{"https://github.com/BerriAI/litellm", SourceLiteLLM},
+	{"https://github.com/anomalyco/models.dev", SourceModelsDev},
+	{"https://github.com/pydantic/genai-prices", SourceGenAI},
+	{"https://github.com/JonathanChavezTamales/llm-leaderboard", SourceLLMStats},
+	{"https://github.com/openai/simple-evals", SourceSimpleEvals},
+	{"https://github.com/embeddings-benchmark", "mteb"},
+	{"https://www.npmjs.com/package/@pydantic/genai-prices", "genai-prices-npm"},
+}
+
+var slugRE = regexp.MustCompile(`[^a-z0-9]+`)
+
+// SourceID is a source's stable id: the data set's short name, or a slug of an official page's host and path.
+func SourceID(s Source) string {
+	for _, d := range dataSetIDs {
+		if strings.HasPrefix(s.URL, d.url) {
+			return d.id
+		}
+	}
+	u, err := url.Parse(s.URL)
+	raw := s.URL
+	if err == nil {
+		raw = strings.TrimPrefix(u.Host, "www.") + u.Path
+	}
+	id := strings.Trim(slugRE.ReplaceAllString(strings.ToLower(raw), "-"), "-")
+	if len(id) > 60 {
+		id = strings.TrimRight(id[:60], "-")
+	}
+	if id == "" {
+		id = "source"
+	}
+	return id
+}
+
+type provEnvelope struct {
+	AsOf    string            `json:"as_of"`
+	Sources []Source          `json:"sources"`
+	Records []json.RawMessage `json:"records"`
+}
+
+// ProviderNames maps provider IDs to display names; WithProvenance uses them to tell which of a catalog's
+// official pages belong to a record's provider.
+type ProviderNames map[string]string
+
+// WithProvenance gives every source of a catalog file an id, and every record that has none its `sources` and
+// `confidence`:
+//   - sources: the catalog's sources whose URL the record itself cites (a source_url, an sla_url, a URL in its
+//     notes); else, for a per-provider record, the sources whose name or URL names its provider; else every
+//     source of the catalog (a rule that read them all);
+//   - confidence: `verified` when every cited source is a provider's own page (no license), else `single`.
+//
+// Records that carry their own provenance (pricing and models, settled value by value) are left as they are.
+// Field order and formatting are kept, so the output of a file already processed is the same bytes.
+func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
+	var env provEnvelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for i := range env.Sources {
+		if env.Sources[i].ID == "" {
+			id := SourceID(env.Sources[i])
+			for n := 2; used[id]; n++ {
+				id = fmt.Sprintf("%s-%d", strings.TrimRight(SourceID(env.Sources[i]), "-0123456789"), n)
+			}
+			env.Sources[i].ID = id
+		}
+		if used[env.Sources[i].ID] {
+			return nil, fmt.Errorf("source id %q repeated", env.Sources[i].ID)
+		}
+		used[env.Sources[i].ID] = true
+	}
+	for i, raw := range env.Records {
+		var rec map[string]any
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, err
+		}
+		if _, ok := rec["sources"]; ok {
+			continue
+		}
+		ids := citedSources(rec, env.Sources, providers)
+		conf := ConfidenceVerified
+		for _, s := range env.Sources {
+			if slices.Contains(ids, s.ID) && s.License != nil {
+				conf = ConfidenceSingle
+			}
+		}
+		extra, _ := json.Marshal(struct {
+			Sources    []string `json:"sources"`
+			Confidence string   `json:"confidence"`
+		}{ids, conf})
+		trimmed := bytes.TrimRight(raw, " \n\t")
+		if len(trimmed) < 2 || trimmed[len(trimmed)-1] != '}' {
+			return nil, fmt.Errorf("record %d is not an object", i)
+		}
+		sep := []byte(",")
+		if bytes.Equal(bytes.TrimSpace(trimmed[:len(trimmed)-1]), []byte("{")) {
+			sep = nil
+		}
+		out := append(append(append(slices.Clone(trimmed[:len(trimmed)-1]), sep...), extra[1:len(extra)-1]...), '}')
+		env.Records[i] = out
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(env); err != nil {
+		return nil, err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, buf.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return pretty.Bytes(), nil
+}
+
+// citedSources picks a record's sources (see WithProvenance), sorted.
+func citedSources(rec map[string]any, sources []Source, providers ProviderNames) []string {
+	var text []string
+	var walk func(any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case string:
+			text = append(text, t)
+		case []any:
+			for _, x := range t {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range t {
+				walk(x)
+			}
+		}
+	}
+	walk(rec)
+	all := strings.Join(text, "\n")
+	var ids []string
+	for _, s := range sources {
+		if s.URL != "" && strings.Contains(all, s.URL) {
+			ids = append(ids, s.ID)
+		}
+	}
+	if len(ids) == 0 {
+		if pid, _ := rec["provider_id"].(string); pid != "" {
+			for _, s := range sources {
+				if s.License == nil && namesProvider(s, pid, providers[pid]) {
+					ids = append(ids, s.ID)
+				}
+			}
+		}
+	}
+	if len(ids) == 0 {
+		for _, s := range sources {
+			ids = append(ids, s.ID)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// namesProvider reports whether an official page's name or URL names the provider (its ID or the first word of
+// its display name, such as "anthropic" or "mistral").
+func namesProvider(s Source, id, name string) bool {
+	hay := strings.ToLower(s.Name + " " + s.URL)
+	keys := []string{strings.ToLower(id)}
+	if f := strings.Fields(strings.ToLower(name)); len(f) > 0 && len(f[0]) > 2 && f[0] != "google" {
+		keys = append(keys, strings.Trim(f[0], "()"))
+	}
+	for _, part := range strings.Split(strings.ToLower(id), "-") {
+		if len(part) > 3 && part != "google" && part != "openai" {
+			keys = append(keys, part)
+		}
+	}
+	for _, k := range keys {
+		if k != "" && strings.Contains(hay, k) {
+			return true
+		}
+	}
+	return false
+}

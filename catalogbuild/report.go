@@ -1,0 +1,160 @@
+package catalogbuild
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// MainProviders are the 15 most used providers whose per-provider facts the report holds to a null target
+// (Google counted twice: the Gemini API and Vertex AI).
+var MainProviders = []string{"openai", "anthropic", "google-gemini", "google-vertex-ai", "azure-openai", "aws-bedrock",
+	"mistral", "cohere", "groq", "cerebras", "together", "fireworks", "ai21", "xai", "deepseek", "perplexity"}
+
+// PerProviderCatalogs are the catalogs with one or more records per provider whose null share the report gives
+// for the main providers.
+var PerProviderCatalogs = []string{"rate_limits", "sla", "data_retention", "security_certifications", "compliance",
+	"free_tier", "batch_api", "guardrails", "regions", "error_codes", "fine_tuning"}
+
+type reportCatalog struct {
+	AsOf    string `json:"as_of"`
+	Sources []struct {
+		ID string `json:"id"`
+	} `json:"sources"`
+	Records []map[string]any `json:"records"`
+}
+
+// fieldPaths flattens a record into "field" and "object.field" leaves (arrays count as one leaf; an empty array
+// counts as null, since it says nothing).
+func fieldPaths(prefix string, m map[string]any, out map[string]bool) {
+	for k, v := range m {
+		p := prefix + k
+		switch t := v.(type) {
+		case map[string]any:
+			fieldPaths(p+".", t, out)
+		case []any:
+			out[p] = len(t) > 0
+		default:
+			out[p] = v != nil
+		}
+	}
+}
+
+type nullShare struct {
+	field      string
+	nulls, all int
+}
+
+func nullShares(recs []map[string]any) []nullShare {
+	counts := map[string]*nullShare{}
+	for _, r := range recs {
+		leaves := map[string]bool{}
+		fieldPaths("", r, leaves)
+		for f, set := range leaves {
+			ns := counts[f]
+			if ns == nil {
+				ns = &nullShare{field: f}
+				counts[f] = ns
+			}
+			ns.all++
+			if !set {
+				ns.nulls++
+			}
+		}
+	}
+	out := make([]nullShare, 0, len(counts))
+	for _, ns := range counts {
+		out = append(out, *ns)
+	}
+	slices.SortFunc(out, func(a, b nullShare) int { return strings.Compare(a.field, b.field) })
+	return out
+}
+
+func pct(n, d int) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(d))
+}
+
+// BuildReport writes REPORT.md from the built catalogs (name -> file bytes) and the build's report.
+func BuildReport(files map[string][]byte, rep Report) ([]byte, error) {
+	var b strings.Builder
+	names := make([]string, 0, len(files))
+	cats := map[string]*reportCatalog{}
+	for n, data := range files {
+		var c reportCatalog
+		if err := json.Unmarshal(data, &c); err != nil {
+			return nil, fmt.Errorf("report: %s: %w", n, err)
+		}
+		cats[n] = &c
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	b.WriteString("# Catalog build report\n\nWritten by `make catalogs`; do not edit. For each catalog: records, the share of null per field, " +
+		"records per confidence level, then every value the bounds rejected and every value the sources disputed. " +
+		"Unknown is null: a null share is a gap in what the sources state, not a default.\n\n")
+	b.WriteString("## Main providers: null share of the per-provider catalogs\n\n")
+	b.WriteString("Over the records of " + strings.Join(MainProviders, ", ") + " (target: at most 20% per field).\n\n")
+	b.WriteString("| catalog | records | fields over 20% null | worst field |\n|---|---|---|---|\n")
+	for _, n := range PerProviderCatalogs {
+		c := cats[n]
+		if c == nil {
+			continue
+		}
+		var recs []map[string]any
+		for _, r := range c.Records {
+			if id, _ := r["provider_id"].(string); slices.Contains(MainProviders, id) {
+				recs = append(recs, r)
+			}
+		}
+		over, worst, worstShare := 0, "-", -1.0
+		for _, ns := range nullShares(recs) {
+			share := float64(ns.nulls) / float64(ns.all)
+			if share > 0.2 {
+				over++
+			}
+			if share > worstShare {
+				worst, worstShare = fmt.Sprintf("%s (%s)", ns.field, pct(ns.nulls, ns.all)), share
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", n, len(recs), over, worst)
+	}
+	b.WriteString("\n## Catalogs\n")
+	for _, n := range names {
+		c := cats[n]
+		fmt.Fprintf(&b, "\n### %s\n\n%d records, as of %s, %d sources.", n, len(c.Records), c.AsOf, len(c.Sources))
+		conf := map[string]int{}
+		for _, r := range c.Records {
+			if s, ok := r["confidence"].(string); ok {
+				conf[s]++
+			}
+		}
+		if len(conf) > 0 {
+			var parts []string
+			for _, l := range []string{ConfidenceVerified, ConfidenceAgreed, ConfidenceSingle, ConfidenceDisputed} {
+				parts = append(parts, fmt.Sprintf("%s %d", l, conf[l]))
+			}
+			b.WriteString(" Confidence: " + strings.Join(parts, ", ") + ".")
+		}
+		b.WriteString("\n\n| field | null |\n|---|---|\n")
+		for _, ns := range nullShares(c.Records) {
+			if ns.field == "sources" || ns.field == "confidence" {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", ns.field, pct(ns.nulls, ns.all))
+		}
+	}
+	fmt.Fprintf(&b, "\n## Rejected values (%d)\n\nKept out of the catalogs by the bounds; the field is null instead.\n\n", len(rep.Rejected))
+	b.WriteString("| catalog | provider | model | field | value | why |\n|---|---|---|---|---|---|\n")
+	for _, r := range rep.Rejected {
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s | %s |\n", r.Catalog, r.Provider, r.Model, r.Field, r.Value, r.Reason)
+	}
+	fmt.Fprintf(&b, "\n## Disputed values (%d)\n\nTwo or more data sets disagree by more than 2%%.\n\n", len(rep.Disputed))
+	b.WriteString("| catalog | provider | model | field | values | outcome |\n|---|---|---|---|---|---|\n")
+	for _, d := range rep.Disputed {
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s | %s |\n", d.Catalog, d.Provider, d.Model, d.Field, strings.Join(d.Values, ", "), d.Outcome)
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,268 @@
+package catalogbuild
+
+import (
+	"slices"
+)
+
+// officialKeys lists every model the providers' own pages list as current, sorted.
+func (c *converter) officialKeys() []key {
+	var out []key
+	for pid, f := range c.official {
+		for _, m := range f.Current {
+			out = append(out, key{pid, m.ModelID})
+		}
+	}
+	sortKeys(out)
+	return out
+}
+
+// officialModel returns the curated record of a current model, or nil.
+func (c *converter) officialModel(k key) *CurrentModel {
+	f := c.official[k.provider]
+	if f == nil {
+		return nil
+	}
+	for i := range f.Current {
+		if f.Current[i].ModelID == k.model {
+			return &f.Current[i]
+		}
+	}
+	return nil
+}
+
+// officialSource adds a curated page to the sources of the catalog being built and returns its id.
+func (c *converter) officialSource(provider, page string) string {
+	p, _ := c.official[provider].Page(page)
+	c.usedPages[p.ID] = Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL}
+	return p.ID
+}
+
+// provenance accumulates the sources and the confidence of one record, field by field.
+type provenance struct {
+	srcs   []string
+	levels []string
+}
+
+func (p *provenance) add(level string, srcs ...string) {
+	for _, s := range srcs {
+		if !slices.Contains(p.srcs, s) {
+			p.srcs = append(p.srcs, s)
+		}
+	}
+	p.levels = append(p.levels, level)
+}
+
+// result is the record's sources (sorted) and its confidence: disputed when any field was disputed, verified
+// when every field came from the provider's pages, agreed when every field was verified or agreed, else single.
+func (p *provenance) result(fallback string) ([]string, string) {
+	srcs := slices.Clone(p.srcs)
+	if len(srcs) == 0 && fallback != "" {
+		srcs = []string{fallback}
+	}
+	slices.Sort(srcs)
+	if srcs == nil {
+		srcs = []string{}
+	}
+	switch {
+	case slices.Contains(p.levels, ConfidenceDisputed):
+		return srcs, ConfidenceDisputed
+	case len(p.levels) > 0 && !slices.ContainsFunc(p.levels, func(l string) bool { return l != ConfidenceVerified }):
+		return srcs, ConfidenceVerified
+	case len(p.levels) > 0 && !slices.ContainsFunc(p.levels, func(l string) bool { return l != ConfidenceVerified && l != ConfidenceAgreed }):
+		return srcs, ConfidenceAgreed
+	}
+	return srcs, ConfidenceSingle
+}
+
+// sourceRates are each data set's token prices for one model, where it gives any.
+func (c *converter) sourceRates(k key, task string) map[string]PricingRates {
+	out := map[string]PricingRates{}
+	if l := c.lm[k]; l != nil && l.hasPrice {
+		out[SourceLiteLLM] = l.rates
+	}
+	if m := c.mm[k]; m != nil {
+		if r := mdRates(m.m, task); anyPrice(r) {
+			out[SourceModelsDev] = r
+		}
+	}
+	if task == "llm" || task == "code" || task == "embedding" {
+		if g, ok := c.gpLookup(k); ok {
+			if set, _, ok, err := gpPrices(g, c.asOf); err == nil && ok {
+				if r := gpRates(set, task); anyPrice(r) {
+					out[SourceGenAI] = r
+				}
+			}
+		}
+	}
+	return out
+}
+
+// settlePricing decides each token price of a record: the provider's page where it gives one; else the data sets,
+// cross-checked (agreeing values are kept, disagreeing ones become null and go to the report, except a dated
+// genai-prices change that postdates the other snapshots, which is the newer fact); then the bounds and the rule
+// that $0 is a fact only where a source says the model is free. Per-image, per-minute and per-request prices come
+// from the one data set that gives them.
+func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen string) {
+	k := key{rec.ProviderID, rec.Model}
+	off := c.officialModel(k)
+	task := rec.Task
+	if task == "code" {
+		task = "llm"
+	}
+	bySrc := c.sourceRates(k, task)
+	var prov provenance
+	fields := []struct {
+		name     string
+		dst      **float64
+		of       func(PricingRates) *float64
+		official *float64
+	}{
+		{"input_per_1m_tokens", &rec.Pricing.InputPer1M, func(r PricingRates) *float64 { return r.InputPer1M }, nil},
+		{"output_per_1m_tokens", &rec.Pricing.OutputPer1M, func(r PricingRates) *float64 { return r.OutputPer1M }, nil},
+		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1M, func(r PricingRates) *float64 { return r.CachedInputPer1M }, nil},
+	}
+	if off != nil {
+		fields[0].official, fields[1].official, fields[2].official = off.InputPer1M, off.OutputPer1M, off.CachedInputPer1M
+	}
+	officialFree := off != nil && off.InputPer1M != nil && *off.InputPer1M == 0 && (off.OutputPer1M == nil || *off.OutputPer1M == 0)
+	for _, f := range fields {
+		if f.official != nil {
+			v := *f.official
+			*f.dst = &v
+			ids := make([]string, len(off.Sources))
+			for i, s := range off.Sources {
+				ids[i] = c.officialSource(k.provider, s)
+			}
+			prov.add(ConfidenceVerified, ids...)
+			continue
+		}
+		if *f.dst == nil {
+			continue
+		}
+		if override && f.of(bySrc[SourceGenAI]) != nil {
+			prov.add(ConfidenceSingle, SourceGenAI)
+			continue
+		}
+		var vals []sourced
+		for _, src := range []string{SourceLiteLLM, SourceModelsDev, SourceGenAI} {
+			if v := f.of(bySrc[src]); v != nil {
+				vals = append(vals, sourced{src, *v})
+			}
+		}
+		kept, srcs, agreed := crossCheck(vals)
+		switch {
+		case len(vals) <= 1:
+			prov.add(ConfidenceSingle, chosen)
+		case agreed:
+			prov.add(ConfidenceAgreed, srcs...)
+		default:
+			_ = kept
+			*f.dst = nil
+			prov.add(ConfidenceDisputed, srcs...)
+			c.report.Disputed = append(c.report.Disputed, Dispute{"pricing", k.provider, k.model, f.name, fmtValues(vals), "null: the data sets disagree by more than 2% and no official page was curated"})
+		}
+	}
+	for _, p := range []*float64{rec.Pricing.PerImage, rec.Pricing.PerMinuteAudio, rec.Pricing.Per1kCharacters, rec.Pricing.PerRequest} {
+		if p != nil {
+			prov.add(ConfidenceSingle, chosen)
+			break
+		}
+	}
+	// $0 is a fact only where a source says the model is free.
+	free := c.freeTier[k] || explicitlyFree(k.model) || officialFree
+	for _, f := range []struct {
+		name string
+		dst  **float64
+	}{{"input_per_1m_tokens", &rec.Pricing.InputPer1M}, {"output_per_1m_tokens", &rec.Pricing.OutputPer1M},
+		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1M}, {"per_image", &rec.Pricing.PerImage},
+		{"per_minute_audio", &rec.Pricing.PerMinuteAudio}, {"per_1k_characters", &rec.Pricing.Per1kCharacters},
+		{"per_request", &rec.Pricing.PerRequest}} {
+		if *f.dst != nil && **f.dst == 0 && !free {
+			c.report.reject("pricing", k, f.name, 0, "a $0 price, and no source says the model is free")
+			*f.dst = nil
+		}
+	}
+	if tokenTask(rec.Task) {
+		if p := rec.Pricing.InputPer1M; p != nil && *p > MaxLLMInputPer1M {
+			c.report.reject("pricing", k, "input_per_1m_tokens", *p, "above the bound of $150 per 1M input tokens")
+			rec.Pricing.InputPer1M = nil
+		}
+		if p := rec.Pricing.OutputPer1M; p != nil && *p > MaxLLMOutputPer1M {
+			c.report.reject("pricing", k, "output_per_1m_tokens", *p, "above the bound of $600 per 1M output tokens")
+			rec.Pricing.OutputPer1M = nil
+		}
+	}
+	rec.FreeTier = free
+	rec.Sources, rec.Confidence = prov.result(chosen)
+}
+
+// settleModel applies the providers' pages and the bounds to one model record: the page's context window and
+// output limit win; a window above MaxContextWindow, an output limit above the window, and an output limit equal to
+// the window that no official page states (a number copied across fields) are rejected into the report.
+func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM bool, ctxVals []sourced) {
+	k := key{rec.ProviderID, rec.ModelID}
+	off := c.officialModel(k)
+	var prov provenance
+	officialOut := false
+	if off != nil && (off.ContextWindow != nil || off.MaxOutputTokens != nil) {
+		ids := make([]string, len(off.Sources))
+		for i, s := range off.Sources {
+			ids[i] = c.officialSource(k.provider, s)
+		}
+		if off.ContextWindow != nil {
+			v := *off.ContextWindow
+			rec.ContextWindow = &v
+		}
+		if off.MaxOutputTokens != nil {
+			v := *off.MaxOutputTokens
+			rec.MaxOutputTokens = &v
+			officialOut = true
+		}
+		prov.add(ConfidenceVerified, ids...)
+	}
+	if off == nil || off.ContextWindow == nil {
+		switch {
+		case len(ctxVals) >= 2 && agreeInts(ctxVals):
+			prov.add(ConfidenceAgreed, SourceModelsDev, SourceLiteLLM)
+		case len(ctxVals) >= 2:
+			// The window of the preferred source (models.dev) stays: the data sets often differ by the 1K-vs-1024
+			// reading of "128K"; the report lists every such pair.
+			c.report.Disputed = append(c.report.Disputed, Dispute{"models", k.provider, k.model, "context_window", fmtValues(ctxVals), "kept models.dev's value (its precedence); no official page was curated"})
+			prov.add(ConfidenceSingle, SourceModelsDev)
+		default:
+			if fromModelsDev {
+				prov.add(ConfidenceSingle, SourceModelsDev)
+			}
+			if fromLiteLLM {
+				prov.add(ConfidenceSingle, SourceLiteLLM)
+			}
+		}
+	}
+	if w := rec.ContextWindow; w != nil && *w > MaxContextWindow {
+		c.report.reject("models", k, "context_window", *w, "above the bound of 10M tokens")
+		rec.ContextWindow = nil
+	}
+	if o, w := rec.MaxOutputTokens, rec.ContextWindow; o != nil && w != nil {
+		switch {
+		case *o > *w:
+			c.report.reject("models", k, "max_output_tokens", *o, "above the context window")
+			rec.MaxOutputTokens = nil
+		case *o == *w && !officialOut:
+			c.report.reject("models", k, "max_output_tokens", *o, "equal to the context window, which no official page states: a copied number")
+			rec.MaxOutputTokens = nil
+		}
+	}
+	fallback := SourceModelsDev
+	if !fromModelsDev {
+		fallback = SourceLiteLLM
+	}
+	rec.Sources, rec.Confidence = prov.result(fallback)
+}
+
+func agreeInts(vals []sourced) bool {
+	nums := make([]float64, len(vals))
+	for i, v := range vals {
+		nums[i] = v.v
+	}
+	return agree(nums)
+}
