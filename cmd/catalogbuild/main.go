@@ -11,11 +11,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/catalogbuild/derive"
@@ -23,6 +25,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "fetch" {
+		if err := fetch(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "catalogbuild fetch:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	data := flag.String("data", "sources/upstream", "folder with the upstream snapshots (relative to the repository root unless absolute)")
 	out := flag.String("out", "seeds/catalogs", "folder the catalogs are written to (relative to the repository root unless absolute)")
 	verbose := flag.Bool("v", false, "print what was kept and dropped")
@@ -147,4 +156,49 @@ func repoRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// fetch downloads fresh upstream snapshots into sources/upstream (see catalogbuild.Fetch) and prints what changed.
+func fetch(args []string) error {
+	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
+	data := fs.String("data", "sources/upstream", "folder of the upstream snapshots (relative to the repository root unless absolute)")
+	base := fs.String("base-url", os.Getenv("CATALOG_SOURCES_BASE_URL"), "replace the scheme and host of every upstream URL (env CATALOG_SOURCES_BASE_URL)")
+	timeout := fs.Duration("timeout", 5*time.Minute, "time limit for the whole refresh")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(*data) {
+		*data = filepath.Join(root, *data)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	res, err := catalogbuild.Fetch(ctx, catalogbuild.FetchOptions{Dir: *data, BaseURL: *base})
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		if r.Unchanged {
+			fmt.Printf("%s: unchanged\n", r.File)
+			continue
+		}
+		fmt.Printf("%s: %d added, %d removed, %d prices changed (sha256 %.12s -> %.12s)\n", r.File, len(r.Added), len(r.Removed), len(r.Changed), r.SHA256Before, r.SHA256After)
+		for _, part := range []struct {
+			what string
+			list []string
+		}{{"added", r.Added}, {"removed", r.Removed}, {"changed", r.Changed}} {
+			for i, k := range part.list {
+				if i == 20 {
+					fmt.Printf("  ... and %d more %s\n", len(part.list)-20, part.what)
+					break
+				}
+				fmt.Printf("  %s %s\n", part.what, k)
+			}
+		}
+	}
+	fmt.Println("next: make catalogs (rebuild), then review seeds/catalogs/REPORT.md and the diff")
+	return nil
 }

@@ -1,0 +1,308 @@
+package catalogbuild
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Fetchable is an upstream snapshot that `make catalogs-fetch` can download again as one file. The others
+// (genai-prices from YAML, llm-stats from a tree of files, the frozen simple-evals and MTEB boards) are assembled
+// by hand or come from npm (sources/npm).
+type Fetchable struct {
+	File string
+	URL  string
+	// Adapt turns the downloaded bytes into the file as the build reads it, and checks its shape.
+	Adapt func(raw []byte, fetched string) ([]byte, error)
+	// Keys lists the models of a file and a comparable price line for each, for the change summary.
+	Keys func(file []byte) (map[string]string, error)
+}
+
+// Fetchables are the snapshots refreshed by `make catalogs-fetch`.
+var Fetchables = []Fetchable{
+	{File: snapLiteLLM.File, URL: "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
+		Adapt: adaptLiteLLM, Keys: litellmKeys},
+	{File: snapModelsDev.File, URL: "https://models.dev/api.json", Adapt: adaptModelsDev, Keys: modelsDevKeys},
+}
+
+// maxFetchBytes bounds one download: the largest snapshot is about 4 MB today.
+const maxFetchBytes = 64 << 20
+
+// FetchOptions configures Fetch.
+type FetchOptions struct {
+	// Dir is sources/upstream.
+	Dir string
+	// BaseURL, when set, replaces the scheme and host of every upstream URL (CATALOG_SOURCES_BASE_URL), so that a
+	// test or a mirror serves the files.
+	BaseURL string
+	Client  *http.Client
+	// Now dates the manifests; time.Now when nil.
+	Now func() time.Time
+	Log io.Writer
+}
+
+// FetchResult says what one refresh changed.
+type FetchResult struct {
+	File                      string
+	Added, Removed, Changed   []string
+	Unchanged                 bool
+	SHA256Before, SHA256After string
+}
+
+func rebase(raw, base string) (string, error) {
+	if base == "" {
+		return raw, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", err
+	}
+	b, err := url.Parse(base)
+	if err != nil || b.Scheme == "" || b.Host == "" {
+		return "", fmt.Errorf("CATALOG_SOURCES_BASE_URL %q is not an absolute URL", base)
+	}
+	b.Path = strings.TrimRight(b.Path, "/") + u.Path
+	return b.String(), nil
+}
+
+// Fetch downloads every Fetchable, checks and adapts it, and replaces the snapshot and its manifest only when all
+// of them arrived whole: a failed or malformed download leaves every file as it was.
+func Fetch(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 2 * time.Minute}
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	today := now().UTC().Format(time.DateOnly)
+	type staged struct {
+		f    Fetchable
+		data []byte
+		res  FetchResult
+	}
+	var all []staged
+	for _, f := range Fetchables {
+		u, err := rebase(f.URL, o.BaseURL)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := download(ctx, o.Client, u)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.File, err)
+		}
+		data, err := f.Adapt(raw, today)
+		if err != nil {
+			return nil, fmt.Errorf("%s from %s: %w", f.File, u, err)
+		}
+		old, err := os.ReadFile(filepath.Join(o.Dir, f.File))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		res := FetchResult{File: f.File, SHA256Before: SHA256Hex(old), SHA256After: SHA256Hex(data)}
+		res.Unchanged = res.SHA256Before == res.SHA256After
+		if !res.Unchanged {
+			before, _ := f.Keys(old)
+			after, err := f.Keys(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.File, err)
+			}
+			res.Added, res.Removed, res.Changed = diffKeys(before, after)
+		}
+		all = append(all, staged{f, data, res})
+	}
+	var out []FetchResult
+	for _, s := range all {
+		out = append(out, s.res)
+		if s.res.Unchanged {
+			continue
+		}
+		m := Manifest{File: s.f.File, UpstreamURL: s.f.URL, Date: today, SHA256: s.res.SHA256After,
+			Assembly:  "downloaded on " + today + ": " + adaptNote(s.f.File),
+			FetchedBy: "make catalogs-fetch (" + s.f.URL + ")"}
+		if old, err := readManifestFile(o.Dir, s.f.File); err == nil {
+			m.License = old.License
+		}
+		mb, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		if err := writeAtomic(filepath.Join(o.Dir, s.f.File), s.data); err != nil {
+			return nil, err
+		}
+		if err := writeAtomic(filepath.Join(o.Dir, s.f.File+ManifestSuffix), append(mb, '\n')); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func adaptNote(file string) string {
+	if file == snapModelsDev.File {
+		return "models.dev's built api.json, wrapped as {providers: ...} like the assembled snapshot"
+	}
+	return "the upstream file unchanged"
+}
+
+func readManifestFile(dir, file string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, file+ManifestSuffix))
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	return &m, json.Unmarshal(b, &m)
+}
+
+func download(ctx context.Context, c *http.Client, u string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "switchboard-catalogbuild")
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxFetchBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", u, err)
+	}
+	if len(b) > maxFetchBytes {
+		return nil, fmt.Errorf("GET %s: larger than %d bytes", u, maxFetchBytes)
+	}
+	return b, nil
+}
+
+func writeAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// adaptLiteLLM keeps litellm's file as published, after checking that it is the price map.
+func adaptLiteLLM(raw []byte, _ string) ([]byte, error) {
+	var m map[string]map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("not litellm's price map: %w", err)
+	}
+	withProvider := 0
+	for _, e := range m {
+		if _, ok := e["litellm_provider"].(string); ok {
+			withProvider++
+		}
+	}
+	if withProvider < 100 {
+		return nil, fmt.Errorf("not litellm's price map: %d entries name a litellm_provider", withProvider)
+	}
+	return raw, nil
+}
+
+// adaptModelsDev wraps models.dev's api.json ({provider: {models: {...}}}) as the build reads it.
+func adaptModelsDev(raw []byte, fetched string) ([]byte, error) {
+	var providers map[string]struct {
+		Models map[string]json.RawMessage `json:"models"`
+	}
+	if err := json.Unmarshal(raw, &providers); err != nil {
+		return nil, fmt.Errorf("not models.dev's api.json: %w", err)
+	}
+	models := 0
+	for _, p := range providers {
+		models += len(p.Models)
+	}
+	if len(providers) < 10 || models < 100 {
+		return nil, fmt.Errorf("not models.dev's api.json: %d providers, %d models", len(providers), models)
+	}
+	wrapped := struct {
+		Source    map[string]string `json:"source"`
+		Providers json.RawMessage   `json:"providers"`
+	}{map[string]string{"url": "https://models.dev/api.json", "fetched": fetched, "license": "MIT"}, raw}
+	return json.MarshalIndent(wrapped, "", "  ")
+}
+
+func litellmKeys(b []byte) (map[string]string, error) {
+	out := map[string]string{}
+	if len(b) == 0 {
+		return out, nil
+	}
+	var m map[string]map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, e := range m {
+		if k == "sample_spec" {
+			continue
+		}
+		out[k] = fmt.Sprintf("in=%v out=%v", e["input_cost_per_token"], e["output_cost_per_token"])
+	}
+	return out, nil
+}
+
+func modelsDevKeys(b []byte) (map[string]string, error) {
+	out := map[string]string{}
+	if len(b) == 0 {
+		return out, nil
+	}
+	var f struct {
+		Providers map[string]struct {
+			Models map[string]struct {
+				Cost *mdCost `json:"cost"`
+			} `json:"models"`
+		} `json:"providers"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, err
+	}
+	for p, prov := range f.Providers {
+		for id, m := range prov.Models {
+			line := "no price"
+			if m.Cost != nil {
+				line = fmt.Sprintf("in=%v out=%v", deref(m.Cost.Input), deref(m.Cost.Output))
+			}
+			out[p+"/"+id] = line
+		}
+	}
+	return out, nil
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func diffKeys(before, after map[string]string) (added, removed, changed []string) {
+	for k, v := range after {
+		old, ok := before[k]
+		switch {
+		case !ok:
+			added = append(added, k)
+		case old != v:
+			changed = append(changed, fmt.Sprintf("%s: %s -> %s", k, old, v))
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			removed = append(removed, k)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	slices.Sort(changed)
+	return added, removed, changed
+}
