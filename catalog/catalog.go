@@ -23,6 +23,9 @@ type Spec[T any] struct {
 	Name string
 	// Provider returns the provider ID of a record.
 	Provider func(*T) string
+	// Model returns the model ID of a record, for catalogs with a record per model; nil for the others. The
+	// server uses it to leave out a model once its shutdown day has come.
+	Model func(*T) string
 	// Natural is the listing order when the request names no other: a total order (end with a tie-break on
 	// the record's identity, see ByKeys) so answers are deterministic.
 	Natural Compare[T]

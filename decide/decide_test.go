@@ -2,6 +2,7 @@ package decide
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -448,5 +449,37 @@ func TestSeedIndex(t *testing.T) {
 	}
 	if len(ix.priced) < 1800 || len(ix.byTask["llm"]) < 1700 {
 		t.Errorf("%d priced models, %d llm", len(ix.priced), len(ix.byTask["llm"]))
+	}
+}
+
+// TestLoadAtLeavesOutShutModels: the index of a day holds no model whose shutdown day has come.
+func TestLoadAtLeavesOutShutModels(t *testing.T) {
+	c, err := embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key, day string
+	for _, p := range c.Pricing {
+		if d, ok := c.Shutdowns[p.ProviderID+"/"+p.Model]; ok && p.Pricing.InputPer1MTokens != nil {
+			key, day = p.ProviderID+"/"+p.Model, d
+			break
+		}
+	}
+	if key == "" {
+		t.Skip("no priced model with a shutdown day in the catalogs")
+	}
+	has := func(ix *Index) bool {
+		return slices.ContainsFunc(ix.priced, func(m *Model) bool { return m.Provider+"/"+m.ID == key })
+	}
+	before, err := LoadAt("2000-01-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, err := LoadAt(day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(before) || has(on) {
+		t.Errorf("%s (shut down %s): in the index of 2000-01-01 %v, of its day %v", key, day, has(before), has(on))
 	}
 }

@@ -131,29 +131,64 @@ type Catalogs struct {
 	Benchmarks []seeds.BenchmarkRecord
 	RateLimits []seeds.RateLimitRecord
 	FreeTier   []seeds.FreeTierRecord
+	// Shutdowns maps "provider/model" to the day its provider stops serving it; with Today set, a model whose
+	// day is on or before Today is left out.
+	Shutdowns map[string]string
+	Today     string
 }
 
-// Load builds the index of the embedded seeds catalogs once; later calls return the same index.
-var Load = sync.OnceValues(func() (*Index, error) {
+// retired reports whether the model is shut down on c.Today.
+func (c *Catalogs) retired(provider, model string) bool {
+	d, ok := c.Shutdowns[provider+"/"+model]
+	return ok && c.Today != "" && d <= c.Today
+}
+
+// embedded reads the embedded seeds catalogs once, with the shutdown day of every model that has one.
+var embedded = sync.OnceValues(func() (Catalogs, error) {
 	var c Catalogs
 	var err error
 	if c.Pricing, err = seeds.PricingRecords(); err != nil {
-		return nil, fmt.Errorf("decide: loading pricing: %w", err)
+		return c, fmt.Errorf("decide: loading pricing: %w", err)
 	}
 	if c.Models, err = seeds.ModelRecords(); err != nil {
-		return nil, fmt.Errorf("decide: loading models: %w", err)
+		return c, fmt.Errorf("decide: loading models: %w", err)
 	}
 	if c.Benchmarks, err = seeds.BenchmarkRecords(); err != nil {
-		return nil, fmt.Errorf("decide: loading benchmarks: %w", err)
+		return c, fmt.Errorf("decide: loading benchmarks: %w", err)
 	}
 	if c.RateLimits, err = seeds.RateLimitRecords(); err != nil {
-		return nil, fmt.Errorf("decide: loading rate limits: %w", err)
+		return c, fmt.Errorf("decide: loading rate limits: %w", err)
 	}
 	if c.FreeTier, err = seeds.FreeTierRecords(); err != nil {
-		return nil, fmt.Errorf("decide: loading free tier: %w", err)
+		return c, fmt.Errorf("decide: loading free tier: %w", err)
 	}
+	if c.Shutdowns, err = seeds.Shutdowns(); err != nil {
+		return c, fmt.Errorf("decide: loading shutdown days: %w", err)
+	}
+	return c, nil
+})
+
+// Load builds the index of every model of the embedded catalogs once, whatever the day; later calls return the
+// same index.
+var Load = sync.OnceValues(func() (*Index, error) {
+	c, err := embedded()
+	if err != nil {
+		return nil, err
+	}
+	c.Shutdowns = nil
 	return Build(seeds.Providers(), c)
 })
+
+// LoadAt builds the index of the models still served on day (YYYY-MM-DD): a model whose shutdown day has come
+// is no candidate of any decision.
+func LoadAt(day string) (*Index, error) {
+	c, err := embedded()
+	if err != nil {
+		return nil, err
+	}
+	c.Today = day
+	return Build(seeds.Providers(), c)
+}
 
 type modelKey struct{ provider, model string }
 
@@ -166,6 +201,9 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	}
 	models := map[modelKey]*Model{}
 	for _, p := range c.Pricing {
+		if c.retired(p.ProviderID, p.Model) {
+			continue
+		}
 		k := modelKey{p.ProviderID, p.Model}
 		if models[k] != nil {
 			return nil, fmt.Errorf("decide: pricing lists %s/%s twice", p.ProviderID, p.Model)
@@ -183,6 +221,9 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		models[k] = m
 	}
 	for _, r := range c.Models {
+		if c.retired(r.ProviderID, r.ModelID) {
+			continue
+		}
 		k := modelKey{r.ProviderID, r.ModelID}
 		m := models[k]
 		if m == nil {

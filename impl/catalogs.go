@@ -83,6 +83,27 @@ type served[T any] struct {
 	*catalog.Catalog[T]
 	asOf    openapi_types.Date
 	sources []api.Source
+	// For per-model catalogs: the shutdown day of each of its models that has one, and the earliest of them.
+	provider, model func(*T) string
+	shutdowns       map[string]string
+	firstShutdown   string
+}
+
+// shutdownFilter leaves out the models whose shutdown day has come by now; nil (no filter, the shared slice
+// served as it is) until the first such day, which is the common case: the build already left out the models
+// shut down before it ran.
+func (c *served[T]) shutdownFilter(now time.Time) catalog.Filter[T] {
+	if c.model == nil || c.firstShutdown == "" {
+		return nil
+	}
+	day := now.UTC().Format(time.DateOnly)
+	if day < c.firstShutdown {
+		return nil
+	}
+	return func(r *T) bool {
+		d, ok := c.shutdowns[c.provider(r)+"/"+c.model(r)]
+		return !ok || d > day
+	}
 }
 
 // catalogRef is a declared catalog: a handle handlers use to reach its build in a catalogSet.
@@ -133,19 +154,19 @@ func loadCatalogs(known func(string) bool) (*catalogSet, error) {
 // The catalogs of this file.
 var (
 	pricingCatalog = declare(catalog.Spec[api.PricingRecord]{
-		Name: seeds.CatalogPricing, Provider: pricingProvider, Natural: pricingNatural,
+		Name: seeds.CatalogPricing, Provider: pricingProvider, Model: pricingModel, Natural: pricingNatural,
 		Orders: map[string]catalog.Order[api.PricingRecord]{orderInputPrice: {
 			By: catalog.Then(catalog.Ascending(pricingInput), pricingNatural), Only: tokenPriced,
 		}},
 	})
 	modelsCatalog = declare(catalog.Spec[api.ModelRecord]{
-		Name: seeds.CatalogModels, Provider: modelProvider, Natural: catalog.ByKeys(modelProvider, modelID),
+		Name: seeds.CatalogModels, Provider: modelProvider, Model: modelID, Natural: catalog.ByKeys(modelProvider, modelID),
 	})
 	rateLimitsCatalog = declare(catalog.Spec[api.RateLimitTier]{
 		Name: seeds.CatalogRateLimits, Provider: rateLimitProvider, Natural: catalog.ByKeys(rateLimitProvider, rateLimitTier),
 	})
 	benchmarksCatalog = declare(catalog.Spec[api.BenchmarksRecord]{
-		Name: seeds.CatalogBenchmarks, Provider: benchmarkProvider, Natural: benchmarkNatural, Orders: benchmarkOrders(),
+		Name: seeds.CatalogBenchmarks, Provider: benchmarkProvider, Model: benchmarkModel, Natural: benchmarkNatural, Orders: benchmarkOrders(),
 	})
 	freeTierCatalog = declare(catalog.Spec[api.FreeTierRecord]{
 		Name: seeds.CatalogFreeTier, Provider: freeTierProvider, Natural: catalog.ByKeys(freeTierProvider),
@@ -172,7 +193,29 @@ func load[T any](spec catalog.Spec[T]) (*served[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return serve(c, spec.Name)
+	sv, err := serve(c, spec.Name)
+	if err != nil || spec.Model == nil {
+		return sv, err
+	}
+	all, err := seeds.Shutdowns()
+	if err != nil {
+		return nil, fmt.Errorf("catalog %s: %w", spec.Name, err)
+	}
+	recs, err := c.Select(catalog.Query[T]{})
+	if err != nil {
+		return nil, err
+	}
+	sv.provider, sv.model, sv.shutdowns = spec.Provider, spec.Model, map[string]string{}
+	for i := range recs {
+		k := spec.Provider(&recs[i]) + "/" + spec.Model(&recs[i])
+		if d, ok := all[k]; ok {
+			sv.shutdowns[k] = d
+			if sv.firstShutdown == "" || d < sv.firstShutdown {
+				sv.firstShutdown = d
+			}
+		}
+	}
+	return sv, nil
 }
 
 // serve converts a built catalog's metadata to the document's types.
@@ -218,6 +261,7 @@ func answer[NF ~struct{ api.NotFoundJSONResponse }, T, R any](
 	}
 	c := pick(cs)
 	q.Filters = append(q.Filters, filters...)
+	q.Filters = append(q.Filters, c.shutdownFilter(s.now()))
 	recs, err := c.Select(q)
 	var unknown *catalog.UnknownProviderError
 	switch {

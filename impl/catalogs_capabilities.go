@@ -21,28 +21,28 @@ const defaultMaxOutputLimit = 50
 // The catalogs of this file.
 var (
 	jsonModeCatalog = declare(catalog.Spec[api.JsonModeRecord]{
-		Name: "json_mode", Provider: jsonModeProvider, Natural: catalog.ByKeys(jsonModeProvider, jsonModeModel),
+		Name: "json_mode", Provider: jsonModeProvider, Model: jsonModeModel, Natural: catalog.ByKeys(jsonModeProvider, jsonModeModel),
 	})
 	structuredOutputCatalog = declare(catalog.Spec[api.StructuredOutputRecord]{
-		Name: "structured_output", Provider: structuredProvider, Natural: catalog.ByKeys(structuredProvider, structuredModel),
+		Name: "structured_output", Provider: structuredProvider, Model: structuredModel, Natural: catalog.ByKeys(structuredProvider, structuredModel),
 	})
 	toolCallFormatCatalog = declare(catalog.Spec[api.ToolCallFormatRecord]{
 		Name: "tool_call_format", Provider: toolFormatProvider, Natural: toolFormatNatural,
 	})
 	thinkingCatalog = declare(catalog.Spec[api.ThinkingSupportRecord]{
-		Name: "thinking_support", Provider: thinkingProvider, Natural: catalog.ByKeys(thinkingProvider, thinkingModel),
+		Name: "thinking_support", Provider: thinkingProvider, Model: thinkingModel, Natural: catalog.ByKeys(thinkingProvider, thinkingModel),
 	})
 	multimodalCatalog = declare(catalog.Spec[api.MultimodalRecord]{
-		Name: "multimodal", Provider: multimodalProvider, Natural: catalog.ByKeys(multimodalProvider, multimodalModel),
+		Name: "multimodal", Provider: multimodalProvider, Model: multimodalModel, Natural: catalog.ByKeys(multimodalProvider, multimodalModel),
 	})
 	// Largest effective context first, then (for the unknown ones) largest advertised context, unknown last.
 	contextWindowCatalog = declare(catalog.Spec[api.ContextWindowRecord]{
-		Name: "context_window", Provider: contextProvider,
+		Name: "context_window", Provider: contextProvider, Model: contextModel,
 		Natural: catalog.Then(catalog.Descending(contextEffective), catalog.Descending(contextAdvertised),
 			catalog.ByKeys(contextProvider, contextModel)),
 	})
 	maxOutputCatalog = declare(catalog.Spec[api.MaxOutputTokensRecord]{
-		Name: "max_output_tokens", Provider: maxOutputProvider,
+		Name: "max_output_tokens", Provider: maxOutputProvider, Model: maxOutputModel,
 		Natural: catalog.Then(catalog.Descending(maxOutputTokens), catalog.ByKeys(maxOutputProvider, maxOutputModel)),
 	})
 )

@@ -29,6 +29,7 @@ var (
 	})
 	knowledgeCutoffCatalog = declare(catalog.Spec[api.KnowledgeCutoffRecord]{
 		Name: "knowledge_cutoff", Provider: func(r *api.KnowledgeCutoffRecord) string { return r.ProviderId },
+		Model: func(r *api.KnowledgeCutoffRecord) string { return r.ModelId },
 		Natural: catalog.Then(dateDescending(knowledgeCutoffDate),
 			catalog.ByKeys(func(r *api.KnowledgeCutoffRecord) string { return r.ProviderId }, knowledgeCutoffModel)),
 	})

@@ -3,6 +3,8 @@ package impl
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/switchboard/switchboard/decide"
 	"github.com/switchboard/switchboard/gen/api"
@@ -31,18 +33,33 @@ const (
 	defaultQuotaPlanned      = 0
 )
 
-// decisionIndex is the catalogs indexed for the decision endpoints, built at the first use and kept.
-func decisionIndex() (*decide.Index, error) {
-	ix, err := decide.Load()
+// decisionIndexes keeps the catalogs indexed for the decision endpoints for one day: the index of a day leaves
+// out the models shut down by then, so it is rebuilt (once, about 0.3 s) when the server's clock reaches a new day.
+var decisionIndexes struct {
+	sync.Mutex
+	day string
+	ix  *decide.Index
+}
+
+// decisionIndex returns the index of the models still served on now's day.
+func decisionIndex(now time.Time) (*decide.Index, error) {
+	day := now.UTC().Format(time.DateOnly)
+	decisionIndexes.Lock()
+	defer decisionIndexes.Unlock()
+	if decisionIndexes.ix != nil && decisionIndexes.day == day {
+		return decisionIndexes.ix, nil
+	}
+	ix, err := decide.LoadAt(day)
 	if err != nil {
 		return nil, fmt.Errorf("indexing the catalogs: %w", err)
 	}
+	decisionIndexes.day, decisionIndexes.ix = day, ix
 	return ix, nil
 }
 
 // decisionInputs returns the index and the live status of every provider now.
 func (s *Server) decisionInputs(ctx context.Context) (*decide.Index, decide.Statuses, error) {
-	ix, err := decisionIndex()
+	ix, err := decisionIndex(s.now())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -301,7 +318,7 @@ func (s *Server) GetCostEstimate(ctx context.Context, req api.GetCostEstimateReq
 
 // GetTaskCost serves providers ranked by the cost of one task.
 func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject) (api.GetTaskCostResponseObject, error) {
-	ix, err := decisionIndex()
+	ix, err := decisionIndex(s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +346,7 @@ func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject
 
 // GetCostForecast serves the spend of a usage profile per model, cheapest first.
 func (s *Server) GetCostForecast(_ context.Context, req api.GetCostForecastRequestObject) (api.GetCostForecastResponseObject, error) {
-	ix, err := decisionIndex()
+	ix, err := decisionIndex(s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +380,7 @@ func decQuotaDetail(d decide.QuotaDetail) api.QuotaDetail {
 
 // GetQuotaCheck serves whether a planned rate fits a provider tier's published limits.
 func (s *Server) GetQuotaCheck(_ context.Context, req api.GetQuotaCheckRequestObject) (api.GetQuotaCheckResponseObject, error) {
-	ix, err := decisionIndex()
+	ix, err := decisionIndex(s.now())
 	if err != nil {
 		return nil, err
 	}

@@ -275,3 +275,24 @@ func RateLimitRecords() ([]RateLimitRecord, error) { return typed[RateLimitRecor
 
 // FreeTierRecords decodes the free-tier catalog.
 func FreeTierRecords() ([]FreeTierRecord, error) { return typed[FreeTierRecord](CatalogFreeTier) }
+
+// Shutdowns maps "provider/model" to the day (YYYY-MM-DD) the provider stops serving the model, for every model of
+// the deprecations catalog with a sunset date. The build leaves out models shut down before it ran; the server
+// reads this to leave out, at its own clock, those whose day has come since.
+func Shutdowns() (map[string]string, error) {
+	recs, err := typed[struct {
+		ProviderID string  `json:"provider_id"`
+		ModelID    string  `json:"model_id"`
+		SunsetDate *string `json:"sunset_date"`
+	}]("deprecations")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range recs {
+		if r.SunsetDate != nil {
+			out[r.ProviderID+"/"+r.ModelID] = *r.SunsetDate
+		}
+	}
+	return out, nil
+}
