@@ -214,3 +214,45 @@ func newestChecked(files map[string]*LifecycleFile) string {
 	}
 	return newest
 }
+
+// Lifecycle reads the curated lifecycle pages beside the upstream snapshots of dataDir and returns them with the
+// build's reference date: the newest day any source holds for (the upstream snapshots' dates and the pages'
+// check dates). Models shut down on or before it are retired by the build; later shutdowns are judged by the
+// server's clock.
+func Lifecycle(dataDir string, known map[string]bool) (map[string]*LifecycleFile, string, error) {
+	snap, err := resolveSnapshots(dataDir)
+	if err != nil {
+		return nil, "", err
+	}
+	files, err := LoadLifecycle(OfficialLifecycleDir(dataDir), known)
+	if err != nil {
+		return nil, "", err
+	}
+	return files, maxDate(snap.LiteLLM.Date, snap.ModelsDev.Date, snap.GenAI.Date, newestChecked(files)), nil
+}
+
+// Retirement returns the curated retirement of a model, or nil.
+func (f *LifecycleFile) Retirement(model string) *Retirement {
+	if f == nil {
+		return nil
+	}
+	for i := range f.Retired {
+		if f.Retired[i].ModelID == model {
+			return &f.Retired[i]
+		}
+	}
+	return nil
+}
+
+// CurrentModel returns the curated current record of a model, or nil.
+func (f *LifecycleFile) CurrentModel(model string) *CurrentModel {
+	if f == nil {
+		return nil
+	}
+	for i := range f.Current {
+		if f.Current[i].ModelID == model {
+			return &f.Current[i]
+		}
+	}
+	return nil
+}

@@ -16,7 +16,7 @@ import (
 // TestAgentIntelligenceCatalogs runs every the agent catalogs endpoint against the real server (responses are validated
 // against the OpenAPI document by apitest).
 func TestAgentIntelligenceCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{})
+	s := catServer(t)
 	t.Run("AgentProtocols", func(t *testing.T) { testAgentProtocols(t, s) })
 	t.Run("StreamingProtocols", func(t *testing.T) { testStreamingProtocols(t, s) })
 	t.Run("OutputReproducibility", func(t *testing.T) { testOutputReproducibility(t, s) })

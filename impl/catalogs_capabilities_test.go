@@ -15,7 +15,7 @@ import (
 // loops; answers are compared in full and in order.
 
 func TestCapabilityCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{})
+	s := catServer(t)
 	t.Run("JsonMode", func(t *testing.T) { testCapabilityJSONMode(t, s) })
 	t.Run("StructuredOutput", func(t *testing.T) { testCapabilityStructuredOutput(t, s) })
 	t.Run("ThinkingSupport", func(t *testing.T) { testCapabilityThinking(t, s) })

@@ -48,7 +48,7 @@ func gcChecker(t *testing.T, s *apitest.Server, c *seeds.Catalog, arrayKey strin
 }
 
 func TestCostAndBatchCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{})
+	s := catServer(t)
 	t.Run("PromptCaching", func(t *testing.T) { testPromptCaching(t, s) })
 	t.Run("CachingGranularity", func(t *testing.T) { testCachingGranularity(t, s) })
 	t.Run("SemanticCaching", func(t *testing.T) { testSemanticCaching(t, s) })

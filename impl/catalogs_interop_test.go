@@ -19,7 +19,7 @@ import (
 
 // TestInteropCatalogs runs the the interoperability catalogs catalog endpoints against the real server.
 func TestInteropCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{})
+	s := catServer(t)
 	t.Run("OverflowBehaviour", func(t *testing.T) { testOverflowBehaviour(t, s) })
 	t.Run("ReferenceCompat", func(t *testing.T) { testReferenceCompat(t, s) })
 	t.Run("ErrorCodes", func(t *testing.T) { testErrorCodes(t, s) })

@@ -9,17 +9,13 @@ import (
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/gen/api"
-	"github.com/switchboard/switchboard/impl"
 )
 
 // The the lifecycle catalogs endpoints: each expectation is computed from the catalog file with plain loops and compared in
 // full (which records, in which order).
 
-// lifecycleToday is the clock of the lifecycle tests: statuses are judged at read time against it.
-var lifecycleToday = time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
-
 func TestLifecycleCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{Deps: func(d *impl.Deps) { d.Now = func() time.Time { return lifecycleToday } }})
+	s := catServer(t)
 	t.Run("Deprecations", func(t *testing.T) { testDeprecations(t, s) })
 	t.Run("ModelLifecycle", func(t *testing.T) { testModelLifecycle(t, s) })
 	t.Run("KnowledgeCutoff", func(t *testing.T) { testKnowledgeCutoff(t, s) })
@@ -40,7 +36,7 @@ func testDeprecations(t *testing.T, s *apitest.Server) {
 	recs, _ := catFile[d](t, "deprecations")
 	// The server judges each status at its clock: a sunset date that has come makes the model sunset.
 	for i, r := range recs {
-		if r.SunsetDate != nil && *r.SunsetDate <= lifecycleToday.Format(time.DateOnly) {
+		if r.SunsetDate != nil && *r.SunsetDate <= buildDay(t).Format(time.DateOnly) {
 			recs[i].Status = "sunset"
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/gen/api"
@@ -24,7 +25,8 @@ func TestCatalogEndpoints(t *testing.T) {
 	for _, e := range apitest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			st, _ := e.Open(t)
-			s := apitest.Start(t, apitest.Options{Store: st})
+			day := buildDay(t)
+			s := apitest.Start(t, apitest.Options{Store: st, Deps: func(d *impl.Deps) { d.Now = func() time.Time { return day } }})
 			t.Run("Pricing", func(t *testing.T) { testPricing(t, s) })
 			t.Run("Models", func(t *testing.T) { testModels(t, s) })
 			t.Run("RateLimits", func(t *testing.T) { testRateLimits(t, s) })
@@ -447,3 +449,26 @@ func BenchmarkHandlers(b *testing.B) {
 }
 
 func catPtr[T any](v T) *T { return &v }
+
+// buildDay is the day the catalogs were built for (the deprecations catalog's as_of): every shutdown the files
+// announce is after it.
+func buildDay(t *testing.T) time.Time {
+	t.Helper()
+	c, err := seeds.LoadCatalog("deprecations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := time.Parse(time.DateOnly, c.AsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Add(12 * time.Hour)
+}
+
+// catServer starts the server at the catalogs' build day, so that answers are the files as built: no shutdown
+// they announce has come yet. TestShutdownDayAtReadTime covers the days after.
+func catServer(t *testing.T) *apitest.Server {
+	t.Helper()
+	day := buildDay(t)
+	return apitest.Start(t, apitest.Options{Deps: func(d *impl.Deps) { d.Now = func() time.Time { return day } }})
+}

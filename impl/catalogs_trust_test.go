@@ -22,7 +22,7 @@ import (
 // their content), with the meta counts recounted from the records returned.
 
 func TestTrustCatalogs(t *testing.T) {
-	s := apitest.Start(t, apitest.Options{})
+	s := catServer(t)
 	t.Run("Compliance", func(t *testing.T) { testTrustCompliance(t, s) })
 	t.Run("SecurityCertifications", func(t *testing.T) { testTrustSecurityCerts(t, s) })
 	t.Run("DataRetention", func(t *testing.T) { testTrustDataRetention(t, s) })

@@ -1,7 +1,10 @@
 package derive
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/seeds"
@@ -25,6 +28,7 @@ type deprecationRecord struct {
 // Deprecation statuses (the DeprecationsStatus enum).
 const (
 	deprecationActive     = "active"
+	deprecationWarning    = "warning"
 	deprecationDeprecated = "deprecated"
 	deprecationSunset     = "sunset"
 )
@@ -43,31 +47,78 @@ func deprecationStatus(shutdown, reference string) string {
 	return deprecationSunset
 }
 
-// deprecationOf builds the record of one current model from its source facts.
-func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) deprecationRecord {
+// deprecationOf builds the record of one current model: from the provider's deprecation page where it lists the
+// model, else from litellm's deprecation_date.
+func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) deprecationRecord {
+	ref := lf.reference
+	if r := lf.files[m.ProviderID].Retirement(m.ModelID); r != nil {
+		return curatedDeprecation(m.ProviderID, r, lf.files[m.ProviderID], ref)
+	}
 	shutdown := lifecycleLiteLLMDeprecation(f)
-	r := deprecationRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Status: deprecationStatus(shutdown, lifecycleReferenceDate)}
+	r := deprecationRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Status: deprecationStatus(shutdown, ref)}
 	switch r.Status {
 	case deprecationActive:
-		r.Notes = ptrTo(fmt.Sprintf("Status as of the %s data snapshot, not today: litellm lists no deprecation_date "+
-			"and neither models.dev nor genai-prices marks the model deprecated.", lifecycleReferenceDate))
+		r.Notes = ptrTo(fmt.Sprintf("Status as of %s: litellm lists no deprecation_date, neither models.dev nor "+
+			"genai-prices marks the model deprecated, and no provider deprecation page curated here lists it.", ref))
 	default:
 		r.SunsetDate = ptrTo(shutdown)
-		r.Notes = ptrTo(fmt.Sprintf("Status as of the %s data snapshot, not today: litellm's deprecation_date is %s. "+
-			"The announcement date and a replacement are not in the source data.", lifecycleReferenceDate, shutdown))
+		r.Notes = ptrTo(fmt.Sprintf("litellm's deprecation_date is %s; the status is judged against it when the answer "+
+			"is given. The announcement date and a replacement are not in the source data.", shutdown))
 	}
 	return r
 }
 
-// buildDeprecations derives one record per current language model of models.json.
+// curatedDeprecation is the record of a model the provider's deprecation page lists: `warning` without a shutdown
+// date, `deprecated` before it, `sunset` from it on (the server judges the date again when it answers).
+func curatedDeprecation(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string) deprecationRecord {
+	page, _ := f.Page(r.Source)
+	rec := deprecationRecord{ProviderID: provider, ModelID: r.ModelID, AnnouncedAt: r.Announced, SunsetDate: r.Shutdown,
+		ReplacementModel: r.Replacement}
+	switch {
+	case r.Shutdown == nil:
+		rec.Status = deprecationWarning
+	default:
+		rec.Status = deprecationStatus(*r.Shutdown, ref)
+	}
+	notes := fmt.Sprintf("From the provider's page %s (%s), checked %s.", page.Title, page.URL, page.Checked)
+	if r.Note != nil {
+		notes += " " + *r.Note
+	}
+	rec.Notes = &notes
+	return rec
+}
+
+// buildDeprecations derives one record per current language model of models.json, plus one per model a
+// provider's deprecation page lists that is no longer current (shut down, or with no model record).
 func buildDeprecations(in *Input) (*Catalog, error) {
-	recs, err := perCurrentModel(in, deprecationOf)
+	lf, err := in.lifecycle()
 	if err != nil {
 		return nil, err
 	}
+	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) deprecationRecord {
+		return deprecationOf(m, f, lf)
+	})
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, r := range recs {
+		have[r.ProviderID+"/"+r.ModelID] = true
+	}
+	for _, pid := range sortedMapKeys(lf.files) {
+		f := lf.files[pid]
+		for i := range f.Retired {
+			if r := &f.Retired[i]; !have[pid+"/"+r.ModelID] {
+				recs = append(recs, curatedDeprecation(pid, r, f, lf.reference))
+			}
+		}
+	}
+	slices.SortFunc(recs, func(a, b deprecationRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+	})
 	return &Catalog{
-		AsOf:    lifecycleReferenceDate,
-		Sources: []seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices},
+		AsOf:    lf.reference,
+		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices}, citedPages(lf, recs, func(r deprecationRecord) string { return r.ProviderID + "\x00" + r.ModelID })...),
 		Records: recs,
 	}, nil
 }

@@ -31,6 +31,8 @@ type Input struct {
 	built map[string]*seeds.Catalog
 	// facts caches ModelFacts.
 	facts map[string]catalogbuild.SourceFacts
+	// lifecycleCache caches lifecycle.
+	lifecycleCache *lifecycleFacts
 }
 
 // Catalog returns the catalog of that name: the one derived earlier in this run if there is one (a deriver

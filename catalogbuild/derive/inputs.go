@@ -112,3 +112,67 @@ func anyStrings(v any) []string {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// lifecycleFacts are the providers' curated lifecycle pages and the build's reference date.
+type lifecycleFacts struct {
+	files     map[string]*catalogbuild.LifecycleFile
+	reference string
+}
+
+// lifecycle reads the curated lifecycle pages once per run (catalogbuild.Lifecycle).
+func (in *Input) lifecycle() (*lifecycleFacts, error) {
+	if in.lifecycleCache != nil {
+		return in.lifecycleCache, nil
+	}
+	known := map[string]bool{}
+	for _, p := range seeds.Providers().All() {
+		known[p.ID] = true
+	}
+	files, ref, err := catalogbuild.Lifecycle(in.DataDir, known)
+	if err != nil {
+		return nil, err
+	}
+	in.lifecycleCache = &lifecycleFacts{files: files, reference: ref}
+	return in.lifecycleCache, nil
+}
+
+// officialPageSource is the catalog source of a curated page.
+func officialPageSource(p catalogbuild.OfficialPage) seeds.Source {
+	return seeds.Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL}
+}
+
+// sortedMapKeys returns a map's keys in order.
+func sortedMapKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// citedPages are the curated pages behind the records built from them, as catalog sources sorted by id: a page
+// counts when its provider has a record whose model its file names.
+func citedPages[R any](lf *lifecycleFacts, recs []R, _ func(R) string) []seeds.Source {
+	var out []seeds.Source
+	for _, pid := range sortedMapKeys(lf.files) {
+		f := lf.files[pid]
+		used := map[string]bool{}
+		for _, r := range f.Retired {
+			used[r.Source] = true
+		}
+		for _, m := range f.Current {
+			for _, s := range m.Sources {
+				used[s] = true
+			}
+		}
+		for _, p := range f.Pages {
+			if used[p.ID] {
+				out = append(out, officialPageSource(p))
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b seeds.Source) int { return strings.Compare(a.ID, b.ID) })
+	_ = recs
+	return out
+}

@@ -21,10 +21,23 @@ func TestDeprecationStatus(t *testing.T) {
 			t.Errorf("deprecationStatus(%q) = %s, want %s", c.shutdown, got, c.want)
 		}
 	}
+	none := &lifecycleFacts{reference: "2026-08-21"}
 	r := deprecationOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-3.5-turbo-1106"},
-		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}})
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none)
 	if r.Status != "deprecated" || r.SunsetDate == nil || *r.SunsetDate != "2026-09-28" || r.AnnouncedAt != nil || r.ReplacementModel != nil {
 		t.Errorf("deprecationOf: %+v", r)
+	}
+	// The provider's page outranks litellm: its dates and replacement, and its own shutdown day.
+	page := catalogbuild.OfficialPage{ID: "openai-deprecations", Title: "Deprecations", URL: "https://platform.openai.com/docs/deprecations", Checked: "2026-11-24"}
+	day, announced, repl := "2026-10-23", "2026-04-14", "gpt-4.1"
+	official := &lifecycleFacts{reference: "2026-11-24", files: map[string]*catalogbuild.LifecycleFile{"openai": {
+		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{page},
+		Retired: []catalogbuild.Retirement{{ModelID: "gpt-4-turbo", Announced: &announced, Shutdown: &day, Replacement: &repl, Source: page.ID}},
+	}}}
+	r = deprecationOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-4-turbo"},
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official)
+	if r.Status != "sunset" || *r.SunsetDate != day || *r.AnnouncedAt != announced || *r.ReplacementModel != repl || !strings.Contains(*r.Notes, page.URL) {
+		t.Errorf("deprecationOf with the provider's page: %+v", r)
 	}
 }
 
@@ -56,9 +69,27 @@ func TestLifecycleStage(t *testing.T) {
 	if v := lifecycleSLAEligible("openai", stageSunset); v == nil || *v {
 		t.Errorf("sunset: sla_eligible %v, want false", v)
 	}
-	r := lifecycleOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}})
+	none := &lifecycleFacts{reference: "2026-08-21"}
+	r := lifecycleOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
 	if r.LaunchDate != nil || r.Stage != "ga" {
 		t.Errorf("a month-only release date is no launch date: %+v", r)
+	}
+	// The provider's models page sets the stage and launch date of a model it lists; its deprecation page the
+	// shutdown of one it retires.
+	page := catalogbuild.OfficialPage{ID: "p", Title: "Models", URL: "https://ai.google.dev/gemini-api/docs/models", Checked: "2026-11-24"}
+	released, day := "2026-10-01", "2026-12-31"
+	official := &lifecycleFacts{reference: "2026-11-24", files: map[string]*catalogbuild.LifecycleFile{"google-gemini": {
+		ProviderID: "google-gemini", Pages: []catalogbuild.OfficialPage{page},
+		Current: []catalogbuild.CurrentModel{{ModelID: "gemini-next", Task: "llm", Stage: "preview", Released: &released, Sources: []string{"p"}}},
+		Retired: []catalogbuild.Retirement{{ModelID: "gemini-old", Shutdown: &day, Source: "p"}},
+	}}}
+	r = lifecycleOf(seeds.ModelRecord{ProviderID: "google-gemini", ModelID: "gemini-next"}, catalogbuild.SourceFacts{}, official)
+	if r.Stage != "preview" || r.LaunchDate == nil || *r.LaunchDate != released {
+		t.Errorf("with the provider's models page: %+v", r)
+	}
+	r = lifecycleOf(seeds.ModelRecord{ProviderID: "google-gemini", ModelID: "gemini-old"}, catalogbuild.SourceFacts{}, official)
+	if r.Stage != "hard_deprecated" || r.DeprecationDate == nil || *r.DeprecationDate != day {
+		t.Errorf("with the provider's deprecation page: %+v", r)
 	}
 }
 

@@ -1,8 +1,10 @@
 package derive
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/seeds"
@@ -82,19 +84,33 @@ func lifecycleSLAEligible(providerID, stage string) *bool {
 	return nil
 }
 
-// lifecycleOf builds the record of one current model from its source facts.
-func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) lifecycleRecord {
+// lifecycleOf builds the record of one current model: the provider's pages first (its deprecation page's dates
+// and replacement, its models page's stage and launch date), then the data sets' rule (lifecycleStage).
+func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) lifecycleRecord {
+	file := lf.files[m.ProviderID]
+	if r := file.Retirement(m.ModelID); r != nil {
+		return curatedLifecycle(m.ProviderID, r, file, lf.reference, lifecycleReleaseDate(f))
+	}
 	shutdown := lifecycleLiteLLMDeprecation(f)
-	stage, why := lifecycleStage(m.ModelID, lifecycleFactString(f.ModelsDev, "status"), shutdown, lifecycleReferenceDate)
-	r := lifecycleRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Stage: stage, LaunchDate: lifecycleReleaseDate(f),
+	stage, why := lifecycleStage(m.ModelID, lifecycleFactString(f.ModelsDev, "status"), shutdown, lf.reference)
+	launch := lifecycleReleaseDate(f)
+	cur := file.CurrentModel(m.ModelID)
+	if cur != nil && shutdown == "" {
+		page, _ := file.Page(cur.Sources[0])
+		stage, why = cur.Stage, fmt.Sprintf("the provider's page %s (%s), checked %s, lists it as %s", page.Title, page.URL, page.Checked, cur.Stage)
+		if cur.Released != nil {
+			launch = cur.Released
+		}
+	}
+	r := lifecycleRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Stage: stage, LaunchDate: launch,
 		SLAEligible: lifecycleSLAEligible(m.ProviderID, stage)}
 	if shutdown != "" {
 		r.DeprecationDate = ptrTo(shutdown)
 	}
-	notes := fmt.Sprintf("Stage as of the %s data snapshot, not today (%s).", lifecycleReferenceDate, why)
+	notes := fmt.Sprintf("Stage as of %s (%s).", lf.reference, why)
 	if r.LaunchDate == nil {
-		notes += " Launch date unknown: models.dev gives no whole release date."
-	} else {
+		notes += " Launch date unknown: no source gives a whole release date."
+	} else if cur == nil || cur.Released == nil {
 		notes += " Launch date from models.dev release_date."
 	}
 	if r.SLAEligible != nil && stage != stageSunset {
@@ -104,16 +120,58 @@ func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) lifecycleRecor
 	return r
 }
 
-// buildModelLifecycle derives one record per current language model of models.json.
+// curatedLifecycle is the record of a model the provider's deprecation page lists: `soft_deprecated` without a
+// shutdown date, `hard_deprecated` before it, `sunset` from it on.
+func curatedLifecycle(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string, launch *string) lifecycleRecord {
+	page, _ := f.Page(r.Source)
+	stage := stageSoftDeprecated
+	if r.Shutdown != nil {
+		stage = stageHardDeprecated
+		if *r.Shutdown <= ref {
+			stage = stageSunset
+		}
+	}
+	notes := fmt.Sprintf("From the provider's page %s (%s), checked %s.", page.Title, page.URL, page.Checked)
+	if r.Note != nil {
+		notes += " " + *r.Note
+	}
+	return lifecycleRecord{ProviderID: provider, ModelID: r.ModelID, Stage: stage, LaunchDate: launch,
+		DeprecationDate: r.Shutdown, ReplacementModel: r.Replacement, SLAEligible: lifecycleSLAEligible(provider, stage), Notes: &notes}
+}
+
+// buildModelLifecycle derives one record per current language model of models.json, plus one per model a
+// provider's deprecation page lists that is no longer current.
 func buildModelLifecycle(in *Input) (*Catalog, error) {
-	recs, err := perCurrentModel(in, lifecycleOf)
+	lf, err := in.lifecycle()
 	if err != nil {
 		return nil, err
 	}
+	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) lifecycleRecord {
+		return lifecycleOf(m, f, lf)
+	})
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, r := range recs {
+		have[r.ProviderID+"/"+r.ModelID] = true
+	}
+	for _, pid := range sortedMapKeys(lf.files) {
+		f := lf.files[pid]
+		for i := range f.Retired {
+			if r := &f.Retired[i]; !have[pid+"/"+r.ModelID] {
+				recs = append(recs, curatedLifecycle(pid, r, f, lf.reference, nil))
+			}
+		}
+	}
+	slices.SortFunc(recs, func(a, b lifecycleRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+	})
 	return &Catalog{
-		AsOf: lifecycleReferenceDate,
-		Sources: []seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices,
+		AsOf: lf.reference,
+		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices,
 			{Name: "Google Cloud Service Specific Terms: Pre-GA Offerings Terms", URL: googlePreGATermsURL}},
+			citedPages(lf, recs, func(r lifecycleRecord) string { return r.ProviderID })...),
 		Records: recs,
 	}, nil
 }
