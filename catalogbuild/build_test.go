@@ -260,5 +260,8 @@ func knownAll(t *testing.T) map[string]bool {
 		}
 	}
 	walk(any1)
+	if len(out) < 52 {
+		t.Fatalf("providers.json: %d provider IDs found", len(out))
+	}
 	return out
 }

@@ -79,7 +79,7 @@ func pct(n, d int) string {
 }
 
 // BuildReport writes REPORT.md from the built catalogs (name -> file bytes) and the build's report.
-func BuildReport(files map[string][]byte, rep Report) ([]byte, error) {
+func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]byte, error) {
 	var b strings.Builder
 	names := make([]string, 0, len(files))
 	cats := map[string]*reportCatalog{}
@@ -144,6 +144,17 @@ func BuildReport(files map[string][]byte, rep Report) ([]byte, error) {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s | %s |\n", ns.field, pct(ns.nulls, ns.all))
+		}
+	}
+	b.WriteString("\n## Facts looked for and not found\n\nFor the main providers' curated per-provider records: each field left null, " +
+		"what was looked for and where.\n\n| provider | catalog | field | looked for |\n|---|---|---|---|\n")
+	for _, pid := range sortedKeys(facts) {
+		f := facts[pid]
+		for _, cat := range sortedKeys(f.Catalogs) {
+			u := f.Catalogs[cat].Unknown
+			for _, field := range sortedKeys(u) {
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", pid, cat, field, strings.ReplaceAll(u[field], "|", "/"))
+			}
 		}
 	}
 	fmt.Fprintf(&b, "\n## Rejected values (%d)\n\nKept out of the catalogs by the bounds; the field is null instead.\n\n", len(rep.Rejected))

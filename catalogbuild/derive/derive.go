@@ -33,6 +33,8 @@ type Input struct {
 	facts map[string]catalogbuild.SourceFacts
 	// lifecycleCache caches lifecycle.
 	lifecycleCache *lifecycleFacts
+	// factsCache caches providerFacts.
+	factsCache catalogbuild.OfficialFacts
 }
 
 // Catalog returns the catalog of that name: the one derived earlier in this run if there is one (a deriver
@@ -127,6 +129,13 @@ func Build(dataDir, catalogDir string) (map[string][]byte, error) {
 		if err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
+		facts, err := in.providerFacts()
+		if err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
+		if b, err = catalogbuild.ApplyOfficial(name, b, facts); err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
 		if b, err = catalogbuild.WithProvenance(b, ProviderNames()); err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
@@ -174,4 +183,21 @@ func ProviderNames() catalogbuild.ProviderNames {
 		out[p.ID] = p.Name
 	}
 	return out
+}
+
+// providerFacts reads the providers' curated per-provider facts once per run.
+func (in *Input) providerFacts() (catalogbuild.OfficialFacts, error) {
+	if in.factsCache != nil {
+		return in.factsCache, nil
+	}
+	known := map[string]bool{}
+	for _, p := range seeds.Providers().All() {
+		known[p.ID] = true
+	}
+	f, err := catalogbuild.LoadProviderFacts(catalogbuild.OfficialProvidersDir(in.DataDir), known)
+	if err != nil {
+		return nil, err
+	}
+	in.factsCache = f
+	return f, nil
 }

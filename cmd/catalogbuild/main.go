@@ -96,7 +96,12 @@ func run(data, out string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	// The curated catalogs are kept in place; the build only adds what provenance they lack.
+	facts, err := catalogbuild.LoadProviderFacts(catalogbuild.OfficialProvidersDir(data), known)
+	if err != nil {
+		return err
+	}
+	// The curated catalogs are kept in place; the build applies the providers' curated facts
+	// (sources/official/providers) and adds what provenance they lack.
 	for _, f := range curated {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		if _, ok := all[name]; ok {
@@ -106,6 +111,9 @@ func run(data, out string, verbose bool) error {
 		if err != nil {
 			return err
 		}
+		if b, err = catalogbuild.ApplyOfficial(name, b, facts); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
 		if b, err = catalogbuild.WithProvenance(b, derive.ProviderNames()); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
@@ -114,7 +122,7 @@ func run(data, out string, verbose bool) error {
 		}
 		all[name] = b
 	}
-	report, err := catalogbuild.BuildReport(all, res.Report)
+	report, err := catalogbuild.BuildReport(all, res.Report, facts)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,221 @@
+package catalogbuild
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// ProviderFacts is sources/official/providers/<provider>.json: a provider's records of the per-provider catalogs
+// (rate limits, SLA, data retention...), read from its own documentation, with the pages they come from and, for
+// every fact left null, what was looked for and where.
+type ProviderFacts struct {
+	ProviderID string                  `json:"provider_id"`
+	Pages      []OfficialPage          `json:"pages"`
+	Catalogs   map[string]CatalogFacts `json:"catalogs"`
+}
+
+// CatalogFacts are one catalog's records of a provider.
+type CatalogFacts struct {
+	Records []json.RawMessage `json:"records"`
+	Sources []string          `json:"sources"`
+	// Unknown says, per field still null, what was looked for and on which page.
+	Unknown map[string]string `json:"unknown"`
+}
+
+// OfficialFacts are every provider's curated facts, by provider.
+type OfficialFacts map[string]*ProviderFacts
+
+// OfficialProvidersDir is where the curated per-provider facts sit beside the upstream snapshots.
+func OfficialProvidersDir(dataDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(dataDir)), "official", "providers")
+}
+
+// LoadProviderFacts reads and checks every file of dir; a missing folder is none.
+func LoadProviderFacts(dir string, known map[string]bool) (OfficialFacts, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	out := OfficialFacts{}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		var f ProviderFacts
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		base := filepath.Base(name)
+		if f.ProviderID+".json" != base || !known[f.ProviderID] {
+			return nil, fmt.Errorf("%s: provider_id %q must be a known provider and the file's name", name, f.ProviderID)
+		}
+		ids, err := CheckPages(base, f.Pages)
+		if err != nil {
+			return nil, err
+		}
+		for cat, cf := range f.Catalogs {
+			if len(cf.Sources) == 0 {
+				return nil, fmt.Errorf("%s: %s cites no page", base, cat)
+			}
+			for _, s := range cf.Sources {
+				if !ids[s] {
+					return nil, fmt.Errorf("%s: %s cites unknown page %q", base, cat, s)
+				}
+			}
+			for i, r := range cf.Records {
+				var rec struct {
+					ProviderID string `json:"provider_id"`
+				}
+				if err := json.Unmarshal(r, &rec); err != nil || rec.ProviderID != f.ProviderID {
+					return nil, fmt.Errorf("%s: %s record %d is not a record of %s", base, cat, i, f.ProviderID)
+				}
+			}
+		}
+		out[f.ProviderID] = &f
+	}
+	return out, nil
+}
+
+// ApplyOfficial replaces, in the catalog file data (catalog name), the records of every provider that has
+// curated facts for it by those facts: each cites its pages and is `verified`. The pages join the catalog's
+// sources. Other providers' records, and the file's order by provider, are kept.
+func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error) {
+	var providers []string
+	for pid, f := range facts {
+		if _, ok := f.Catalogs[name]; ok {
+			providers = append(providers, pid)
+		}
+	}
+	if len(providers) == 0 {
+		return data, nil
+	}
+	slices.Sort(providers)
+	var env provEnvelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, err
+	}
+	for _, pid := range providers {
+		f := facts[pid]
+		cf := f.Catalogs[name]
+		// Each cited page is a source of the catalog: the one already listed with its URL, or a new one.
+		var ids []string
+		for _, p := range f.Pages {
+			if !slices.Contains(cf.Sources, p.ID) {
+				continue
+			}
+			env.AsOf = max(env.AsOf, p.Checked)
+			i := slices.IndexFunc(env.Sources, func(s Source) bool { return s.URL == p.URL })
+			if i < 0 {
+				env.Sources = append(env.Sources, Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL})
+				i = len(env.Sources) - 1
+			}
+			if env.Sources[i].ID == "" {
+				env.Sources[i].ID = p.ID
+			}
+			ids = append(ids, env.Sources[i].ID)
+		}
+		var fresh []json.RawMessage
+		for _, r := range cf.Records {
+			withProv, err := setProvenance(r, ids)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", name, pid, err)
+			}
+			fresh = append(fresh, withProv)
+		}
+		at := -1
+		kept := env.Records[:0:0]
+		for _, r := range env.Records {
+			if recordProvider(r) == pid {
+				if at < 0 {
+					at = len(kept)
+				}
+				continue
+			}
+			kept = append(kept, r)
+		}
+		if at < 0 { // no record of the provider yet: its place in provider order
+			at = len(kept)
+			for i, r := range kept {
+				if recordProvider(r) > pid {
+					at = i
+					break
+				}
+			}
+		}
+		env.Records = slices.Concat(kept[:at], fresh, kept[at:])
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(env); err != nil {
+		return nil, err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, buf.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return pretty.Bytes(), nil
+}
+
+func recordProvider(r json.RawMessage) string {
+	var rec struct {
+		ProviderID string `json:"provider_id"`
+	}
+	_ = json.Unmarshal(r, &rec)
+	return rec.ProviderID
+}
+
+// setProvenance sets a record's sources and confidence (verified), keeping its other fields in order.
+func setProvenance(r json.RawMessage, sources []string) (json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(r, &fields); err != nil {
+		return nil, err
+	}
+	delete(fields, "sources")
+	delete(fields, "confidence")
+	// Re-emit in the record's own key order.
+	dec := json.NewDecoder(bytes.NewReader(r))
+	var order []string
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key := k.(string)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+		if key != "sources" && key != "confidence" {
+			order = append(order, key)
+		}
+	}
+	ids := slices.Clone(sources)
+	slices.Sort(ids)
+	var b strings.Builder
+	b.WriteString("{")
+	for i, k := range order {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteString(":")
+		b.Write(fields[k])
+	}
+	sb, _ := json.Marshal(ids)
+	fmt.Fprintf(&b, `,"sources":%s,"confidence":%q}`, sb, ConfidenceVerified)
+	return json.RawMessage(b.String()), nil
+}
