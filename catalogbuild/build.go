@@ -98,9 +98,15 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 				c.stats.KnowledgeFromLLMStats++
 			}
 		}
+		// litellm's max_input_tokens is an input limit: it is compared with models.dev's input limit where
+		// models.dev states one apart from the window, else with the window.
 		var ctxVals []sourced
 		if m != nil && m.m.Limit.Context > 0 {
-			ctxVals = append(ctxVals, sourced{SourceModelsDev, float64(m.m.Limit.Context)})
+			v := m.m.Limit.Context
+			if m.m.Limit.Input > 0 && l != nil && l.context != nil {
+				v = m.m.Limit.Input
+			}
+			ctxVals = append(ctxVals, sourced{SourceModelsDev, float64(v)})
 		}
 		if l != nil && l.context != nil {
 			ctxVals = append(ctxVals, sourced{SourceLiteLLM, float64(*l.context)})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -111,7 +112,7 @@ func crossCheck(vals []sourced) (kept *float64, srcs []string, agreed bool) {
 func fmtValues(vals []sourced) []string {
 	out := make([]string, len(vals))
 	for i, s := range vals {
-		out[i] = fmt.Sprintf("%s=%g", s.src, s.v)
+		out[i] = s.src + "=" + strconv.FormatFloat(s.v, 'f', -1, 64)
 	}
 	slices.Sort(out)
 	return out

@@ -225,10 +225,9 @@ func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM boo
 		case len(ctxVals) >= 2 && agreeInts(ctxVals):
 			prov.add(ConfidenceAgreed, SourceModelsDev, SourceLiteLLM)
 		case len(ctxVals) >= 2:
-			// The window of the preferred source (models.dev) stays: the data sets often differ by the 1K-vs-1024
-			// reading of "128K"; the report lists every such pair.
-			c.report.Disputed = append(c.report.Disputed, Dispute{"models", k.provider, k.model, "context_window", fmtValues(ctxVals), "kept models.dev's value (its precedence); no official page was curated"})
-			prov.add(ConfidenceSingle, SourceModelsDev)
+			c.report.Disputed = append(c.report.Disputed, Dispute{"models", k.provider, k.model, "context_window", fmtValues(ctxVals), "null: the data sets disagree by more than 2% and no official page was curated"})
+			rec.ContextWindow = nil
+			prov.add(ConfidenceDisputed, SourceModelsDev, SourceLiteLLM)
 		default:
 			if fromModelsDev {
 				prov.add(ConfidenceSingle, SourceModelsDev)
