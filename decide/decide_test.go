@@ -111,14 +111,14 @@ func TestPickRules(t *testing.T) {
 		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "anthropic/claude-fast", notIn: "openai"},
 		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "anthropic/claude-fast"},
 		{name: "slow ranks below fast", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "anthropic/claude-fast"},
-		{name: "degraded below a slow unpriced operational", q: PickQuery{Task: "llm", MinContext: i64(100000)},
-			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "cohere/command-unpriced"},
+		{name: "an unpriced operational model never beats a priced degraded one", q: PickQuery{Task: "llm", MinContext: i64(100000)},
+			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "openai/gpt-mini", notIn: "cohere"},
 		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
 		{name: "free_only", q: PickQuery{Task: "llm", FreeOnly: true, Avoid: []string{"groq"}}, live: allUp(), want: "mistral/mistral-small"},
 		{name: "needs", q: PickQuery{Task: "llm", Needs: []string{"json_mode", "function_calling"}}, live: allUp(), want: "openai/gpt-mini"},
 		{name: "min_context", q: PickQuery{Task: "llm", MinContext: i64(500000)}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},
 		{name: "budget excludes unknown prices", q: PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(100)}, live: allUp(), errParam: "budget"},
-		{name: "unknown price qualifies without budget", q: PickQuery{Task: "llm", MinContext: i64(2000000)}, live: allUp(), want: "cohere/command-unpriced"},
+		{name: "an unknown price never qualifies", q: PickQuery{Task: "llm", MinContext: i64(2000000)}, live: allUp(), errParam: "price"},
 		{name: "everything in outage", q: PickQuery{Task: "llm"}, live: Statuses{"openai": down(), "anthropic": down(), "groq": down(), "mistral": down(), "cohere": down(), "deepseek": down()}, errParam: "live status"},
 		{name: "no model of the task", q: PickQuery{Task: "agent"}, live: allUp(), errParam: "task"},
 		{name: "min_context empties", q: PickQuery{Task: "llm", MinContext: i64(5000000), Budget: f(0.1)}, live: allUp(), errParam: "min_context"},
@@ -481,5 +481,35 @@ func TestLoadAtLeavesOutShutModels(t *testing.T) {
 	}
 	if !has(before) || has(on) {
 		t.Errorf("%s (shut down %s): in the index of 2000-01-01 %v, of its day %v", key, day, has(before), has(on))
+	}
+}
+
+// TestPickPrefersGenerallyAvailable: a preview model is picked only when no generally available model fits, and
+// says so; experimental and sunset models are never indexed.
+func TestPickPrefersGenerallyAvailable(t *testing.T) {
+	ix, err := Build(seeds.Providers(), Catalogs{
+		Pricing: []seeds.PricingRecord{
+			{ProviderID: "openai", Model: "ga-small", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderID: "openai", Model: "preview-big", Task: "llm", Pricing: rates(f(0.1), f(0.2), nil)},
+			{ProviderID: "google-gemini", Model: "exp-free", Task: "llm", Pricing: rates(f(0.01), f(0.01), nil)},
+			{ProviderID: "anthropic", Model: "gone", Task: "llm", Pricing: rates(f(0.01), f(0.01), nil)},
+		},
+		Models: []seeds.ModelRecord{
+			{ProviderID: "openai", ModelID: "ga-small", Task: "llm", ContextWindow: i64(100000)},
+			{ProviderID: "openai", ModelID: "preview-big", Task: "llm", ContextWindow: i64(1000000)},
+		},
+		Stages: map[string]string{"openai/ga-small": "ga", "openai/preview-big": "preview", "google-gemini/exp-free": "experimental", "anthropic/gone": "sunset"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := Statuses{"openai": op(100), "google-gemini": op(100), "anthropic": op(100)}
+	best, rest, err := ix.Pick(PickQuery{Task: "llm"}, live)
+	if err != nil || best.Model != "ga-small" || len(rest) != 0 {
+		t.Errorf("pick = %+v %v %v, want ga-small alone (the preview is cheaper, exp and sunset are never candidates)", best, rest, err)
+	}
+	best, _, err = ix.Pick(PickQuery{Task: "llm", MinContext: i64(500000)}, live)
+	if err != nil || best.Model != "preview-big" || !strings.HasPrefix(best.Reason, "preview (no generally available model fits)") {
+		t.Errorf("pick with min_context = %+v %v, want preview-big saying why", best, err)
 	}
 }

@@ -102,7 +102,9 @@ type Model struct {
 	Context  *int64
 	Caps     seeds.ModelCapabilities
 	HasCaps  bool
-	Scores   map[string]float64
+	// Stage is the lifecycle stage ("" when the lifecycle catalog does not list the model).
+	Stage  string
+	Scores map[string]float64
 }
 
 // Benchmark names, in the document's order.
@@ -135,10 +137,17 @@ type Catalogs struct {
 	// day is on or before Today is left out.
 	Shutdowns map[string]string
 	Today     string
+	// Stages maps "provider/model" to its lifecycle stage; experimental and sunset models are no candidates.
+	Stages map[string]string
 }
 
-// retired reports whether the model is shut down on c.Today.
+// retired reports whether the model is shut down on c.Today, or is no candidate by its stage: experimental
+// builds (which their providers withdraw without notice) and sunset models.
 func (c *Catalogs) retired(provider, model string) bool {
+	switch c.Stages[provider+"/"+model] {
+	case "experimental", "sunset":
+		return true
+	}
 	d, ok := c.Shutdowns[provider+"/"+model]
 	return ok && c.Today != "" && d <= c.Today
 }
@@ -164,6 +173,9 @@ var embedded = sync.OnceValues(func() (Catalogs, error) {
 	}
 	if c.Shutdowns, err = seeds.Shutdowns(); err != nil {
 		return c, fmt.Errorf("decide: loading shutdown days: %w", err)
+	}
+	if c.Stages, err = seeds.Stages(); err != nil {
+		return c, fmt.Errorf("decide: loading lifecycle stages: %w", err)
 	}
 	return c, nil
 })
@@ -208,7 +220,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		if models[k] != nil {
 			return nil, fmt.Errorf("decide: pricing lists %s/%s twice", p.ProviderID, p.Model)
 		}
-		m := &Model{Provider: p.ProviderID, ID: p.Model, Task: p.Task, FreeTier: p.FreeTier}
+		m := &Model{Provider: p.ProviderID, ID: p.Model, Task: p.Task, FreeTier: p.FreeTier, Stage: c.Stages[p.ProviderID+"/"+p.Model]}
 		var err error
 		if m.Input, err = newPrice(p.Pricing.InputPer1MTokens); err == nil {
 			if m.Output, err = newPrice(p.Pricing.OutputPer1MTokens); err == nil {
@@ -227,7 +239,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		k := modelKey{r.ProviderID, r.ModelID}
 		m := models[k]
 		if m == nil {
-			m = &Model{Provider: r.ProviderID, ID: r.ModelID, Task: r.Task}
+			m = &Model{Provider: r.ProviderID, ID: r.ModelID, Task: r.Task, Stage: c.Stages[r.ProviderID+"/"+r.ModelID]}
 			models[k] = m
 		}
 		m.Context, m.Caps, m.HasCaps = r.ContextWindow, r.Capabilities, true

@@ -162,6 +162,13 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 			return m.Input != nil && m.Input.USD <= *q.Budget
 		}})
 	}
+	// Decisions stand on known prices: a token-priced model whose input price is unknown is no candidate.
+	if tokenPricedTask(q.Task) {
+		steps = append(steps, step{"price", "with a known input price", func(m *Model, _ Live) bool { return m.Input != nil }})
+	}
+	// Generally available models first; preview and beta ones only when no generally available model passes
+	// every other step, and then the reason says so.
+	withGA := append(slices.Clone(steps), step{"stage", "generally available", func(m *Model, _ Live) bool { return !preRelease(m.Stage) }})
 	// One pass: passed[k] counts the models that pass the first k+1 steps, so that the error can name the step
 	// that emptied the field; only the 3 best survivors are kept (scores are cheap, reasons are built for them).
 	type cand struct {
@@ -169,27 +176,36 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 		l     Live
 		score float64
 	}
-	passed := make([]int, len(steps))
-	best := topK[cand]{k: 3, cmp: func(a, b cand) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
-	}}
-	var l Live
-	lastProvider := ""
-	for _, m := range field {
-		if m.Provider != lastProvider { // field is grouped by provider: one status lookup per provider
-			l, lastProvider = live.get(m.Provider), m.Provider
-		}
-		ok := true
-		for k, s := range steps {
-			if !s.ok(m, l) {
-				ok = false
-				break
+	run := func(steps []step) (topK[cand], []int) {
+		passed := make([]int, len(steps))
+		best := topK[cand]{k: 3, cmp: func(a, b cand) int {
+			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+		}}
+		var l Live
+		lastProvider := ""
+		for _, m := range field {
+			if m.Provider != lastProvider { // field is grouped by provider: one status lookup per provider
+				l, lastProvider = live.get(m.Provider), m.Provider
 			}
-			passed[k]++
+			ok := true
+			for k, s := range steps {
+				if !s.ok(m, l) {
+					ok = false
+					break
+				}
+				passed[k]++
+			}
+			if ok {
+				best.push(cand{m, l, pickScore(m, l)})
+			}
 		}
-		if ok {
-			best.push(cand{m, l, pickScore(m, l)})
-		}
+		return best, passed
+	}
+	best, passed := run(withGA)
+	preview := false
+	if len(best.items) == 0 && passed[len(steps)-1] > 0 {
+		best, passed = run(steps)
+		preview = true
 	}
 	if len(best.items) == 0 {
 		said := make([]string, 0, len(steps))
@@ -203,6 +219,9 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 	entries := make([]PickEntry, len(best.items))
 	for i, c := range best.items {
 		entries[i] = pickEntry(c.m, c.l, c.score)
+		if preview {
+			entries[i].Reason = c.m.Stage + " (no generally available model fits), " + entries[i].Reason
+		}
 	}
 	return entries[0], entries[1:], nil
 }
@@ -379,3 +398,9 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, e
 	})
 	return out[:min(q.Limit, len(out))], nil
 }
+
+// preRelease reports whether a lifecycle stage is a preview or beta (experimental models are never indexed).
+func preRelease(stage string) bool { return stage == "preview" || stage == "beta" }
+
+// tokenPricedTask reports whether a task's models are priced per token, so that "a known price" is the input price.
+func tokenPricedTask(task string) bool { return task == "llm" || task == "code" || task == "embedding" }

@@ -468,3 +468,36 @@ func BenchmarkDecisionHandlers(b *testing.B) {
 		})
 	}
 }
+
+// TestPickChoosesGenerallyAvailablePricedModel: with every provider up, as on the simulator, /pick?task=llm
+// chooses a generally available model with a known price (never an experimental build at $0).
+func TestPickChoosesGenerallyAvailablePricedModel(t *testing.T) {
+	st := apitest.OpenStore(t, "sqlite://"+t.TempDir()+"/pick.db")
+	checks := map[string]liveCheck{}
+	for _, p := range seeds.Providers().All() {
+		checks[p.ID] = liveCheck{parse.Operational, 200}
+	}
+	view := recordStatuses(t, st, time.Now().UTC(), checks)
+	s := apitest.Start(t, apitest.Options{Store: st, API: impl.New(impl.Deps{Store: st, Health: view})})
+	var body api.PickResponse
+	r := s.Get("/api/v1/pick?task=llm")
+	if r.Status != 200 {
+		t.Fatalf("pick: %d %s", r.Status, r.Body)
+	}
+	r.Decode(t, &body)
+	stages, err := seeds.Stages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body.Pick == nil {
+		t.Fatal("no pick")
+	}
+	for _, e := range append([]api.PickEntry{*body.Pick}, body.RunnersUp...) {
+		if stage := stages[e.ProviderId+"/"+e.Model]; stage != "ga" {
+			t.Errorf("pick %s/%s is %q, want ga", e.ProviderId, e.Model, stage)
+		}
+		if e.InputPer1mUsd == nil {
+			t.Errorf("pick %s/%s has no known input price", e.ProviderId, e.Model)
+		}
+	}
+}

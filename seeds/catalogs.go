@@ -296,3 +296,21 @@ func Shutdowns() (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// Stages maps "provider/model" to the model's lifecycle stage (the model lifecycle catalog: experimental,
+// preview, beta, ga, soft_deprecated, hard_deprecated, sunset). Models outside that catalog are missing.
+func Stages() (map[string]string, error) {
+	recs, err := typed[struct {
+		ProviderID string `json:"provider_id"`
+		ModelID    string `json:"model_id"`
+		Stage      string `json:"stage"`
+	}]("model_lifecycle")
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(recs))
+	for _, r := range recs {
+		out[r.ProviderID+"/"+r.ModelID] = r.Stage
+	}
+	return out, nil
+}
