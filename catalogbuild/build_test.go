@@ -47,6 +47,31 @@ func TestBuiltCatalogInvariants(t *testing.T) {
 				t.Errorf("%s: source id %q empty or repeated", name, s.ID)
 			}
 			ids[s.ID] = true
+			if s.AsOf == nil || !dayRE.MatchString(*s.AsOf) {
+				t.Errorf("%s: source %s has no as_of date", name, s.ID)
+			}
+		}
+		// The catalog is as old as the oldest source its records cite.
+		cited := map[string]bool{}
+		for _, r := range recs {
+			srcs, _ := r["sources"].([]any)
+			for _, s := range srcs {
+				cited[s.(string)] = true
+			}
+		}
+		oldest := ""
+		for _, s := range sources {
+			if cited[s.ID] && s.AsOf != nil && (oldest == "" || *s.AsOf < oldest) {
+				oldest = *s.AsOf
+			}
+		}
+		var env struct {
+			AsOf string `json:"as_of"`
+		}
+		b, _ := os.ReadFile(f)
+		_ = json.Unmarshal(b, &env)
+		if env.AsOf != oldest {
+			t.Errorf("%s: as_of %s, its oldest cited source holds for %s", name, env.AsOf, oldest)
 		}
 		for i, r := range recs {
 			srcs, _ := r["sources"].([]any)

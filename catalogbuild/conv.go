@@ -229,6 +229,9 @@ func Convert(in Input) (*Result, error) {
 		if b, err = WithProvenance(b, in.ProviderNames); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		if b, err = WithSourceDates(b, c.snap.dates()); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		res.Files[name] = b
 	}
 	return res, nil

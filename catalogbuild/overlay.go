@@ -115,7 +115,8 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 			env.AsOf = max(env.AsOf, p.Checked)
 			i := slices.IndexFunc(env.Sources, func(s Source) bool { return s.URL == p.URL })
 			if i < 0 {
-				env.Sources = append(env.Sources, Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL})
+				checked := p.Checked
+				env.Sources = append(env.Sources, Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked})
 				i = len(env.Sources) - 1
 			}
 			if env.Sources[i].ID == "" {

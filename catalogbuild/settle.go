@@ -33,7 +33,8 @@ func (c *converter) officialModel(k key) *CurrentModel {
 // officialSource adds a curated page to the sources of the catalog being built and returns its id.
 func (c *converter) officialSource(provider, page string) string {
 	p, _ := c.official[provider].Page(page)
-	c.usedPages[p.ID] = Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL}
+	checked := p.Checked
+	c.usedPages[p.ID] = Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked}
 	return p.ID
 }
 

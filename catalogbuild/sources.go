@@ -15,6 +15,8 @@ type Source struct {
 	Name    string  `json:"name"`
 	URL     string  `json:"url"`
 	License *string `json:"license"`
+	// AsOf is the date the source's data holds for: a snapshot's date, or the day a page was read.
+	AsOf *string `json:"as_of,omitempty"`
 }
 
 func str(s string) *string { return &s }
@@ -33,6 +35,12 @@ type snapshot struct {
 // snapshots are the resolved snapshots of one build.
 type snapshots struct {
 	LiteLLM, ModelsDev, GenAI, LLMStats, SimpleEvals snapshot
+}
+
+// dates are the snapshots' dates by source id; the MTEB board has no snapshot of the converter's.
+func (s snapshots) dates() DataSetDates {
+	return DataSetDates{SourceLiteLLM: s.LiteLLM.Date, SourceModelsDev: s.ModelsDev.Date, SourceGenAI: s.GenAI.Date,
+		SourceLLMStats: s.LLMStats.Date, SourceSimpleEvals: s.SimpleEvals.Date}
 }
 
 func resolveSnapshots(dir string) (snapshots, error) {

@@ -226,7 +226,14 @@ func serve[T any](c *catalog.Catalog[T], name string) (*served[T], error) {
 	}
 	src := make([]api.Source, len(c.Sources()))
 	for i, s := range c.Sources() {
-		src[i] = api.Source{Id: s.ID, Name: s.Name, Url: s.URL, License: s.License}
+		if s.AsOf == nil {
+			return nil, fmt.Errorf("catalog %s: source %s has no as_of", name, s.ID)
+		}
+		d, err := time.Parse(time.DateOnly, *s.AsOf)
+		if err != nil {
+			return nil, fmt.Errorf("catalog %s: source %s: as_of: %w", name, s.ID, err)
+		}
+		src[i] = api.Source{Id: s.ID, Name: s.Name, Url: s.URL, License: s.License, AsOf: openapi_types.Date{Time: d}}
 	}
 	return &served[T]{Catalog: c, asOf: openapi_types.Date{Time: day}, sources: src}, nil
 }

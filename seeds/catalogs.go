@@ -55,6 +55,8 @@ type Source struct {
 	// License of the data (for example CC-BY-4.0, which requires crediting the source), or null for a provider's
 	// own documentation.
 	License *string `json:"license"`
+	// AsOf is the date the source's data holds for (YYYY-MM-DD).
+	AsOf *string `json:"as_of,omitempty"`
 }
 
 // Catalog is one loaded catalog file: its as-of date, sources and records. Records are kept as raw JSON, each

@@ -139,6 +139,13 @@ func Build(dataDir, catalogDir string) (map[string][]byte, error) {
 		if b, err = catalogbuild.WithProvenance(b, ProviderNames()); err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
+		dates, err := catalogbuild.ReadDataSetDates(in.DataDir)
+		if err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
+		if b, err = catalogbuild.WithSourceDates(b, dates); err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
 		parsed, err := seeds.ParseCatalog(name, b)
 		if err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)

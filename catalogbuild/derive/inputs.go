@@ -138,7 +138,8 @@ func (in *Input) lifecycle() (*lifecycleFacts, error) {
 
 // officialPageSource is the catalog source of a curated page.
 func officialPageSource(p catalogbuild.OfficialPage) seeds.Source {
-	return seeds.Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL}
+	checked := p.Checked
+	return seeds.Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked}
 }
 
 // sortedMapKeys returns a map's keys in order.

@@ -413,7 +413,7 @@ func MigrationGuides(read func(name string) (*seeds.Catalog, error)) (asOf strin
 		}
 	}
 	SortMigrationGuides(guides)
-	return newestAsOf(cats), migrationSources(cats), guides, nil
+	return oldestAsOf(cats), migrationSources(cats), guides, nil
 }
 
 // SortMigrationGuides puts guides in the endpoint's order: difficulty (easiest first), then from, then to.
@@ -424,13 +424,15 @@ func SortMigrationGuides(g []MigrationGuide) {
 	})
 }
 
-// newestAsOf is the latest as_of of the input catalogs: the guides are as recent as their newest facts.
-func newestAsOf(cats []*seeds.Catalog) string {
-	newest := ""
+// oldestAsOf is the earliest as_of of the input catalogs: a guide is no newer than its oldest fact.
+func oldestAsOf(cats []*seeds.Catalog) string {
+	oldest := ""
 	for _, c := range cats {
-		newest = max(newest, c.AsOf)
+		if oldest == "" || c.AsOf < oldest {
+			oldest = c.AsOf
+		}
 	}
-	return newest
+	return oldest
 }
 
 // migrationSources are the input catalogs' sources and the authentication pages, once each, sorted by URL.
@@ -448,8 +450,16 @@ func migrationSources(cats []*seeds.Catalog) []seeds.Source {
 			add(s)
 		}
 	}
+	// The authentication pages were read with the official pages of the hand-curated reference-compatibility
+	// catalog (cats[0]): they take the newest of those pages' dates.
+	checked := cats[0].AsOf
+	for _, s := range cats[0].Sources {
+		if s.License == nil && s.AsOf != nil && *s.AsOf > checked {
+			checked = *s.AsOf
+		}
+	}
 	for _, u := range migrationAuthSources {
-		add(seeds.Source{Name: "Authentication (official documentation)", URL: u})
+		add(seeds.Source{Name: "Authentication (official documentation)", URL: u, AsOf: &checked})
 	}
 	slices.SortFunc(out, func(a, b seeds.Source) int {
 		return cmp.Or(strings.Compare(a.URL, b.URL), strings.Compare(a.Name, b.Name))

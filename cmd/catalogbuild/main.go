@@ -100,6 +100,10 @@ func run(data, out string, verbose bool) error {
 	if err != nil {
 		return err
 	}
+	dates, err := catalogbuild.ReadDataSetDates(data)
+	if err != nil {
+		return err
+	}
 	// The curated catalogs are kept in place; the build applies the providers' curated facts
 	// (sources/official/providers) and adds what provenance they lack.
 	for _, f := range curated {
@@ -115,6 +119,9 @@ func run(data, out string, verbose bool) error {
 			return fmt.Errorf("%s: %w", f, err)
 		}
 		if b, err = catalogbuild.WithProvenance(b, derive.ProviderNames()); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if b, err = catalogbuild.WithSourceDates(b, dates); err != nil {
 			return fmt.Errorf("%s: %w", f, err)
 		}
 		if err := os.WriteFile(f, b, 0o644); err != nil {

@@ -5186,6 +5186,9 @@ type SlaResponse struct {
 
 // Source defines model for Source.
 type Source struct {
+	// AsOf The date this source's data holds for: a data set's snapshot date, or the day a provider's page was read. The answer's `meta.as_of` is the oldest of these among the sources its records cite.
+	AsOf openapi_types.Date `json:"as_of"`
+
 	// Id Identifier of the source within this answer: each record's `sources` lists the ids of the sources its values come from.
 	Id string `json:"id"`
 
