@@ -20,7 +20,8 @@ var PerProviderCatalogs = []string{"rate_limits", "sla", "data_retention", "secu
 type reportCatalog struct {
 	AsOf    string `json:"as_of"`
 	Sources []struct {
-		ID string `json:"id"`
+		ID   string `json:"id"`
+		AsOf string `json:"as_of"`
 	} `json:"sources"`
 	Records []map[string]any `json:"records"`
 }
@@ -120,6 +121,55 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 			}
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", n, len(recs), over, worst)
+	}
+	b.WriteString("\n## Main providers: newest model and newest source\n\n" +
+		"The newest model is the one with the latest launch date in `model_lifecycle` that is not retired; the newest " +
+		"source is the latest `as_of` among the sources that the provider's pricing and model records cite.\n\n" +
+		"| provider | newest model (launch) | newest source |\n|---|---|---|\n")
+	for _, pid := range MainProviders {
+		model, launch := "unknown", ""
+		if c := cats["model_lifecycle"]; c != nil {
+			for _, r := range c.Records {
+				if r["provider_id"] != pid {
+					continue
+				}
+				st, _ := r["stage"].(string)
+				l, _ := r["launch_date"].(string)
+				id, _ := r["model_id"].(string)
+				if st == "sunset" || l == "" {
+					continue
+				}
+				if l > launch || (l == launch && id < model) {
+					model, launch = id, l
+				}
+			}
+		}
+		newest := ""
+		for _, n := range []string{"pricing", "models"} {
+			c := cats[n]
+			if c == nil {
+				continue
+			}
+			dates := map[string]string{}
+			for _, s := range c.Sources {
+				dates[s.ID] = s.AsOf
+			}
+			for _, r := range c.Records {
+				if r["provider_id"] != pid {
+					continue
+				}
+				srcs, _ := r["sources"].([]any)
+				for _, id := range srcs {
+					if d := dates[fmt.Sprint(id)]; d > newest {
+						newest = d
+					}
+				}
+			}
+		}
+		if launch != "" {
+			model = fmt.Sprintf("`%s` (%s)", model, launch)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", pid, model, newest)
 	}
 	b.WriteString("\n## Catalogs\n")
 	for _, n := range names {

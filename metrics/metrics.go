@@ -18,6 +18,7 @@ import (
 
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/poller"
+	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/webhooks"
 )
@@ -103,6 +104,12 @@ func New(o Options) *Metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if o.Health != nil {
 		m.reg.MustRegister(&healthCollector{o: o})
+	}
+	// The embedded catalogs are checked when the service starts, so their dates are always readable here.
+	if dates, err := seeds.CatalogSourceDates(); err == nil {
+		m.reg.MustRegister(&catalogAgeCollector{dates: dates, now: o.Now})
+	} else {
+		o.Logger.Error("catalog source ages are not exported", "err", err)
 	}
 	return m
 }

@@ -252,3 +252,31 @@ func TestPaymentOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogSourceAges: every source of every catalog has its age in days, computed at the service's clock.
+func TestCatalogSourceAges(t *testing.T) {
+	dates, err := seeds.CatalogSourceDates()
+	if err != nil || len(dates) < 50 {
+		t.Fatalf("catalog source dates: %d, %v", len(dates), err)
+	}
+	d := dates[0]
+	now := d.AsOf.Add(10 * 24 * time.Hour)
+	m := metrics.New(metrics.Options{Now: func() time.Time { return now }})
+	fams, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != "switchboard_catalog_source_age_days" {
+			continue
+		}
+		if len(f.GetMetric()) != len(dates) {
+			t.Errorf("%d series, want one per catalog source (%d)", len(f.GetMetric()), len(dates))
+		}
+		if v, ok := value(f, map[string]string{"catalog": d.Catalog, "source": d.Source}); !ok || v != 10 {
+			t.Errorf("%s/%s age = %v (%v), want 10 days", d.Catalog, d.Source, v, ok)
+		}
+		return
+	}
+	t.Fatal("no switchboard_catalog_source_age_days")
+}

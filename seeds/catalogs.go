@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // catalogFS holds the reference catalogs of seeds/catalogs. pricing.json, models.json and benchmarks.json are
@@ -314,5 +315,70 @@ func Stages() (map[string]string, error) {
 	for _, r := range recs {
 		out[r.ProviderID+"/"+r.ModelID] = r.Stage
 	}
+	return out, nil
+}
+
+// CatalogSourceDate is one source of one catalog with the date its data holds for.
+type CatalogSourceDate struct {
+	Catalog, Source string
+	AsOf            time.Time
+}
+
+// CatalogSourceDates lists every source of every embedded catalog with its date, by catalog then source.
+func CatalogSourceDates() ([]CatalogSourceDate, error) {
+	var out []CatalogSourceDate
+	for _, name := range CatalogNames() {
+		c, err := LoadCatalog(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range c.Sources {
+			if s.AsOf == nil {
+				return nil, fmt.Errorf("seeds: %s source %s has no as_of", name, s.ID)
+			}
+			d, err := time.Parse(time.DateOnly, *s.AsOf)
+			if err != nil {
+				return nil, fmt.Errorf("seeds: %s source %s: %w", name, s.ID, err)
+			}
+			out = append(out, CatalogSourceDate{Catalog: name, Source: s.ID, AsOf: d})
+		}
+	}
+	return out, nil
+}
+
+// StaleAfter is how old the newest source behind a catalog may be before the service calls the catalog stale.
+const StaleAfter = 45 * 24 * time.Hour
+
+// StaleCatalog is a catalog whose newest source is older than StaleAfter.
+type StaleCatalog struct {
+	Catalog string
+	Newest  time.Time
+	AgeDays int
+}
+
+// StaleCatalogs lists, at now, the catalogs whose newest source is older than StaleAfter, oldest first.
+func StaleCatalogs(now time.Time) ([]StaleCatalog, error) {
+	dates, err := CatalogSourceDates()
+	if err != nil {
+		return nil, err
+	}
+	newest := map[string]time.Time{}
+	for _, d := range dates {
+		if d.AsOf.After(newest[d.Catalog]) {
+			newest[d.Catalog] = d.AsOf
+		}
+	}
+	var out []StaleCatalog
+	for name, d := range newest {
+		if age := now.Sub(d); age > StaleAfter {
+			out = append(out, StaleCatalog{Catalog: name, Newest: d, AgeDays: int(age.Hours() / 24)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Newest.Equal(out[j].Newest) {
+			return out[i].Newest.Before(out[j].Newest)
+		}
+		return out[i].Catalog < out[j].Catalog
+	})
 	return out, nil
 }

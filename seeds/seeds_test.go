@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestProviders(t *testing.T) {
@@ -88,6 +89,44 @@ func TestAPIScopes(t *testing.T) {
 		}
 		if got := p.Scope; len(got.Components) != len(sc.Components) || len(got.Keywords) != len(sc.Keywords) {
 			t.Errorf("%s: registry scope %+v, file says %+v", id, got, sc)
+		}
+	}
+}
+
+// TestStaleCatalogs: a catalog is stale once its newest source is older than StaleAfter, judged at the clock given.
+func TestStaleCatalogs(t *testing.T) {
+	dates, err := CatalogSourceDates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := map[string]time.Time{}
+	var latest time.Time
+	for _, d := range dates {
+		if d.AsOf.After(newest[d.Catalog]) {
+			newest[d.Catalog] = d.AsOf
+		}
+		if d.AsOf.After(latest) {
+			latest = d.AsOf
+		}
+	}
+	for name, d := range newest {
+		s, err := StaleCatalogs(d.Add(StaleAfter))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range s {
+			if c.Catalog == name {
+				t.Errorf("%s is stale exactly 45 days after its newest source", name)
+			}
+		}
+	}
+	all, err := StaleCatalogs(latest.Add(StaleAfter + 24*time.Hour))
+	if err != nil || len(all) != len(newest) {
+		t.Fatalf("46 days after every source: %d stale of %d (%v)", len(all), len(newest), err)
+	}
+	for i, c := range all {
+		if !c.Newest.Equal(newest[c.Catalog]) || c.AgeDays < 46 || (i > 0 && c.Newest.Before(all[i-1].Newest)) {
+			t.Errorf("stale %d: %+v", i, c)
 		}
 	}
 }

@@ -22,6 +22,8 @@ type Dashboard struct {
 	Open, Recent []IncidentRow
 	// RefreshMs is how often the page polls /api/v1/health.
 	RefreshMs int
+	// Stale are the catalogs whose newest source is older than seeds.StaleAfter at At.
+	Stale []seeds.StaleCatalog
 }
 
 // ProviderRow is one provider on the dashboard.
@@ -72,6 +74,11 @@ func BuildDashboard(s *health.Snapshot, now time.Time, refresh time.Duration) (D
 		d.Providers = append(d.Providers, row)
 	}
 	d.Total = len(d.Providers)
+	stale, err := seeds.StaleCatalogs(now)
+	if err != nil {
+		return Dashboard{}, fmt.Errorf("catalog ages: %w", err)
+	}
+	d.Stale = stale
 	inc, err := s.Incidents(health.MaxIncidentHours, health.SeverityAll, "", now)
 	if err != nil {
 		return Dashboard{}, fmt.Errorf("incidents: %w", err)

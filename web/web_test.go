@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/health"
+	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/web"
 )
@@ -54,6 +55,57 @@ func history() *health.Snapshot {
 		},
 	}
 	return health.NewSnapshot(now, in, health.Options{})
+}
+
+// TestDashboardSaysWhenCatalogsAreStale: the dashboard lists the catalogs whose newest source is older than 45
+// days at its clock, and none on the day the sources were read.
+func TestDashboardSaysWhenCatalogsAreStale(t *testing.T) {
+	dates, err := seeds.CatalogSourceDates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// latest is the newest source date of all; earliest the oldest catalog's newest source: nothing is stale then.
+	newest := map[string]time.Time{}
+	var latest time.Time
+	for _, d := range dates {
+		if d.AsOf.After(newest[d.Catalog]) {
+			newest[d.Catalog] = d.AsOf
+		}
+		if d.AsOf.After(latest) {
+			latest = d.AsOf
+		}
+	}
+	earliest := latest
+	for _, d := range newest {
+		if d.Before(earliest) {
+			earliest = d
+		}
+	}
+	fresh, err := web.BuildDashboard(history(), earliest, 15*time.Second)
+	if err != nil || len(fresh.Stale) != 0 {
+		t.Errorf("on the sources' day: %v %v", fresh.Stale, err)
+	}
+	old, err := web.BuildDashboard(history(), latest.Add(seeds.StaleAfter+48*time.Hour), 15*time.Second)
+	if err != nil || len(old.Stale) == 0 {
+		t.Fatalf("47 days later: %v %v", old.Stale, err)
+	}
+	later := latest.Add(seeds.StaleAfter + 48*time.Hour)
+	h, err := web.New(web.Options{Health: fixed{history()}, Clock: func() time.Time { return later }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	_, page := get(t, srv.URL+"/")
+	if !strings.Contains(page, `id="stale-catalogs"`) || !strings.Contains(page, old.Stale[0].Catalog) {
+		t.Error("the dashboard page does not show the stale catalogs")
+	}
+	h, _ = web.New(web.Options{Health: fixed{history()}, Clock: func() time.Time { return earliest }})
+	srv2 := httptest.NewServer(h)
+	defer srv2.Close()
+	if _, page := get(t, srv2.URL+"/"); strings.Contains(page, `id="stale-catalogs"`) {
+		t.Error("the dashboard warns of stale catalogs on the day their sources were read")
+	}
 }
 
 func TestBuildDashboard(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -233,6 +234,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	}
 	err = serveUntil(ctx, srv, st.Addr, ready, func(addr string) {
 		log.Info("serving", "addr", addr, "base_url", st.BaseURL, "database", s.Engine(), "version", version())
+		warnStaleCatalogs(log, time.Now())
 	})
 	if err != nil {
 		return err
@@ -300,4 +302,23 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// warnStaleCatalogs says once, at start, which catalogs stand on sources older than seeds.StaleAfter, so that an
+// operator knows to rebuild them (make catalogs-fetch, make catalogs) before a stale price misleads a caller.
+func warnStaleCatalogs(log *slog.Logger, now time.Time) {
+	stale, err := seeds.StaleCatalogs(now)
+	if err != nil {
+		log.Error("checking catalog ages", "err", err)
+		return
+	}
+	if len(stale) == 0 {
+		return
+	}
+	names := make([]string, len(stale))
+	for i, c := range stale {
+		names[i] = c.Catalog
+	}
+	log.Warn("catalog data is stale: the newest source behind these catalogs is older than 45 days; rebuild them with make catalogs-fetch and make catalogs",
+		"catalogs", strings.Join(names, ","), "count", len(stale), "oldest_newest_source", stale[0].Newest.Format(time.DateOnly))
 }
