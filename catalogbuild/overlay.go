@@ -124,9 +124,17 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 			}
 			ids = append(ids, env.Sources[i].ID)
 		}
+		var urls []string
+		for _, p := range f.Pages {
+			if slices.Contains(cf.Sources, p.ID) {
+				urls = append(urls, p.URL)
+			}
+		}
+		records := slices.Clone(cf.Records)
+		sortWithinProvider(name, records)
 		var fresh []json.RawMessage
-		for _, r := range cf.Records {
-			withProv, err := setProvenance(r, ids)
+		for _, r := range records {
+			withProv, err := setProvenance(r, ids, urls)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", name, pid, err)
 			}
@@ -175,8 +183,56 @@ func recordProvider(r json.RawMessage) string {
 	return rec.ProviderID
 }
 
-// setProvenance sets a record's sources and confidence (verified), keeping its other fields in order.
-func setProvenance(r json.RawMessage, sources []string) (json.RawMessage, error) {
+// withinProvider are the keys that order one provider's records of the catalogs with several per provider (the
+// order their endpoints and tests state); nulls sort last.
+var withinProvider = map[string][]string{
+	"rate_limits":             {"tier"},
+	"security_certifications": {"certification"},
+	"error_codes":             {"http_status", "provider_error_type", "provider_error_code", "standard_category"},
+}
+
+func sortWithinProvider(catalog string, recs []json.RawMessage) {
+	keys := withinProvider[catalog]
+	if len(keys) == 0 {
+		return
+	}
+	val := func(r json.RawMessage) map[string]any {
+		var m map[string]any
+		_ = json.Unmarshal(r, &m)
+		return m
+	}
+	slices.SortStableFunc(recs, func(a, b json.RawMessage) int {
+		ma, mb := val(a), val(b)
+		for _, k := range keys {
+			x, y := ma[k], mb[k]
+			switch {
+			case x == nil && y == nil:
+				continue
+			case x == nil:
+				return 1
+			case y == nil:
+				return -1
+			}
+			if fx, ok := x.(float64); ok {
+				if fy, ok := y.(float64); ok && fx != fy {
+					if fx < fy {
+						return -1
+					}
+					return 1
+				}
+				continue
+			}
+			if c := strings.Compare(fmt.Sprint(x), fmt.Sprint(y)); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+}
+
+// setProvenance sets a record's sources and confidence (verified), keeping its other fields in order; a record
+// with notes gets the pages' addresses in them, so that a reader of the record alone sees where it comes from.
+func setProvenance(r json.RawMessage, sources, urls []string) (json.RawMessage, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(r, &fields); err != nil {
 		return nil, err
@@ -201,6 +257,26 @@ func setProvenance(r json.RawMessage, sources []string) (json.RawMessage, error)
 		}
 		if key != "sources" && key != "confidence" {
 			order = append(order, key)
+		}
+	}
+	if raw, ok := fields["notes"]; ok {
+		var notes *string
+		if err := json.Unmarshal(raw, &notes); err != nil {
+			return nil, fmt.Errorf("notes: %w", err)
+		}
+		var missing []string
+		for _, u := range urls {
+			if notes == nil || !strings.Contains(*notes, u) {
+				missing = append(missing, u)
+			}
+		}
+		if len(missing) > 0 {
+			text := "Sources: " + strings.Join(missing, ", ") + "."
+			if notes != nil && strings.TrimSpace(*notes) != "" {
+				text = strings.TrimSpace(*notes) + " " + text
+			}
+			nb, _ := json.Marshal(text)
+			fields["notes"] = nb
 		}
 	}
 	ids := slices.Clone(sources)

@@ -17,7 +17,7 @@ func TestApplyOfficial(t *testing.T) {
 			{ID: "b-tiers", Title: "B tiers", URL: "https://b.example/tiers", Checked: "2026-11-23"},
 		},
 		Catalogs: map[string]CatalogFacts{"rate_limits": {
-			Records: []json.RawMessage{json.RawMessage(`{"provider_id": "b", "tier": "free", "rpm": 10}`), json.RawMessage(`{"provider_id": "b", "tier": "paid", "rpm": 500}`)},
+			Records: []json.RawMessage{json.RawMessage(`{"provider_id": "b", "tier": "paid", "rpm": 500, "notes": null}`), json.RawMessage(`{"provider_id": "b", "tier": "free", "rpm": 10, "notes": "Free tier."}`)},
 			Sources: []string{"b-limits", "b-tiers"},
 		}},
 	}}
@@ -37,7 +37,7 @@ func TestApplyOfficial(t *testing.T) {
 	for _, r := range env.Records {
 		order = append(order, r["provider_id"].(string)+"/"+r["tier"].(string))
 	}
-	if strings.Join(order, " ") != "a/t b/free b/paid c/t" {
+	if strings.Join(order, " ") != "a/t b/free b/paid c/t" { // b's tiers sorted
 		t.Errorf("records %v", order)
 	}
 	b := env.Records[1]
@@ -46,6 +46,9 @@ func TestApplyOfficial(t *testing.T) {
 	}
 	if len(env.Sources) != 2 || env.Sources[1].URL != "https://b.example/tiers" || env.AsOf != "2026-11-24" {
 		t.Errorf("sources %+v, as_of %s", env.Sources, env.AsOf)
+	}
+	if env.Records[1]["notes"] != "Free tier. Sources: https://x.example/limits, https://b.example/tiers." {
+		t.Errorf("notes: %v", env.Records[1]["notes"])
 	}
 	if _, ok := env.Records[0]["sources"]; ok {
 		t.Error("another provider's record was touched")
