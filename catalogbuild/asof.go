@@ -1,7 +1,6 @@
 package catalogbuild
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -78,15 +77,5 @@ func WithSourceDates(data []byte, dates DataSetDates) ([]byte, error) {
 	if oldest != "" {
 		env.AsOf = oldest
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
-		return nil, err
-	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, buf.Bytes(), "", "  "); err != nil {
-		return nil, err
-	}
-	return pretty.Bytes(), nil
+	return env.encode()
 }

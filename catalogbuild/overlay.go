@@ -162,17 +162,7 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 		}
 		env.Records = slices.Concat(kept[:at], fresh, kept[at:])
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
-		return nil, err
-	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, buf.Bytes(), "", "  "); err != nil {
-		return nil, err
-	}
-	return pretty.Bytes(), nil
+	return env.encode()
 }
 
 func recordProvider(r json.RawMessage) string {

@@ -45,10 +45,27 @@ func SourceID(s Source) string {
 	return id
 }
 
+// provEnvelope is a catalog file with its records kept as they are written.
 type provEnvelope struct {
 	AsOf    string            `json:"as_of"`
 	Sources []Source          `json:"sources"`
 	Records []json.RawMessage `json:"records"`
+}
+
+// encode writes the file as the build writes every catalog: 2-space indent, HTML characters unescaped, a final
+// newline, and each record's keys in the order they came.
+func (env provEnvelope) encode() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(env); err != nil {
+		return nil, err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, buf.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return pretty.Bytes(), nil
 }
 
 // ProviderNames maps provider IDs to display names; WithProvenance uses them to tell which of a catalog's
@@ -113,17 +130,7 @@ func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
 		out := append(append(append(slices.Clone(trimmed[:len(trimmed)-1]), sep...), extra[1:len(extra)-1]...), '}')
 		env.Records[i] = out
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
-		return nil, err
-	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, buf.Bytes(), "", "  "); err != nil {
-		return nil, err
-	}
-	return pretty.Bytes(), nil
+	return env.encode()
 }
 
 // citedSources picks a record's sources (see WithProvenance), sorted.
