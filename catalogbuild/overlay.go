@@ -162,6 +162,14 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 		}
 		env.Records = slices.Concat(kept[:at], fresh, kept[at:])
 	}
+	if order := catalogOrder[name]; order != nil {
+		slices.SortStableFunc(env.Records, func(a, b json.RawMessage) int {
+			var ma, mb map[string]any
+			_ = json.Unmarshal(a, &ma)
+			_ = json.Unmarshal(b, &mb)
+			return order(ma, mb)
+		})
+	}
 	return env.encode()
 }
 
@@ -179,6 +187,27 @@ var withinProvider = map[string][]string{
 	"rate_limits":             {"tier"},
 	"security_certifications": {"certification"},
 	"error_codes":             {"http_status", "provider_error_type", "provider_error_code", "standard_category"},
+}
+
+// catalogOrder are the catalogs whose file order is not by provider: a replaced record may have to move.
+var catalogOrder = map[string]func(a, b map[string]any) int{
+	// The SLA catalog lists guaranteed uptime descending, unknown last, then provider ID.
+	"sla": func(a, b map[string]any) int {
+		ua, okA := a["guaranteed_uptime_pct"].(float64)
+		ub, okB := b["guaranteed_uptime_pct"].(float64)
+		switch {
+		case okA && !okB:
+			return -1
+		case !okA && okB:
+			return 1
+		case okA && ua != ub:
+			if ua > ub {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(fmt.Sprint(a["provider_id"]), fmt.Sprint(b["provider_id"]))
+	},
 }
 
 func sortWithinProvider(catalog string, recs []json.RawMessage) {

@@ -57,45 +57,6 @@ func run(data, out string, verbose bool) error {
 	for _, p := range seeds.Providers().All() {
 		known[p.ID] = true
 	}
-	freeTier, err := os.ReadFile(filepath.Join(out, "free_tier.json"))
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, ProviderNames: derive.ProviderNames(), FreeTierJSON: freeTier})
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	for _, name := range catalogbuild.Files {
-		if err := os.WriteFile(filepath.Join(out, name), res.Files[name], 0o644); err != nil {
-			return err
-		}
-	}
-	// The derived catalogs read the files just written, not the embedded ones.
-	derived, err := derive.Build(data, out)
-	if err != nil {
-		return err
-	}
-	for _, name := range derive.Names() {
-		if err := os.WriteFile(filepath.Join(out, name+".json"), derived[name], 0o644); err != nil {
-			return err
-		}
-		fmt.Printf("%s.json: derived\n", name)
-	}
-	fmt.Printf("rejected values: %d, disputed values: %d\n", len(res.Report.Rejected), len(res.Report.Disputed))
-	all := map[string][]byte{}
-	for _, name := range catalogbuild.Files {
-		all[strings.TrimSuffix(name, ".json")] = res.Files[name]
-	}
-	for name, b := range derived {
-		all[name] = b
-	}
-	curated, err := filepath.Glob(filepath.Join(out, "*.json"))
-	if err != nil {
-		return err
-	}
 	facts, err := catalogbuild.LoadProviderFacts(catalogbuild.OfficialProvidersDir(data), known)
 	if err != nil {
 		return err
@@ -104,11 +65,24 @@ func run(data, out string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	// The curated catalogs are kept in place; the build applies the providers' curated facts
-	// (sources/official/providers) and adds what provenance they lack.
-	for _, f := range curated {
+	// The curated catalogs come first: the converter reads free_tier, and derivers read others (the migration
+	// guides read reference_compat and function_calling). They are kept in place; the build applies the
+	// providers' curated facts (sources/official/providers) and adds what provenance and dates they lack.
+	generated := map[string]bool{}
+	for _, name := range catalogbuild.Files {
+		generated[strings.TrimSuffix(name, ".json")] = true
+	}
+	for _, name := range derive.Names() {
+		generated[name] = true
+	}
+	files, err := filepath.Glob(filepath.Join(out, "*.json"))
+	if err != nil {
+		return err
+	}
+	all := map[string][]byte{}
+	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		if _, ok := all[name]; ok {
+		if generated[name] {
 			continue
 		}
 		b, err := os.ReadFile(f)
@@ -129,6 +103,29 @@ func run(data, out string, verbose bool) error {
 		}
 		all[name] = b
 	}
+	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, ProviderNames: derive.ProviderNames(), FreeTierJSON: all["free_tier"]})
+	if err != nil {
+		return err
+	}
+	for _, name := range catalogbuild.Files {
+		if err := os.WriteFile(filepath.Join(out, name), res.Files[name], 0o644); err != nil {
+			return err
+		}
+		all[strings.TrimSuffix(name, ".json")] = res.Files[name]
+	}
+	// The derived catalogs read the files just written, not the embedded ones.
+	derived, err := derive.Build(data, out)
+	if err != nil {
+		return err
+	}
+	for _, name := range derive.Names() {
+		if err := os.WriteFile(filepath.Join(out, name+".json"), derived[name], 0o644); err != nil {
+			return err
+		}
+		all[name] = derived[name]
+		fmt.Printf("%s.json: derived\n", name)
+	}
+	fmt.Printf("rejected values: %d, disputed values: %d\n", len(res.Report.Rejected), len(res.Report.Disputed))
 	report, err := catalogbuild.BuildReport(all, res.Report, facts)
 	if err != nil {
 		return err
