@@ -454,33 +454,26 @@ func TestSeedIndex(t *testing.T) {
 
 // TestLoadAtLeavesOutShutModels: the index of a day holds no model whose shutdown day has come.
 func TestLoadAtLeavesOutShutModels(t *testing.T) {
-	c, err := embedded()
-	if err != nil {
-		t.Fatal(err)
+	c := Catalogs{
+		Pricing: []seeds.PricingRecord{
+			{ProviderID: "openai", Model: "old", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderID: "openai", Model: "new", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+		},
+		Shutdowns: map[string]string{"openai/old": "2026-10-23"},
 	}
-	var key, day string
-	for _, p := range c.Pricing {
-		if d, ok := c.Shutdowns[p.ProviderID+"/"+p.Model]; ok && p.Pricing.InputPer1MTokens != nil {
-			key, day = p.ProviderID+"/"+p.Model, d
-			break
+	has := func(day string) bool {
+		c.Today = day
+		ix, err := Build(seeds.Providers(), c)
+		if err != nil {
+			t.Fatal(err)
 		}
+		return slices.ContainsFunc(ix.priced, func(m *Model) bool { return m.ID == "old" })
 	}
-	if key == "" {
-		t.Skip("no priced model with a shutdown day in the catalogs")
+	if !has("2026-10-22") || has("2026-10-23") || has("2026-11-24") {
+		t.Error("a model is in the index until the day before its shutdown, and never from that day on")
 	}
-	has := func(ix *Index) bool {
-		return slices.ContainsFunc(ix.priced, func(m *Model) bool { return m.Provider+"/"+m.ID == key })
-	}
-	before, err := LoadAt("2000-01-01")
-	if err != nil {
+	if _, err := LoadAt("2026-11-24"); err != nil {
 		t.Fatal(err)
-	}
-	on, err := LoadAt(day)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !has(before) || has(on) {
-		t.Errorf("%s (shut down %s): in the index of 2000-01-01 %v, of its day %v", key, day, has(before), has(on))
 	}
 }
 
