@@ -61,16 +61,14 @@ const (
 )
 
 // documentedPointers maps "provider/alias" to the snapshot the provider's documentation says the alias points
+// (aliases of models the provider has shut down are removed with them)
 // to. Only pointers stated on those pages are listed; every other alias has current_pinned_version null.
 var documentedPointers = map[string]lifecyclePointer{
-	"openai/gpt-3.5-turbo":        {"gpt-3.5-turbo-0125", openAIModelsURL},
-	"openai/gpt-4-turbo":          {"gpt-4-turbo-2024-04-09", openAIModelsURL},
 	"openai/gpt-4o":               {"gpt-4o-2024-08-06", openAIModelsURL},
 	"openai/gpt-4o-mini":          {"gpt-4o-mini-2024-07-18", openAIModelsURL},
 	"openai/gpt-4.1":              {"gpt-4.1-2025-04-14", openAIModelsURL},
 	"openai/gpt-4.1-mini":         {"gpt-4.1-mini-2025-04-14", openAIModelsURL},
 	"openai/gpt-4.1-nano":         {"gpt-4.1-nano-2025-04-14", openAIModelsURL},
-	"openai/o1":                   {"o1-2024-12-17", openAIModelsURL},
 	"openai/o3":                   {"o3-2025-04-16", openAIModelsURL},
 	"openai/o3-mini":              {"o3-mini-2025-01-31", openAIModelsURL},
 	"openai/o4-mini":              {"o4-mini-2025-04-16", openAIModelsURL},
