@@ -252,6 +252,14 @@ func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM boo
 			rec.MaxOutputTokens = nil
 		}
 	}
+	if off != nil && !fromModelsDev && !fromLiteLLM && len(prov.srcs) == 0 {
+		// A model only the provider's page lists: the page is its source even where it states no limit.
+		ids := make([]string, len(off.Sources))
+		for i, s := range off.Sources {
+			ids[i] = c.officialSource(k.provider, s)
+		}
+		prov.add(ConfidenceVerified, ids...)
+	}
 	fallback := SourceModelsDev
 	if !fromModelsDev {
 		fallback = SourceLiteLLM

@@ -1,0 +1,60 @@
+package catalogbuild
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestOfficialPagesWin: a model only the provider's page lists joins pricing and models, verified and citing the
+// page; a page's price and window replace the data sets' for a model they list; a shutdown the page lists before
+// the reference day removes the model.
+func TestOfficialPagesWin(t *testing.T) {
+	known := knownAll(t)
+	dir := t.TempDir()
+	file := `{"provider_id": "openai", "pages": [{"id": "openai-test-models", "title": "Models", "url": "https://platform.openai.com/docs/models", "checked": "2026-11-24", "as_of": null}],
+	"retired": [{"model_id": "gpt-4o-mini", "announced": null, "shutdown": "2026-11-01", "replacement": null, "source": "openai-test-models", "note": null}],
+	"current": [
+	 {"model_id": "gpt-page-only", "name": null, "task": "llm", "stage": "ga", "released": null, "context_window": 200000, "max_output_tokens": 32000, "input_per_1m_tokens": 1.5, "output_per_1m_tokens": 6, "cached_input_per_1m_tokens": null, "sources": ["openai-test-models"], "note": null},
+	 {"model_id": "gpt-4.1", "name": null, "task": "llm", "stage": "ga", "released": null, "context_window": 1047576, "max_output_tokens": 32768, "input_per_1m_tokens": 1.99, "output_per_1m_tokens": null, "cached_input_per_1m_tokens": null, "sources": ["openai-test-models"], "note": null}]}`
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Convert(Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: dir, KnownProviders: known})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pricing Catalog[PricingRecord]
+	var models Catalog[ModelRecord]
+	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(res.Files["models.json"], &models); err != nil {
+		t.Fatal(err)
+	}
+	price := func(id string) *PricingRecord {
+		i := slices.IndexFunc(pricing.Records, func(r PricingRecord) bool { return r.ProviderID == "openai" && r.Model == id })
+		if i < 0 {
+			return nil
+		}
+		return &pricing.Records[i]
+	}
+	if p := price("gpt-page-only"); p == nil || *p.Pricing.InputPer1M != 1.5 || p.Confidence != ConfidenceVerified || !slices.Equal(p.Sources, []string{"openai-test-models"}) {
+		t.Errorf("page-only model in pricing: %+v", p)
+	}
+	if p := price("gpt-4.1"); p == nil || *p.Pricing.InputPer1M != 1.99 || !slices.Contains(p.Sources, "openai-test-models") {
+		t.Errorf("the page's input price does not win: %+v", p)
+	}
+	if p := price("gpt-4o-mini"); p != nil {
+		t.Errorf("a model the page shut down before the reference day is still priced: %+v", p)
+	}
+	i := slices.IndexFunc(models.Records, func(r ModelRecord) bool { return r.ProviderID == "openai" && r.ModelID == "gpt-page-only" })
+	if i < 0 || *models.Records[i].ContextWindow != 200000 || *models.Records[i].MaxOutputTokens != 32000 || models.Records[i].Confidence != ConfidenceVerified {
+		t.Errorf("page-only model in models: %v", i)
+	}
+	if !slices.ContainsFunc(pricing.Sources, func(s Source) bool { return s.ID == "openai-test-models" && s.AsOf != nil && *s.AsOf == "2026-11-24" }) {
+		t.Error("the page is not among the pricing catalog's sources")
+	}
+}
