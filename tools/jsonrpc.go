@@ -66,7 +66,7 @@ var nullID = json.RawMessage("null")
 
 // ParseError is the answer to a body that is not JSON at all (JSON-RPC: code -32700, id null).
 func ParseError() []byte {
-	b, _ := encode(response{JSONRPC: "2.0", ID: nullID, Error: errorf(CodeParseError, "parse error: the body is not valid JSON")})
+	b, _ := encode(response{JSONRPC: "2.0", ID: nullID, Error: errorf(CodeParseError, "parse error: the message is not valid JSON")})
 	return b
 }
 
