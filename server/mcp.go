@@ -191,7 +191,15 @@ func (w *rpcErrorWriter) finish() {
 	var e map[string]json.RawMessage
 	var msg string
 	if json.Unmarshal(body, &e) == nil && len(e) == 1 && json.Unmarshal(e["error"], &msg) == nil {
-		b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": rpcCode(w.status), "message": msg}})
+		type rpcErr struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		b, err := json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   rpcErr          `json:"error"`
+		}{"2.0", json.RawMessage("null"), rpcErr{rpcCode(w.status), msg}})
 		if err == nil {
 			body = append(b, '\n')
 		}
