@@ -141,7 +141,9 @@ func TestServeStdioConcurrentAndEnds(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- tools.ServeStdio(ctx, pr, io.Discard, newBridge(t, loadDoc(t), &fakeAPI{}), tools.StdioOptions{}) }()
+	go func() {
+		done <- tools.ServeStdio(ctx, pr, io.Discard, newBridge(t, loadDoc(t), &fakeAPI{}), tools.StdioOptions{})
+	}()
 	cancel()
 	select {
 	case <-done:
