@@ -141,9 +141,8 @@ func TestServeStdioConcurrentAndEnds(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() {
-		done <- tools.ServeStdio(ctx, pr, io.Discard, newBridge(t, loadDoc(t), &fakeAPI{}), tools.StdioOptions{})
-	}()
+	b := newBridge(t, loadDoc(t), &fakeAPI{})
+	go func() { done <- tools.ServeStdio(ctx, pr, io.Discard, b, tools.StdioOptions{}) }()
 	cancel()
 	select {
 	case <-done:
