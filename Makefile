@@ -12,7 +12,7 @@ SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go generate check-generated lint-spec bench fuzz soak tools clean docs-assets
+.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go test-mcp generate check-generated lint-spec bench fuzz soak tools clean docs-assets
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
@@ -47,6 +47,11 @@ test: $(NODE_OK)
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 $(GO) test -count=1 -race $$($(GO) list ./... | grep -v '/store$$')
 	$(GO) test -count=1 -race -v ./store | grep -E '^(\s*--- |ok|FAIL|PASS|\s+\w+_test.go)'
+
+## test-mcp: the MCP clients others wrote, alone (part of test): the TypeScript SDK over HTTP and stdio, the
+## Inspector CLI, and the conformance suite's scenarios for a tools-only server (on npm's Node 22)
+test-mcp: $(NODE_OK)
+	SWITCHBOARD_REQUIRE_NODE=1 $(GO) test -count=1 -v -run '^TestMCP' ./e2e | grep -E '^(\s*--- |ok|FAIL|PASS)|Passed:'
 
 ## generate: regenerate gen/ from openapi/ and queries/ (committed; CI fails on drift)
 generate: $(SQLC) $(OAPI)

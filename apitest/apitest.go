@@ -50,6 +50,9 @@ type Options struct {
 	Deps func(*impl.Deps)
 	// Pages is handed to server.Options (the dashboard, badges and API reference of package web).
 	Pages http.Handler
+	// MCPHosts is handed to server.Options; the zero value accepts local names, as the loopback test server
+	// needs.
+	MCPHosts server.HostPolicy
 }
 
 // Start runs the service with a fresh SQLite database in t.TempDir() and stops it when the test ends.
@@ -75,7 +78,7 @@ func Start(t testing.TB, o Options) *Server {
 		}
 		o.API = impl.New(deps)
 	}
-	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log, Pages: o.Pages})
+	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log, Pages: o.Pages, MCPHosts: o.MCPHosts})
 	if err != nil {
 		t.Fatalf("building the handler: %v", err)
 	}
@@ -184,6 +187,12 @@ func (s *Server) Check(req *http.Request, r *Response) error {
 			}
 			return errors.New("a route the document does not have answered " + http.StatusText(r.Status))
 		}
+		if r.Status == http.StatusMethodNotAllowed && r.Header.Get("Allow") == "" {
+			return errors.New("405 without an Allow header")
+		}
+		if s.jsonrpcPath(req) {
+			return checkRPCErrorBody(r.Body)
+		}
 		return checkErrorBody(r.Body)
 	}
 	if r.Status == http.StatusMethodNotAllowed || r.Status == http.StatusRequestEntityTooLarge && route.Operation.Responses.Status(413) == nil {
@@ -201,6 +210,38 @@ func (s *Server) Check(req *http.Request, r *Response) error {
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	}
 	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// jsonrpcPath reports whether the request's path is that of a JSON-RPC operation (x-jsonrpc), whatever the
+// method: such a path answers every error as a JSON-RPC error object.
+func (s *Server) jsonrpcPath(req *http.Request) bool {
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := req.Clone(context.Background())
+		probe.Method = m
+		if route, _, err := s.router.FindRoute(probe); err == nil && route.Operation.Extensions["x-jsonrpc"] == true {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRPCErrorBody checks a JSON-RPC error response to a request that was not read: id null, an error object.
+func checkRPCErrorBody(b []byte) error {
+	var m struct {
+		JSONRPC string `json:"jsonrpc"`
+		Error   *struct {
+			Code    *int   `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || json.Unmarshal(b, &members) != nil {
+		return errors.New("error body is not JSON")
+	}
+	if m.JSONRPC != "2.0" || string(members["id"]) != "null" || len(members) != 3 || m.Error == nil || m.Error.Code == nil || m.Error.Message == "" {
+		return errors.New("error body is not a JSON-RPC error response with id null")
+	}
+	return nil
 }
 
 func checkErrorBody(b []byte) error {

@@ -35,6 +35,9 @@ type Settings struct {
 	TrustedProxies []string      // SWITCHBOARD_TRUSTED_PROXIES: comma-separated CIDRs whose X-Forwarded-For names the client
 	MaxInFlight    int           // SWITCHBOARD_MAX_IN_FLIGHT: requests served at once before 503
 	RequestTimeout time.Duration // SWITCHBOARD_REQUEST_TIMEOUT: every request's deadline
+	// MCPAllowedHosts are hosts the MCP endpoint accepts in Host and Origin besides the local names (bound to
+	// loopback) or the base URL's host; "*" accepts any.
+	MCPAllowedHosts []string // SWITCHBOARD_MCP_ALLOWED_HOSTS
 }
 
 // X402Settings are the raw x402 settings; package x402 validates them and fills network-dependent defaults.
@@ -64,7 +67,7 @@ type setting struct {
 func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
-		rateLimit, proxies, inFlight, timeout                                      string
+		rateLimit, proxies, inFlight, timeout, mcpHosts                            string
 		x402                                                                       X402Settings
 	}
 	list := []setting{
@@ -87,6 +90,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client for the rate limit", &raw.proxies},
 		{"SWITCHBOARD_MAX_IN_FLIGHT", "max-in-flight", "256", "requests served at once; beyond it requests wait briefly, then get 503", &raw.inFlight},
 		{"SWITCHBOARD_REQUEST_TIMEOUT", "request-timeout", "30s", "deadline of every request (Go duration)", &raw.timeout},
+		{"SWITCHBOARD_MCP_ALLOWED_HOSTS", "mcp-allowed-hosts", "", "comma-separated hosts (name or name:port) the MCP endpoint accepts in Host and Origin besides local names (bound to loopback) or the base URL's host; * for any", &raw.mcpHosts},
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(output)
@@ -144,6 +148,16 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	}
 	if st.RequestTimeout, err = time.ParseDuration(raw.timeout); err != nil || st.RequestTimeout <= 0 {
 		return Settings{}, fmt.Errorf("SWITCHBOARD_REQUEST_TIMEOUT %q: want a positive Go duration such as 30s", raw.timeout)
+	}
+
+	for _, h := range strings.Split(raw.mcpHosts, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if h != "*" && (strings.ContainsAny(h, "/ @?#") || strings.HasPrefix(h, ":")) {
+			return Settings{}, fmt.Errorf("SWITCHBOARD_MCP_ALLOWED_HOSTS %q: want host names or host:port, such as switchboard.example.com", h)
+		}
+		st.MCPAllowedHosts = append(st.MCPAllowedHosts, h)
 	}
 
 	st.BaseURL = strings.TrimRight(raw.base, "/")

@@ -37,6 +37,20 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+func TestMCPAllowedHosts(t *testing.T) {
+	st, err := config.Load("serve", nil, env(nil), io.Discard)
+	if err != nil || st.MCPAllowedHosts != nil {
+		t.Fatalf("default %v %v", st.MCPAllowedHosts, err)
+	}
+	st, err = config.Load("serve", []string{"-mcp-allowed-hosts", " sb.example.com, 10.0.0.5:8080 ,[::1]:9,*"}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"sb.example.com", "10.0.0.5:8080", "[::1]:9", "*"}; strings.Join(st.MCPAllowedHosts, " ") != strings.Join(want, " ") {
+		t.Errorf("hosts %q, want %q", st.MCPAllowedHosts, want)
+	}
+}
+
 func TestEnvAndFlags(t *testing.T) {
 	e := env(map[string]string{
 		"SWITCHBOARD_ADDR": "0.0.0.0:9000", "DATABASE_URL": "postgres://x@h/db", "SWITCHBOARD_POLL_INTERVAL": "2m",
@@ -54,17 +68,18 @@ func TestEnvAndFlags(t *testing.T) {
 
 func TestInvalid(t *testing.T) {
 	cases := map[string]map[string]string{
-		"SWITCHBOARD_ADDR":            {"SWITCHBOARD_ADDR": "nohostport"},
-		"SWITCHBOARD_POLL_INTERVAL":   {"SWITCHBOARD_POLL_INTERVAL": "soon"},
-		"SWITCHBOARD_BASE_URL":        {"SWITCHBOARD_BASE_URL": "ftp://x"},
-		"SWITCHBOARD_STATUS_BASE_URL": {"SWITCHBOARD_STATUS_BASE_URL": "localhost:80"},
-		"SWITCHBOARD_LOG_LEVEL":       {"SWITCHBOARD_LOG_LEVEL": "loud"},
-		"SWITCHBOARD_SLOW_THRESHOLD":  {"SWITCHBOARD_SLOW_THRESHOLD": "-1s"},
-		"SWITCHBOARD_POLL":            {"SWITCHBOARD_POLL": "sometimes"},
-		"SWITCHBOARD_RATE_LIMIT":      {"SWITCHBOARD_RATE_LIMIT": "-5"},
-		"SWITCHBOARD_TRUSTED_PROXIES": {"SWITCHBOARD_TRUSTED_PROXIES": "10.0.0.0/8, nonsense"},
-		"SWITCHBOARD_MAX_IN_FLIGHT":   {"SWITCHBOARD_MAX_IN_FLIGHT": "0"},
-		"SWITCHBOARD_REQUEST_TIMEOUT": {"SWITCHBOARD_REQUEST_TIMEOUT": "soon"},
+		"SWITCHBOARD_ADDR":              {"SWITCHBOARD_ADDR": "nohostport"},
+		"SWITCHBOARD_POLL_INTERVAL":     {"SWITCHBOARD_POLL_INTERVAL": "soon"},
+		"SWITCHBOARD_BASE_URL":          {"SWITCHBOARD_BASE_URL": "ftp://x"},
+		"SWITCHBOARD_STATUS_BASE_URL":   {"SWITCHBOARD_STATUS_BASE_URL": "localhost:80"},
+		"SWITCHBOARD_LOG_LEVEL":         {"SWITCHBOARD_LOG_LEVEL": "loud"},
+		"SWITCHBOARD_SLOW_THRESHOLD":    {"SWITCHBOARD_SLOW_THRESHOLD": "-1s"},
+		"SWITCHBOARD_POLL":              {"SWITCHBOARD_POLL": "sometimes"},
+		"SWITCHBOARD_RATE_LIMIT":        {"SWITCHBOARD_RATE_LIMIT": "-5"},
+		"SWITCHBOARD_TRUSTED_PROXIES":   {"SWITCHBOARD_TRUSTED_PROXIES": "10.0.0.0/8, nonsense"},
+		"SWITCHBOARD_MAX_IN_FLIGHT":     {"SWITCHBOARD_MAX_IN_FLIGHT": "0"},
+		"SWITCHBOARD_REQUEST_TIMEOUT":   {"SWITCHBOARD_REQUEST_TIMEOUT": "soon"},
+		"SWITCHBOARD_MCP_ALLOWED_HOSTS": {"SWITCHBOARD_MCP_ALLOWED_HOSTS": "ok.example.com, https://sb.example.com/"},
 	}
 	for name, vars := range cases {
 		_, err := config.Load("serve", nil, env(vars), io.Discard)

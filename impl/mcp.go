@@ -65,3 +65,7 @@ func (a mcpAnswer) VisitPostMcpResponse(w http.ResponseWriter) error {
 	_, err := w.Write(a)
 	return err
 }
+
+// MCP is the MCP bridge built by UseHandler (nil before), for the stdio transport (`switchboard mcp`), which
+// speaks to it without the HTTP endpoint.
+func (s *Server) MCP() *tools.Bridge { return s.mcp.Load() }

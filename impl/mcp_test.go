@@ -51,7 +51,8 @@ type toolAnswer struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	} `json:"content"`
-	IsError bool `json:"isError"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
 }
 
 // postMCP sends body (a string, sent as is) to the MCP endpoint; apitest checks the answer against the document.
@@ -268,17 +269,21 @@ func TestMCPProtocol(t *testing.T) {
 	})
 
 	t.Run("HTTP", func(t *testing.T) {
-		// Clients of MCP 2025-06-18 repeat the negotiated version in a header; one this server does not speak is 400.
-		h := http.Header{"Mcp-Protocol-Version": {"2025-06-18"}}
+		// Clients of MCP 2025-06-18 and later repeat the negotiated version in a header; one this server does
+		// not speak is 400 with a JSON-RPC error (package server's tests cover the other HTTP refusals).
+		h := http.Header{"Mcp-Protocol-Version": {"2025-11-25"}}
 		if r := postMCP(s, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h); r.Status != 200 {
 			t.Errorf("supported version header: %d %s", r.Status, r.Body)
 		}
 		h.Set("Mcp-Protocol-Version", "2099-01-01")
-		if r := postMCP(s, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h); r.Status != 400 || !strings.Contains(r.Error(t), "MCP-Protocol-Version") {
+		r := postMCP(s, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, h)
+		var a rpcAnswer
+		r.Decode(t, &a)
+		if r.Status != 400 || a.Error == nil || a.Error.Code != tools.CodeInvalidRequest || !strings.Contains(a.Error.Message, "MCP-Protocol-Version") {
 			t.Errorf("unsupported version header: %d %s", r.Status, r.Body)
 		}
-		// No server-sent event stream: GET is 405, which MCP clients take as "no stream".
-		if r := s.Get(mcpPath); r.Status != http.StatusMethodNotAllowed {
+		// No server-sent event stream: GET is 405 with Allow: POST, which MCP clients take as "no stream".
+		if r := s.Get(mcpPath); r.Status != http.StatusMethodNotAllowed || r.Header.Get("Allow") != "POST" {
 			t.Errorf("GET: %d %s", r.Status, r.Body)
 		}
 		big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", server.DefaultMaxBodyBytes) + `"}}`

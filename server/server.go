@@ -53,6 +53,9 @@ type Options struct {
 	// TrustedProxies are the address prefixes (CIDR) of reverse proxies whose X-Forwarded-For names the client
 	// for the rate limit; empty: the connection's address is the client.
 	TrustedProxies []string
+	// MCPHosts are the Host and Origin headers the MCP endpoint accepts (NewHostPolicy); the zero value accepts
+	// local names only.
+	MCPHosts HostPolicy
 }
 
 // NewHandler returns the service's whole HTTP handler.
@@ -88,13 +91,11 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	if o.Instrument != nil {
 		r.Use(o.Instrument)
 	}
-	r.Use(logRequests(o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes))
+	r.Use(logRequests(o.Logger), guardJSONRPC(jsonrpcPaths(doc), o.MCPHosts, o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
 	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
-	})
+	r.MethodNotAllowed(v.methodNotAllowed)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})

@@ -52,7 +52,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		route, params, err := v.router.FindRoute(r)
 		switch {
 		case errors.Is(err, routers.ErrMethodNotAllowed):
-			WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
+			v.methodNotAllowed(w, r)
 			return
 		case err != nil:
 			WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
@@ -76,6 +76,23 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// methodNotAllowed answers 405 with the Allow header HTTP requires, listing the methods the document has for
+// the path (for the MCP endpoint, POST: it offers no server-sent event stream).
+func (v *validator) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, _, err := v.router.FindRoute(probe); err == nil {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) > 0 {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+	}
+	WriteError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed on %s", r.Method, r.URL.Path))
 }
 
 func isBodyParseError(err error) bool {

@@ -14,26 +14,32 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// toolResult is the result of tools/call: the endpoint's body as one text item; isError when it answered an
-// error status.
-type toolResult struct {
-	Content []textContent `json:"content"`
-	IsError bool          `json:"isError,omitempty"`
+// Result is the result of tools/call: the endpoint's body as one text item and, when the endpoint answered 200
+// with a JSON object, that same object as structuredContent (the body as it is, so a later change of the body,
+// such as paging, reaches both). An error status makes it an error result, without structuredContent: the
+// error body does not follow the output schema, and clients check structuredContent against it.
+type Result struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+	Meta              map[string]any  `json:"_meta,omitempty"`
 }
 
-type textContent struct {
+// Content is one item of a result's content; every tool answers text.
+type Content struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 }
 
-func textResult(text string, isError bool) toolResult {
-	return toolResult{Content: []textContent{{Type: "text", Text: text}}, IsError: isError}
+// TextResult is a result of one text item.
+func TextResult(text string, isError bool) Result {
+	return Result{Content: []Content{{Type: "text", Text: text}}, IsError: isError}
 }
 
-// errorResult is a tool error the bridge found itself, in the service's error shape.
-func errorResult(msg string) toolResult {
+// ErrorResult is a tool error in the service's error shape, {"error": msg}.
+func ErrorResult(msg string) Result {
 	b, _ := json.Marshal(map[string]string{"error": msg})
-	return textResult(string(b), true)
+	return TextResult(string(b), true)
 }
 
 type innerCall struct{}
@@ -47,15 +53,15 @@ type budget struct{ left int }
 
 // call runs one tool call: the arguments become the endpoint's request, which goes through the service's
 // handler exactly as an HTTP request would.
-func (b *Bridge) call(ctx context.Context, t *Tool, args map[string]json.RawMessage, budget *budget) toolResult {
+func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.RawMessage, budget *budget) Result {
 	if IsToolCall(ctx) {
-		return errorResult("tools cannot call the MCP endpoint")
+		return ErrorResult("tools cannot call the MCP endpoint")
 	}
 	target, err := t.target(args)
 	if err != nil {
 		// Arguments that cannot become a request at all (an unknown name, an object where a value goes) are
 		// worded like the endpoint's own 400s, so a model corrects them the same way.
-		return errorResult(err.Error())
+		return ErrorResult(err.Error())
 	}
 	// The endpoint's request starts from a fresh context, as a request from a new connection would: values the
 	// MCP request picked up on its way in (the router's own routing state above all) must not leak into it.
@@ -67,23 +73,43 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args map[string]json.RawMess
 	req, err := http.NewRequestWithContext(ctx, t.method, target, nil)
 	if err != nil {
 		b.log.ErrorContext(ctx, "building a tool request", "tool", t.Name, "error", err)
-		return errorResult("internal error")
+		return ErrorResult("internal error")
 	}
 	req.Header.Set("Accept", "application/json")
 	// Logged as the request's remote address; the call has none of its own.
 	req.RemoteAddr = "mcp"
+	hook := b.hooks[t.Name]
+	if hook.Before != nil {
+		if res := hook.Before(ctx, meta, req); res != nil {
+			return *res
+		}
+	}
 	rec := &recorder{header: http.Header{}, limit: budget.left}
 	b.handler.ServeHTTP(rec, req)
 	budget.left -= rec.body.Len()
 	if rec.overflow {
 		b.log.WarnContext(ctx, "tool answer over the MCP size budget", "tool", t.Name, "limit", rec.limit)
-		return errorResult(fmt.Sprintf("the answer of %s is larger than the %d bytes one MCP request may return", t.Name, b.answer))
+		return ErrorResult(fmt.Sprintf("the answer of %s is larger than the %d bytes one MCP request may return", t.Name, b.answer))
 	}
 	status := rec.status
 	if status == 0 {
 		status = http.StatusOK
 	}
-	return textResult(rec.body.String(), status < 200 || status > 299)
+	res := TextResult(rec.body.String(), status < 200 || status > 299)
+	if status == http.StatusOK {
+		body := bytes.TrimSpace(rec.body.Bytes())
+		if firstByte(body) != '{' || !json.Valid(body) {
+			// The document promises a JSON object (New checked the output schema is one): anything else is a
+			// fault of the endpoint, not something to hand a client as structured data.
+			b.log.ErrorContext(ctx, "a tool's endpoint answered 200 without a JSON object", "tool", t.Name)
+			return ErrorResult("internal error: the endpoint's answer is not a JSON object")
+		}
+		res.StructuredContent = json.RawMessage(body)
+	}
+	if hook.After != nil {
+		hook.After(ctx, status, rec.header, rec.body.Bytes(), &res)
+	}
+	return res
 }
 
 // target is the URL path and query of the tool's endpoint for args: path parameters substituted, query

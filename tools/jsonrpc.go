@@ -21,10 +21,13 @@ const (
 const ProtocolVersion = "2024-11-05"
 
 // SupportedVersions are the MCP revisions this server speaks, oldest first. For a stateless server of tools
-// that answers JSON they differ only in what it may leave out: 2025-03-26 defines the streamable HTTP transport
-// and tool annotations (both offered to every client), 2025-06-18 adds the MCP-Protocol-Version header (checked
-// against this list by the document) and optional structured output. 2025-11-25 is not claimed.
-var SupportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18"}
+// that answers JSON they differ only in what a client may ignore, so every client gets the same answers:
+// 2025-03-26 defines the streamable HTTP transport and tool annotations, 2025-06-18 adds the
+// MCP-Protocol-Version header (checked against this list by the document), tool titles, output schemas and
+// structured content, and 2025-11-25 makes JSON Schema 2020-12 the schemas' dialect (the document's own), wants
+// argument errors as tool errors (as they are here) and a 403 for a foreign Origin (package server). JSON-RPC
+// batches, which 2025-06-18 dropped, are still read: the contract's clients send them.
+var SupportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
 // negotiate picks the protocol version of the initialize answer, as the MCP lifecycle says: the client's
 // version when supported, else the latest supported one. A client that names none gets ProtocolVersion.
@@ -63,7 +66,7 @@ var nullID = json.RawMessage("null")
 
 // ParseError is the answer to a body that is not JSON at all (JSON-RPC: code -32700, id null).
 func ParseError() []byte {
-	b, _ := encode(response{JSONRPC: "2.0", ID: nullID, Error: errorf(CodeParseError, "parse error: the body is not valid JSON")})
+	b, _ := encode(response{JSONRPC: "2.0", ID: nullID, Error: errorf(CodeParseError, "parse error: the message is not valid JSON")})
 	return b
 }
 
@@ -189,8 +192,9 @@ func (b *Bridge) dispatch(ctx context.Context, method string, params json.RawMes
 		return b.list, nil
 	case "tools/call":
 		var p struct {
-			Name      *string         `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
+			Name      *string                    `json:"name"`
+			Arguments json.RawMessage            `json:"arguments"`
+			Meta      map[string]json.RawMessage `json:"_meta"`
 		}
 		if err := decodeParams(params, &p); err != nil {
 			return nil, err
@@ -211,7 +215,7 @@ func (b *Bridge) dispatch(ctx context.Context, method string, params json.RawMes
 				return nil, errorf(CodeInvalidParams, "invalid params: arguments must be an object")
 			}
 		}
-		return b.encodeResult(b.call(ctx, t, args, budget))
+		return b.encodeResult(b.call(ctx, t, args, p.Meta, budget))
 	}
 	return nil, errorf(CodeMethodNotFound, "method not found: %s", method)
 }

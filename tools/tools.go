@@ -1,13 +1,18 @@
 // Package tools is the service's MCP server: a stateless JSON-RPC 2.0 handler whose tools are generated, at start,
 // from the operations of the OpenAPI document that carry `x-mcp-tool`. No tool is listed by hand: a tool's name is
-// the extension's value, its description the operation's summary and description, and its input schema is built
-// from the operation's parameters. A tool call becomes an HTTP request to the tool's endpoint that runs through
-// the service's own handler (routing, validation, handler, middleware), so a tool answers exactly what the
-// endpoint answers over HTTP.
+// the extension's value, its title the operation's summary, its description the summary and description, its
+// input schema is built from the operation's parameters and its output schema is the operation's 200 answer
+// schema. A tool call becomes an HTTP request to the tool's endpoint that runs through the service's own handler
+// (routing, validation, handler, middleware), so a tool answers exactly what the endpoint answers over HTTP: the
+// body as text, and, for a success, the same JSON object as structuredContent.
+//
+// The bridge speaks JSON-RPC over whatever carries it: the HTTP endpoint (package server checks the HTTP side:
+// Host, Origin, MCP-Protocol-Version) and stdio (ServeStdio).
 package tools
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +57,21 @@ type Options struct {
 	// MaxAnswerBytes bounds the endpoint bodies one HTTP request to the MCP endpoint may gather (a batch shares
 	// it); a tool whose answer does not fit gets an error result. DefaultMaxAnswerBytes when zero.
 	MaxAnswerBytes int
+	// Hooks adjust the calls of the tools they are keyed by (a tool that needs more than its endpoint's query,
+	// such as a payment carried in _meta). A hook naming no tool of the document fails New.
+	Hooks map[string]Hook
+}
+
+// Hook adjusts the calls of one tool; either function may be nil. The tool itself, its schemas included, is
+// still generated from its operation.
+type Hook struct {
+	// Before runs once the endpoint's request is built and before it is sent. It may add headers to req from
+	// meta, the call's params._meta (nil when absent), or answer the call itself by returning a result, in
+	// which case nothing is sent.
+	Before func(ctx context.Context, meta map[string]json.RawMessage, req *http.Request) *Result
+	// After runs with the endpoint's answer (status, headers, body) and the result made of it, which it may
+	// change: add _meta, replace structuredContent, ...
+	After func(ctx context.Context, status int, header http.Header, body []byte, res *Result)
 }
 
 // Bridge serves MCP over the tools of one document. It is safe for concurrent use and keeps no state between
@@ -66,25 +86,40 @@ type Bridge struct {
 	timeout time.Duration
 	batch   int
 	answer  int
+	hooks   map[string]Hook
 }
 
 // Tool is one MCP tool: an operation of the document marked with Extension.
 type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	Annotations *Annotations    `json:"annotations,omitempty"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  *Annotations    `json:"annotations,omitempty"`
 
 	method string
 	path   string // the URL path with {placeholders}, server prefix included
 	params map[string]param
 }
 
-// Annotations are the MCP tool hints. Every tool today reads data only; the hints follow the HTTP method.
+// Annotations are the MCP tool hints, which follow the HTTP method (every tool today is a GET). No tool
+// reaches beyond the service: it answers from the service's own store and catalogs, so openWorldHint is false.
 type Annotations struct {
-	ReadOnlyHint   bool `json:"readOnlyHint"`
-	IdempotentHint bool `json:"idempotentHint"`
+	ReadOnlyHint bool `json:"readOnlyHint"`
+	// DestructiveHint only means something for a tool that writes; it is left out for readers.
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool  `json:"idempotentHint"`
+	OpenWorldHint   bool  `json:"openWorldHint"`
+}
+
+func annotations(method string) *Annotations {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return &Annotations{ReadOnlyHint: true, IdempotentHint: true}
+	}
+	destructive := method == http.MethodDelete
+	return &Annotations{DestructiveHint: &destructive, IdempotentHint: method == http.MethodPut || method == http.MethodDelete}
 }
 
 // param is what a call needs to place one argument in the request.
@@ -108,6 +143,7 @@ func New(doc *openapi3.T, h http.Handler, o Options) (*Bridge, error) {
 		timeout: cmp.Or(o.CallTimeout, DefaultCallTimeout),
 		batch:   cmp.Or(o.MaxBatch, DefaultMaxBatch),
 		answer:  cmp.Or(o.MaxAnswerBytes, DefaultMaxAnswerBytes),
+		hooks:   o.Hooks,
 	}
 	prefix, err := serverPrefix(doc)
 	if err != nil {
@@ -126,7 +162,7 @@ func New(doc *openapi3.T, h http.Handler, o Options) (*Bridge, error) {
 			if prev, dup := b.byName[name]; dup {
 				return nil, fmt.Errorf("tools: %s names both %s %s and %s %s", name, prev.method, prev.path, method, prefix+path)
 			}
-			t, err := newTool(name, method, prefix+path, item, op)
+			t, err := newTool(doc, name, method, prefix+path, item, op)
 			if err != nil {
 				return nil, fmt.Errorf("tools: %s (%s %s): %w", name, method, path, err)
 			}
@@ -135,6 +171,11 @@ func New(doc *openapi3.T, h http.Handler, o Options) (*Bridge, error) {
 		}
 	}
 	slices.SortFunc(b.tools, func(x, y *Tool) int { return strings.Compare(x.Name, y.Name) })
+	for name := range b.hooks {
+		if _, ok := b.byName[name]; !ok {
+			return nil, fmt.Errorf("tools: a hook names %s, which no operation of the document marks as a tool", name)
+		}
+	}
 
 	if b.list, err = encode(map[string]any{"tools": b.tools}); err != nil {
 		return nil, fmt.Errorf("tools: encoding the tool list: %w", err)
@@ -167,7 +208,7 @@ func serverPrefix(doc *openapi3.T) (string, error) {
 	return strings.TrimSuffix(u.Path, "/"), nil
 }
 
-func newTool(name, method, path string, item *openapi3.PathItem, op *openapi3.Operation) (*Tool, error) {
+func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem, op *openapi3.Operation) (*Tool, error) {
 	if op.RequestBody != nil {
 		// No tool takes a body today. Supporting one means mapping its properties to arguments next to the
 		// parameters; refuse rather than offer a tool that cannot send what its endpoint needs.
@@ -181,9 +222,7 @@ func newTool(name, method, path string, item *openapi3.PathItem, op *openapi3.Op
 		path:        path,
 		params:      map[string]param{},
 	}
-	if method == http.MethodGet || method == http.MethodHead {
-		t.Annotations = &Annotations{ReadOnlyHint: true, IdempotentHint: true}
-	}
+	t.Annotations = annotations(method)
 	props := map[string]any{}
 	var required []string
 	for _, p := range parameters(item, op) {
@@ -220,6 +259,13 @@ func newTool(name, method, path string, item *openapi3.PathItem, op *openapi3.Op
 	var err error
 	if t.InputSchema, err = encode(schema); err != nil {
 		return nil, fmt.Errorf("encoding the input schema: %w", err)
+	}
+	out, err := outputSchema(doc, op)
+	if err != nil {
+		return nil, fmt.Errorf("output schema: %w", err)
+	}
+	if t.OutputSchema, err = encode(out); err != nil {
+		return nil, fmt.Errorf("encoding the output schema: %w", err)
 	}
 	return t, nil
 }

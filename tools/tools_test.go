@@ -301,7 +301,9 @@ type toolResult struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	} `json:"content"`
-	IsError bool `json:"isError"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+	Meta              map[string]any  `json:"_meta"`
 }
 
 func (r toolResult) text(t *testing.T) string {
@@ -323,8 +325,10 @@ func TestMethods(t *testing.T) {
 			`,"params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`: "2024-11-05",
 			`,"params":{"protocolVersion":"2025-03-26"}`:                                                           "2025-03-26",
 			`,"params":{"protocolVersion":"2025-06-18"}`:                                                           "2025-06-18",
-			`,"params":{"protocolVersion":"2025-11-25"}`:                                                           "2025-06-18",
-			`,"params":{"protocolVersion":"1999-01-01"}`:                                                           "2025-06-18",
+			`,"params":{"protocolVersion":"2025-11-25"}`:                                                           "2025-11-25",
+			`,"params":{"protocolVersion":"1999-01-01"}`:                                                           "2025-11-25",
+			`,"params":{"protocolVersion":"2099-01-01"}`:                                                           "2025-11-25",
+			`,"params":{"protocolVersion":""}`:                                                                     "2024-11-05",
 		} {
 			var res struct {
 				ProtocolVersion string                     `json:"protocolVersion"`
@@ -566,7 +570,7 @@ func TestRecursionGuard(t *testing.T) {
 }
 
 func TestAnswerBudget(t *testing.T) {
-	f := &fakeAPI{body: strings.Repeat("x", 600)}
+	f := &fakeAPI{body: `{"x":"` + strings.Repeat("x", 592) + `"}`}
 	b, err := tools.New(loadDoc(t), f, tools.Options{MaxAnswerBytes: 1000})
 	if err != nil {
 		t.Fatal(err)

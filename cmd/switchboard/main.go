@@ -4,6 +4,7 @@
 //	switchboard migrate   apply the database migrations and exit
 //	switchboard simulate  serve simulated status pages of the 52 providers, with a control API
 //	switchboard status    print the providers' live status from a running server (a terminal client)
+//	switchboard mcp       speak MCP over stdin/stdout, for desktop agents (Claude Desktop, Cursor, ...)
 //	switchboard version   print the version
 //
 // Every setting is an environment variable with a matching flag; see `switchboard serve -h`.
@@ -47,6 +48,8 @@ commands:
   simulate  serve simulated status pages for the 52 providers on SWITCHBOARD_ADDR, with a control API
             (PUT /_control/{provider_id}); point serve at it with SWITCHBOARD_STATUS_BASE_URL
   status    print the providers' live status from a running server: status [provider] [--server URL] [--watch]
+  mcp       speak MCP over stdin/stdout for desktop agents (Claude Desktop, Cursor): the service in process,
+            or a running one with --url
   version   print the version
 
 Run 'switchboard <command> -h' for the settings.
@@ -61,9 +64,11 @@ func main() {
 			// The status command has printed the server's answer already.
 			os.Exit(ee.code)
 		}
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "switchboard:", err)
+		if errors.Is(err, flag.ErrHelp) {
+			// -h asked for the usage, which has been printed: not a failure.
+			os.Exit(0)
 		}
+		fmt.Fprintln(os.Stderr, "switchboard:", err)
 		os.Exit(2)
 	}
 }
@@ -83,6 +88,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	case "status":
 		return status(ctx, rest, getenv, stdout, stderr)
+	case "mcp":
+		return mcpCmd(ctx, rest, getenv, os.Stdin, stdout, stderr)
 	case "serve", "migrate", "simulate":
 	default:
 		fmt.Fprint(stderr, usage)
@@ -179,6 +186,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		RequestTimeout:     st.RequestTimeout,
 		RateLimitPerMinute: st.RateLimit,
 		TrustedProxies:     st.TrustedProxies,
+		MCPHosts:           server.NewHostPolicy(st.Addr, st.BaseURL, st.MCPAllowedHosts),
 	})
 	if err != nil {
 		return err

@@ -389,6 +389,21 @@ func (e IncidentSeverity) Valid() bool {
 	}
 }
 
+// Defines values for JsonRpcErrorResponseJsonrpc.
+const (
+	JsonRpcErrorResponseJsonrpcN20 JsonRpcErrorResponseJsonrpc = "2.0"
+)
+
+// Valid indicates whether the value is a known member of the JsonRpcErrorResponseJsonrpc enum.
+func (e JsonRpcErrorResponseJsonrpc) Valid() bool {
+	switch e {
+	case JsonRpcErrorResponseJsonrpcN20:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JsonRpcResponseJsonrpc.
 const (
 	JsonRpcResponseJsonrpcN20 JsonRpcResponseJsonrpc = "2.0"
@@ -1360,6 +1375,7 @@ const (
 	PostMcpParamsMCPProtocolVersionN20241105 PostMcpParamsMCPProtocolVersion = "2024-11-05"
 	PostMcpParamsMCPProtocolVersionN20250326 PostMcpParamsMCPProtocolVersion = "2025-03-26"
 	PostMcpParamsMCPProtocolVersionN20250618 PostMcpParamsMCPProtocolVersion = "2025-06-18"
+	PostMcpParamsMCPProtocolVersionN20251125 PostMcpParamsMCPProtocolVersion = "2025-11-25"
 )
 
 // Valid indicates whether the value is a known member of the PostMcpParamsMCPProtocolVersion enum.
@@ -1370,6 +1386,8 @@ func (e PostMcpParamsMCPProtocolVersion) Valid() bool {
 	case PostMcpParamsMCPProtocolVersionN20250326:
 		return true
 	case PostMcpParamsMCPProtocolVersionN20250618:
+		return true
+	case PostMcpParamsMCPProtocolVersionN20251125:
 		return true
 	default:
 		return false
@@ -3222,6 +3240,21 @@ type JsonRpcError struct {
 	// Message Short description of the error.
 	Message string `json:"message"`
 }
+
+// JsonRpcErrorResponse A JSON-RPC 2.0 error response to a request the server could not read or would not serve as HTTP; `id` is null because the request was not read.
+type JsonRpcErrorResponse struct {
+	// Error What went wrong.
+	Error JsonRpcError `json:"error"`
+
+	// Id Always null.
+	Id any `json:"id"`
+
+	// Jsonrpc Protocol version, always `2.0`.
+	Jsonrpc JsonRpcErrorResponseJsonrpc `json:"jsonrpc"`
+}
+
+// JsonRpcErrorResponseJsonrpc Protocol version, always `2.0`.
+type JsonRpcErrorResponseJsonrpc string
 
 // JsonRpcResponse A JSON-RPC 2.0 response (documentation of the `/mcp` answer); it has either `result` or `error`.
 type JsonRpcResponse struct {
@@ -6382,17 +6415,12 @@ type GetMaxOutputTokensParams struct {
 
 // PostMcpParams defines parameters for PostMcp.
 type PostMcpParams struct {
-	// MCPProtocolVersion The MCP revision negotiated by `initialize`, which clients of revision 2025-06-18 and later send with every later request. Absent: `2024-11-05` is assumed. A revision this server does not speak answers 400.
+	// MCPProtocolVersion The MCP revision negotiated by `initialize`, which clients of revision 2025-06-18 and later send with every later request. Absent: the server answers as it does for every revision (it is stateless and its answers are the same for all). A revision this server does not speak answers 400.
 	MCPProtocolVersion *PostMcpParamsMCPProtocolVersion `json:"MCP-Protocol-Version,omitempty"`
 }
 
 // PostMcpParamsMCPProtocolVersion defines parameters for PostMcp.
 type PostMcpParamsMCPProtocolVersion string
-
-// PostMcp400JSONResponseBody defines parameters for PostMcp.
-type PostMcp400JSONResponseBody struct {
-	union json.RawMessage
-}
 
 // GetMcpSupportParams defines parameters for GetMcpSupport.
 type GetMcpSupportParams struct {
@@ -7395,68 +7423,6 @@ func (t *TokenEstimateResponse) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsJsonRpcResponse returns the union data inside the PostMcp400JSONResponseBody as a JsonRpcResponse
-func (t PostMcp400JSONResponseBody) AsJsonRpcResponse() (JsonRpcResponse, error) {
-	var body JsonRpcResponse
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromJsonRpcResponse overwrites any union data inside the PostMcp400JSONResponseBody as the provided JsonRpcResponse
-func (t *PostMcp400JSONResponseBody) FromJsonRpcResponse(v JsonRpcResponse) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeJsonRpcResponse performs a merge with any union data inside the PostMcp400JSONResponseBody, using the provided JsonRpcResponse
-func (t *PostMcp400JSONResponseBody) MergeJsonRpcResponse(v JsonRpcResponse) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsError returns the union data inside the PostMcp400JSONResponseBody as a Error
-func (t PostMcp400JSONResponseBody) AsError() (Error, error) {
-	var body Error
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromError overwrites any union data inside the PostMcp400JSONResponseBody as the provided Error
-func (t *PostMcp400JSONResponseBody) FromError(v Error) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeError performs a merge with any union data inside the PostMcp400JSONResponseBody, using the provided Error
-func (t *PostMcp400JSONResponseBody) MergeError(v Error) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t PostMcp400JSONResponseBody) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *PostMcp400JSONResponseBody) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -7804,18 +7770,24 @@ type ClientInterface interface {
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+	// `switchboard mcp`. Methods:
 	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-	//   negotiation);
+	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+	//   `2025-11-25`, the latest (MCP's version negotiation);
 	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-	//   from the operation's parameters; list parameters are arrays);
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+	//   `openWorldHint` false);
+	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -7832,9 +7804,16 @@ type ClientInterface interface {
 	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+	// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	//
+	// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+	// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+	// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+	// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+	// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+	// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+	// (no server-sent event stream).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7845,18 +7824,24 @@ type ClientInterface interface {
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+	// `switchboard mcp`. Methods:
 	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-	//   negotiation);
+	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+	//   `2025-11-25`, the latest (MCP's version negotiation);
 	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-	//   from the operation's parameters; list parameters are arrays);
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+	//   `openWorldHint` false);
+	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -7873,9 +7858,16 @@ type ClientInterface interface {
 	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+	// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	//
+	// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+	// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+	// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+	// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+	// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+	// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+	// (no server-sent event stream).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8882,18 +8874,24 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 // `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-// answer is `application/json`, whatever `Accept` lists. Methods:
+// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+// `switchboard mcp`. Methods:
 //   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 //     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-//     negotiation);
+//     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+//     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+//     `2025-11-25`, the latest (MCP's version negotiation);
 //   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-//     from the operation's parameters; list parameters are arrays);
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//     `title` (the operation's summary), `description` (the operation's summary and description),
+//     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+//     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+//     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+//     `openWorldHint` false);
+//   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+//     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+//     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -8910,9 +8908,16 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 // -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 // an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 // tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+//
+// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+// (no server-sent event stream).
 //
 // Takes any type of body and a specified content type.
 //
@@ -8933,18 +8938,24 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 // `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-// answer is `application/json`, whatever `Accept` lists. Methods:
+// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+// `switchboard mcp`. Methods:
 //   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 //     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-//     negotiation);
+//     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+//     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+//     `2025-11-25`, the latest (MCP's version negotiation);
 //   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-//     from the operation's parameters; list parameters are arrays);
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//     `title` (the operation's summary), `description` (the operation's summary and description),
+//     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+//     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+//     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+//     `openWorldHint` false);
+//   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+//     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+//     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -8961,9 +8972,16 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 // -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 // an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 // tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+//
+// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+// (no server-sent event stream).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -16105,18 +16123,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+	// `switchboard mcp`. Methods:
 	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-	//   negotiation);
+	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+	//   `2025-11-25`, the latest (MCP's version negotiation);
 	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-	//   from the operation's parameters; list parameters are arrays);
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+	//   `openWorldHint` false);
+	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -16133,9 +16157,16 @@ type ClientWithResponsesInterface interface {
 	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+	// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	//
+	// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+	// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+	// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+	// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+	// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+	// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+	// (no server-sent event stream).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16146,18 +16177,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 	// `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-	// answer is `application/json`, whatever `Accept` lists. Methods:
+	// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+	// `switchboard mcp`. Methods:
 	// - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 	//   result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-	//   `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-	//   `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-	//   negotiation);
+	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+	//   `2025-11-25`, the latest (MCP's version negotiation);
 	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-	//   from the operation's parameters; list parameters are arrays);
-	// - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-	//   `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-	//   (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+	//   `openWorldHint` false);
+	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -16174,9 +16211,16 @@ type ClientWithResponsesInterface interface {
 	// -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 	// an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 	// tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-	// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-	// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-	// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+	// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+	//
+	// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+	// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+	// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+	// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+	// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+	// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+	// (no server-sent event stream).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19772,15 +19816,17 @@ type PostMcpResponse struct {
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *McpResponse
 	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *PostMcp400JSONResponseBody
+	JSON400 *JsonRpcErrorResponse
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *JsonRpcErrorResponse
 	// JSON413 the response for an HTTP 413 `application/json` response
-	JSON413 *Error
+	JSON413 *JsonRpcErrorResponse
 	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *TooManyRequests
+	JSON429 *JsonRpcErrorResponse
 	// JSON500 the response for an HTTP 500 `application/json` response
-	JSON500 *InternalError
+	JSON500 *JsonRpcErrorResponse
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *ServiceUnavailable
+	JSON503 *JsonRpcErrorResponse
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostMcpResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19793,27 +19839,32 @@ func (r PostMcpResponse) GetJSON200() *McpResponse {
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r PostMcpResponse) GetJSON400() *PostMcp400JSONResponseBody {
+func (r PostMcpResponse) GetJSON400() *JsonRpcErrorResponse {
 	return r.JSON400
 }
 
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostMcpResponse) GetJSON403() *JsonRpcErrorResponse {
+	return r.JSON403
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
-func (r PostMcpResponse) GetJSON413() *Error {
+func (r PostMcpResponse) GetJSON413() *JsonRpcErrorResponse {
 	return r.JSON413
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r PostMcpResponse) GetJSON429() *TooManyRequests {
+func (r PostMcpResponse) GetJSON429() *JsonRpcErrorResponse {
 	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
-func (r PostMcpResponse) GetJSON500() *InternalError {
+func (r PostMcpResponse) GetJSON500() *JsonRpcErrorResponse {
 	return r.JSON500
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r PostMcpResponse) GetJSON503() *ServiceUnavailable {
+func (r PostMcpResponse) GetJSON503() *JsonRpcErrorResponse {
 	return r.JSON503
 }
 
@@ -24180,18 +24231,24 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 // `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-// answer is `application/json`, whatever `Accept` lists. Methods:
+// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+// `switchboard mcp`. Methods:
 //   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 //     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-//     negotiation);
+//     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+//     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+//     `2025-11-25`, the latest (MCP's version negotiation);
 //   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-//     from the operation's parameters; list parameters are arrays);
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//     `title` (the operation's summary), `description` (the operation's summary and description),
+//     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+//     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+//     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+//     `openWorldHint` false);
+//   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+//     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+//     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -24208,9 +24265,16 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 // -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 // an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 // tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+//
+// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+// (no server-sent event stream).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24227,18 +24291,24 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 //
 // A stateless MCP server over HTTP speaking JSON-RPC 2.0 (see the `JsonRpcRequest`, `JsonRpcResponse` and
 // `JsonRpcError` schemas): MCP's streamable HTTP transport without sessions or server-sent events; every
-// answer is `application/json`, whatever `Accept` lists. Methods:
+// answer is `application/json`, whatever `Accept` lists. The same server speaks over stdio with
+// `switchboard mcp`. Methods:
 //   - `initialize` (params: empty object, or the client's `protocolVersion`, `capabilities`, `clientInfo`):
 //     result `protocolVersion`, `capabilities` (`tools` object), `serverInfo` (`name` `switchboard`,
-//     `version`). The version is `2024-11-05` when the client names none; a client naming `2024-11-05`,
-//     `2025-03-26` or `2025-06-18` gets that version, one naming another gets `2025-06-18` (MCP's version
-//     negotiation);
+//     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
+//     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
+//     `2025-11-25`, the latest (MCP's version negotiation);
 //   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `description` (the operation's summary and description) and `inputSchema` (a JSON Schema object built
-//     from the operation's parameters; list parameters are arrays);
-//   - `tools/call` (params: `name` of the tool, `arguments` object): result `content`, an array of one
-//     `{"type": "text", "text": <the endpoint's JSON body>}`; when the endpoint answers an error status
-//     (400, 404, 501, ...) the result also has `isError: true` and the text is the endpoint's error body;
+//     `title` (the operation's summary), `description` (the operation's summary and description),
+//     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
+//     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
+//     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
+//     `openWorldHint` false);
+//   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
+//     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
+//     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
+//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
@@ -24255,9 +24325,16 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 // -32600 invalid request (not an object, `jsonrpc` not `2.0`, no `method`, `params` neither object nor array,
 // an empty batch), -32601 unknown method, -32602 invalid params (`params` an array, no tool `name`, an unknown
 // tool, `arguments` not an object). Arguments the endpoint rejects are not JSON-RPC errors: the tool's result has `isError: true`
-// with the endpoint's 400 body. A body that is not JSON at all answers 400 with the JSON-RPC parse error
-// (-32700, `id` null). A batch (array, at most 64 messages) is answered with an array holding the answers
-// of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+// with the endpoint's 400 body. A batch (array, at most 64 messages) is answered with an array holding the
+// answers of its requests. A request that holds only notifications (or responses) answers 202 with no body.
+//
+// Every error status of this endpoint carries a JSON-RPC error object with `id` null: a body that is not
+// JSON (400, -32700), a request HTTP refuses (400 for a `Content-Type` other than JSON or an unsupported
+// `MCP-Protocol-Version`, 413 for a body over 1 MiB: -32600), a `Host` or `Origin` header naming a host the
+// server does not serve (403, -32600: DNS rebinding protection; a server bound to loopback accepts local
+// names only, otherwise the host of `SWITCHBOARD_BASE_URL`, plus `SWITCHBOARD_MCP_ALLOWED_HOSTS`), the rate
+// limit or a busy server (429, 503: -32000), a server fault (500: -32603). GET answers 405 with `Allow: POST`
+// (no server-sent event stream).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27924,35 +28001,42 @@ func ParsePostMcpResponse(rsp *http.Response) (*PostMcpResponse, error) {
 		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest PostMcp400JSONResponseBody
+		var dest JsonRpcErrorResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest JsonRpcErrorResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
-		var dest Error
+		var dest JsonRpcErrorResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest JsonRpcErrorResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest InternalError
+		var dest JsonRpcErrorResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest ServiceUnavailable
+		var dest JsonRpcErrorResponse
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -40591,12 +40675,12 @@ func (response PostMcp202Response) VisitPostMcpResponse(w http.ResponseWriter) e
 	return nil
 }
 
-type PostMcp400JSONResponse = PostMcp400JSONResponseBody
+type PostMcp400JSONResponse JsonRpcErrorResponse
 
 func (response PostMcp400JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response.union); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -40605,7 +40689,21 @@ func (response PostMcp400JSONResponse) VisitPostMcpResponse(w http.ResponseWrite
 	return err
 }
 
-type PostMcp413JSONResponse Error
+type PostMcp403JSONResponse JsonRpcErrorResponse
+
+func (response PostMcp403JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PostMcp413JSONResponse JsonRpcErrorResponse
 
 func (response PostMcp413JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
 
@@ -40619,7 +40717,14 @@ func (response PostMcp413JSONResponse) VisitPostMcpResponse(w http.ResponseWrite
 	return err
 }
 
-type PostMcp429JSONResponse struct{ TooManyRequestsJSONResponse }
+type PostMcp429ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type PostMcp429JSONResponse struct {
+	Body    JsonRpcErrorResponse
+	Headers PostMcp429ResponseHeaders
+}
 
 func (response PostMcp429JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
 
@@ -40636,7 +40741,7 @@ func (response PostMcp429JSONResponse) VisitPostMcpResponse(w http.ResponseWrite
 	return err
 }
 
-type PostMcp500JSONResponse struct{ InternalErrorJSONResponse }
+type PostMcp500JSONResponse JsonRpcErrorResponse
 
 func (response PostMcp500JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
 
@@ -40650,7 +40755,14 @@ func (response PostMcp500JSONResponse) VisitPostMcpResponse(w http.ResponseWrite
 	return err
 }
 
-type PostMcp503JSONResponse struct{ ServiceUnavailableJSONResponse }
+type PostMcp503ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type PostMcp503JSONResponse struct {
+	Body    JsonRpcErrorResponse
+	Headers PostMcp503ResponseHeaders
+}
 
 func (response PostMcp503JSONResponse) VisitPostMcpResponse(w http.ResponseWriter) error {
 

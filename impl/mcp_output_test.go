@@ -1,0 +1,131 @@
+package impl_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/switchboard/switchboard/apitest"
+)
+
+// toolArgs are arguments each tool answers 200 with on the test history: the required ones, and for tools
+// whose answer changes shape with an argument (one record or the list), both.
+var toolArgs = map[string][]map[string]any{
+	"service_latency":         {{"provider": "openai"}, {"provider": "anthropic", "window": "24h"}},
+	"service_freshness":       {{}, {"provider": "openai"}},
+	"service_pick":            {{"task": "llm"}},
+	"service_failover":        {{"primary": "openai"}},
+	"service_compare":         {{"providers": []string{"openai", "anthropic"}}},
+	"service_cheapest":        {{"task": "llm"}},
+	"service_cost_estimate":   {{"provider": "openai", "input_tokens": 1000, "output_tokens": 500}},
+	"service_quota_check":     {{"provider": "openai"}},
+	"service_task_cost":       {{"task_type": "chat"}},
+	"service_resolve_alias":   {{}},
+	"service_incidents":       {{}, {"hours": 168}},
+	"service_changelog":       {{"days": 30}},
+	"service_migration_guide": {{"from": "openai"}, {"to": "anthropic"}},
+}
+
+// TestMCPToolsFollowTheirOutputSchema calls every tool the server lists and checks, with a JSON Schema 2020-12
+// validator (santhosh-tekuri/jsonschema, not the code that built the schemas), that each structuredContent
+// follows the tool's outputSchema, and that it is the same object as the endpoint's HTTP answer.
+func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
+	s := mcpServer(t, apitest.Engines(t)[0])
+	a := rpcCall(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	var list struct {
+		Tools []struct {
+			Name         string          `json:"name"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(a.Result, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != 34 {
+		t.Fatalf("%d tools", len(list.Tools))
+	}
+	paths := toolPaths(s)
+	for _, tl := range list.Tools {
+		schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.OutputSchema))
+		if err != nil {
+			t.Fatalf("%s: output schema: %v", tl.Name, err)
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		if err := c.AddResource("mem://"+tl.Name, schema); err != nil {
+			t.Fatal(err)
+		}
+		sch, err := c.Compile("mem://" + tl.Name)
+		if err != nil {
+			t.Fatalf("%s: compiling the output schema: %v", tl.Name, err)
+		}
+		argSets := toolArgs[tl.Name]
+		if argSets == nil {
+			argSets = []map[string]any{{}}
+		}
+		for _, args := range argSets {
+			b, _ := json.Marshal(args)
+			got := callTool(t, s, tl.Name, string(b))
+			if got.IsError {
+				t.Errorf("%s %s: error result %.300s", tl.Name, b, got.Content[0].Text)
+				continue
+			}
+			structured, err := jsonschema.UnmarshalJSON(bytes.NewReader(got.StructuredContent))
+			if err != nil || got.StructuredContent == nil {
+				t.Errorf("%s %s: structuredContent %.200s: %v", tl.Name, b, got.StructuredContent, err)
+				continue
+			}
+			if err := sch.Validate(structured); err != nil {
+				t.Errorf("%s %s: structuredContent does not follow the output schema: %v", tl.Name, b, err)
+			}
+			// The same object as GET on the endpoint with the same arguments.
+			want := s.Get(paths[tl.Name] + query(args))
+			var w, g any
+			json.Unmarshal(want.Body, &w)
+			json.Unmarshal(got.StructuredContent, &g)
+			if want.Status != 200 || !reflect.DeepEqual(w, g) {
+				t.Errorf("%s %s: structuredContent differs from GET %s (%d)", tl.Name, b, paths[tl.Name]+query(args), want.Status)
+			}
+		}
+	}
+}
+
+// toolPaths maps each tool to its endpoint's path.
+func toolPaths(s *apitest.Server) map[string]string {
+	out := map[string]string{}
+	for _, op := range apitest.Operations(s.Doc) {
+		if name, ok := op.Op.Extensions["x-mcp-tool"].(string); ok {
+			out[name] = "/api/v1" + op.Path
+		}
+	}
+	return out
+}
+
+func query(args map[string]any) string {
+	q := url.Values{}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		switch v := args[k].(type) {
+		case []string:
+			q.Set(k, strings.Join(v, ","))
+		default:
+			b, _ := json.Marshal(v)
+			q.Set(k, strings.Trim(string(b), `"`))
+		}
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}

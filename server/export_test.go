@@ -1,0 +1,4 @@
+package server
+
+// HostAllowed exposes HostPolicy.allows to the tests.
+func HostAllowed(p HostPolicy, hostport string) bool { return p.allows(hostport) }
