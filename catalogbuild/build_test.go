@@ -1,6 +1,8 @@
 package catalogbuild
 
 import (
+	"github.com/switchboard/switchboard/seeds"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -138,24 +140,7 @@ func TestPricingAndModelBounds(t *testing.T) {
 // TestRetiredModelsLeaveThePriceList: a model the provider's page lists as shut down on or before the build's
 // reference date is in no price or model record.
 func TestRetiredModelsLeaveThePriceList(t *testing.T) {
-	known := map[string]bool{}
-	var provs []struct {
-		ID string `json:"id"`
-	}
-	b, _ := os.ReadFile(filepath.Join("..", "seeds", "providers.json"))
-	var env struct {
-		Providers []struct {
-			ID string `json:"id"`
-		} `json:"providers"`
-	}
-	if err := json.Unmarshal(b, &env); err == nil && len(env.Providers) > 0 {
-		provs = env.Providers
-	} else if err := json.Unmarshal(b, &provs); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range provs {
-		known[p.ID] = true
-	}
+	known := knownAll(t)
 	official, err := LoadLifecycle(filepath.Join("..", "sources", "official", "lifecycle"), known)
 	if err != nil {
 		t.Fatal(err)
@@ -261,32 +246,12 @@ func TestOfficialFilesAreChecked(t *testing.T) {
 
 func knownAll(t *testing.T) map[string]bool {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "seeds", "providers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var any1 any
-	_ = json.Unmarshal(b, &any1)
 	out := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if id, ok := x["id"].(string); ok && x["status_url"] != nil || ok && x["name"] != nil {
-				out[id] = true
-			}
-			for _, y := range x {
-				walk(y)
-			}
-		case []any:
-			for _, y := range x {
-				walk(y)
-			}
-		}
+	for _, p := range seeds.Providers().All() {
+		out[p.ID] = true
 	}
-	walk(any1)
-	if len(out) < 52 {
-		t.Fatalf("providers.json: %d provider IDs found", len(out))
+	if len(out) != seeds.MonitoredProviders {
+		t.Fatalf("%d providers in the registry", len(out))
 	}
 	return out
 }

@@ -150,14 +150,13 @@ func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen stri
 				vals = append(vals, sourced{src, *v})
 			}
 		}
-		kept, srcs, agreed := crossCheck(vals)
+		_, srcs, agreed := crossCheck(vals)
 		switch {
 		case len(vals) <= 1:
 			prov.add(ConfidenceSingle, chosen)
 		case agreed:
 			prov.add(ConfidenceAgreed, srcs...)
 		default:
-			_ = kept
 			*f.dst = nil
 			prov.add(ConfidenceDisputed, srcs...)
 			c.report.Disputed = append(c.report.Disputed, Dispute{"pricing", k.provider, k.model, f.name, fmtValues(vals), "null: the data sets disagree by more than 2% and no official page was curated"})

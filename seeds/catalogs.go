@@ -281,8 +281,8 @@ func FreeTierRecords() ([]FreeTierRecord, error) { return typed[FreeTierRecord](
 
 // Shutdowns maps "provider/model" to the day (YYYY-MM-DD) the provider stops serving the model, for every model of
 // the deprecations catalog with a sunset date. The build leaves out models shut down before it ran; the server
-// reads this to leave out, at its own clock, those whose day has come since.
-func Shutdowns() (map[string]string, error) {
+// reads this to leave out, at its own clock, those whose day has come since. Decoded once; do not modify the map.
+var Shutdowns = sync.OnceValues(func() (map[string]string, error) {
 	recs, err := typed[struct {
 		ProviderID string  `json:"provider_id"`
 		ModelID    string  `json:"model_id"`
@@ -298,7 +298,7 @@ func Shutdowns() (map[string]string, error) {
 		}
 	}
 	return out, nil
-}
+})
 
 // Stages maps "provider/model" to the model's lifecycle stage (the model lifecycle catalog: experimental,
 // preview, beta, ga, soft_deprecated, hard_deprecated, sunset). Models outside that catalog are missing.

@@ -1,10 +1,7 @@
 package derive
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/seeds"
@@ -101,24 +98,13 @@ func buildDeprecations(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	have := map[string]bool{}
-	for _, r := range recs {
-		have[r.ProviderID+"/"+r.ModelID] = true
-	}
-	for _, pid := range sortedMapKeys(lf.files) {
-		f := lf.files[pid]
-		for i := range f.Retired {
-			if r := &f.Retired[i]; !have[pid+"/"+r.ModelID] {
-				recs = append(recs, curatedDeprecation(pid, r, f, lf.reference))
-			}
-		}
-	}
-	slices.SortFunc(recs, func(a, b deprecationRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
-	})
+	recs = withRetired(recs, lf, func(r deprecationRecord) (string, string) { return r.ProviderID, r.ModelID },
+		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) deprecationRecord {
+			return curatedDeprecation(pid, r, f, lf.reference)
+		})
 	return &Catalog{
 		AsOf:    lf.reference,
-		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices}, citedPages(lf, recs, func(r deprecationRecord) string { return r.ProviderID + "\x00" + r.ModelID })...),
+		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices}, citedPages(lf)...),
 		Records: recs,
 	}, nil
 }

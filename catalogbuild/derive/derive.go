@@ -33,8 +33,10 @@ type Input struct {
 	facts map[string]catalogbuild.SourceFacts
 	// lifecycleCache caches lifecycle.
 	lifecycleCache *lifecycleFacts
-	// factsCache caches providerFacts.
+	// factsCache caches providerFacts; datesCache dataSetDates; names the provider registry's names.
 	factsCache catalogbuild.OfficialFacts
+	datesCache catalogbuild.DataSetDates
+	names      catalogbuild.ProviderNames
 }
 
 // Catalog returns the catalog of that name: the one derived earlier in this run if there is one (a deriver
@@ -136,10 +138,13 @@ func Build(dataDir, catalogDir string) (map[string][]byte, error) {
 		if b, err = catalogbuild.ApplyOfficial(name, b, facts); err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
-		if b, err = catalogbuild.WithProvenance(b, ProviderNames()); err != nil {
+		if in.names == nil {
+			in.names = ProviderNames()
+		}
+		if b, err = catalogbuild.WithProvenance(b, in.names); err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
-		dates, err := catalogbuild.ReadDataSetDates(in.DataDir)
+		dates, err := in.dataSetDates()
 		if err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}

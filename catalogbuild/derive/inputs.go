@@ -152,9 +152,9 @@ func sortedMapKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// citedPages are the curated pages behind the records built from them, as catalog sources sorted by id: a page
-// counts when its provider has a record whose model its file names.
-func citedPages[R any](lf *lifecycleFacts, recs []R, _ func(R) string) []seeds.Source {
+// citedPages are the curated lifecycle pages that any retirement or current model cites, as catalog sources sorted
+// by id.
+func citedPages(lf *lifecycleFacts) []seeds.Source {
 	var out []seeds.Source
 	for _, pid := range sortedMapKeys(lf.files) {
 		f := lf.files[pid]
@@ -174,6 +174,42 @@ func citedPages[R any](lf *lifecycleFacts, recs []R, _ func(R) string) []seeds.S
 		}
 	}
 	slices.SortFunc(out, func(a, b seeds.Source) int { return strings.Compare(a.ID, b.ID) })
-	_ = recs
 	return out
+}
+
+// withRetired appends, for every model a provider's page retires that recs do not hold yet, the record build makes
+// of it, and sorts the whole by provider then model: the deprecation and lifecycle catalogs both keep retired models.
+func withRetired[R any](recs []R, lf *lifecycleFacts, key func(R) (string, string),
+	build func(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) R) []R {
+	have := map[string]bool{}
+	for _, r := range recs {
+		p, m := key(r)
+		have[p+"/"+m] = true
+	}
+	for _, pid := range sortedMapKeys(lf.files) {
+		f := lf.files[pid]
+		for i := range f.Retired {
+			if r := &f.Retired[i]; !have[pid+"/"+r.ModelID] {
+				recs = append(recs, build(pid, r, f))
+			}
+		}
+	}
+	slices.SortFunc(recs, func(a, b R) int {
+		pa, ma := key(a)
+		pb, mb := key(b)
+		return cmp.Or(strings.Compare(pa, pb), strings.Compare(ma, mb))
+	})
+	return recs
+}
+
+// dataSetDates reads the upstream manifests once per run (each read hashes the snapshot it describes).
+func (in *Input) dataSetDates() (catalogbuild.DataSetDates, error) {
+	if in.datesCache == nil {
+		d, err := catalogbuild.ReadDataSetDates(in.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		in.datesCache = d
+	}
+	return in.datesCache, nil
 }

@@ -1,10 +1,8 @@
 package derive
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/seeds"
@@ -152,26 +150,15 @@ func buildModelLifecycle(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	have := map[string]bool{}
-	for _, r := range recs {
-		have[r.ProviderID+"/"+r.ModelID] = true
-	}
-	for _, pid := range sortedMapKeys(lf.files) {
-		f := lf.files[pid]
-		for i := range f.Retired {
-			if r := &f.Retired[i]; !have[pid+"/"+r.ModelID] {
-				recs = append(recs, curatedLifecycle(pid, r, f, lf.reference, nil))
-			}
-		}
-	}
-	slices.SortFunc(recs, func(a, b lifecycleRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
-	})
+	recs = withRetired(recs, lf, func(r lifecycleRecord) (string, string) { return r.ProviderID, r.ModelID },
+		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) lifecycleRecord {
+			return curatedLifecycle(pid, r, f, lf.reference, nil)
+		})
 	return &Catalog{
 		AsOf: lf.reference,
 		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices,
 			{Name: "Google Cloud Service Specific Terms: Pre-GA Offerings Terms", URL: googlePreGATermsURL}},
-			citedPages(lf, recs, func(r lifecycleRecord) string { return r.ProviderID })...),
+			citedPages(lf)...),
 		Records: recs,
 	}, nil
 }
