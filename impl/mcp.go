@@ -16,9 +16,12 @@ import (
 // UseHandler builds the MCP bridge: the tools generated from doc, whose calls run through h, the service's whole
 // handler. The server package calls it once its handler is built (server.HandlerUser).
 func (s *Server) UseHandler(doc *openapi3.T, h http.Handler) error {
-	b, err := tools.New(doc, h, tools.Options{Logger: s.deps.Logger})
+	b, err := tools.New(doc, h, tools.Options{Logger: s.deps.Logger, Hooks: s.mcpHooks()})
 	if err != nil {
 		return fmt.Errorf("building the MCP tools from the OpenAPI document: %w", err)
+	}
+	if err := s.useDiscovery(b); err != nil {
+		return fmt.Errorf("describing the paid route for x402 discovery: %w", err)
 	}
 	s.mcp.Store(b)
 	return nil

@@ -3,10 +3,12 @@ package impl
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/x402"
@@ -44,8 +46,9 @@ func (s *Server) GetHealthPremium(ctx context.Context, req api.GetHealthPremiumR
 	if s.payments == nil {
 		return api.GetHealthPremium503JSONResponse{Error: "premium payments are not configured on this server"}, nil
 	}
+	in := presentedPayment(req.Params)
 	var body api.HealthPremiumResponse
-	receipt, err := s.payments.Serve(ctx, orDefault(req.Params.XPAYMENT, ""), s.now(), func(ctx context.Context) error {
+	receipt, err := s.payments.Serve(ctx, in, s.now(), func(ctx context.Context) error {
 		var err error
 		body, err = s.premiumHealth(ctx)
 		return err
@@ -55,11 +58,43 @@ func (s *Server) GetHealthPremium(ctx context.Context, req api.GetHealthPremiumR
 	case errors.As(err, &pe) && pe.Status == x402.StatusUnavailable:
 		return api.GetHealthPremium503JSONResponse{Error: pe.Reason}, nil
 	case errors.As(err, &pe):
-		return api.GetHealthPremium402JSONResponse(paymentRequired(s.payments.PaymentRequired(pe.Reason))), nil
+		return s.paymentRequired(in, pe), nil
 	case err != nil:
 		return nil, err
 	}
-	return paidPremium{body: body, receipt: receipt.Header()}, nil
+	return paidPremium{body: body, receipt: receipt}, nil
+}
+
+// presentedPayment picks the payment of a request: PAYMENT-SIGNATURE (v2) when sent, else X-PAYMENT (v1). A v2
+// client that also sends a v1 header is answered in v2, the version it speaks.
+func presentedPayment(p api.GetHealthPremiumParams) x402.Presented {
+	if v := orDefault(p.PAYMENTSIGNATURE, ""); strings.TrimSpace(v) != "" {
+		return x402.PaymentSignature(v)
+	}
+	return x402.XPayment(orDefault(p.XPAYMENT, ""))
+}
+
+// paymentRequired is the 402: the v2 requirements in PAYMENT-REQUIRED and the v1 ones in the body, so that a
+// client of either version can pay. When no payment came, each version names its own header as missing.
+func (s *Server) paymentRequired(in x402.Presented, pe *x402.PaymentError) api.GetHealthPremium402JSONResponse {
+	v1, v2 := pe.Reason, pe.Reason
+	if pe.Missing {
+		v1, v2 = x402.Missing(x402.InXPayment), x402.Missing(x402.InPaymentSignature)
+	}
+	return api.GetHealthPremium402JSONResponse{
+		Body:    paymentRequiredV1(s.payments.PaymentRequired(v1)),
+		Headers: api.GetHealthPremium402ResponseHeaders{PAYMENTREQUIRED: encodeHeader(s.payments.PaymentRequiredV2(v2))},
+	}
+}
+
+// encodeHeader is base64 (standard alphabet) of v's JSON, as x402 headers carry their objects.
+func encodeHeader(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// The requirements are plain strings and numbers and the extension was encoded once already.
+		panic(fmt.Sprintf("encoding an x402 header: %v", err))
+	}
+	return base64.StdEncoding.EncodeToString(b)
 }
 
 // premiumHealth computes the paid envelope: the /health envelope with the premium figures per provider.
@@ -84,8 +119,8 @@ func (s *Server) premiumHealth(ctx context.Context) (api.HealthPremiumResponse, 
 	return body, nil
 }
 
-// paymentRequired is the document's form of the 402 body.
-func paymentRequired(p x402.PaymentRequired) api.PaymentRequired {
+// paymentRequiredV1 is the document's form of the 402 body (x402 v1).
+func paymentRequiredV1(p x402.PaymentRequired) api.PaymentRequired {
 	out := api.PaymentRequired{X402Version: p.X402Version, Error: p.Error, Accepts: make([]api.PaymentRequirements, len(p.Accepts))}
 	for i, r := range p.Accepts {
 		out.Accepts[i] = api.PaymentRequirements{
@@ -98,12 +133,12 @@ func paymentRequired(p x402.PaymentRequired) api.PaymentRequired {
 	return out
 }
 
-// paidPremium is the 200 answer: the document's body and X-PAYMENT-RESPONSE, plus Cache-Control: no-store,
-// which the generated response cannot carry: a paid answer must never be replayed by a cache to someone who did
-// not pay.
+// paidPremium is the 200 answer: the document's body and the receipt in the header of the payment's version,
+// plus Cache-Control: no-store, which the generated response cannot carry: a paid answer must never be replayed
+// by a cache to someone who did not pay.
 type paidPremium struct {
 	body    api.HealthPremiumResponse
-	receipt string
+	receipt x402.Receipt
 }
 
 func (p paidPremium) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
@@ -113,7 +148,7 @@ func (p paidPremium) VisitGetHealthPremiumResponse(w http.ResponseWriter) error 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-PAYMENT-RESPONSE", p.receipt)
+	w.Header().Set(p.receipt.HeaderName(), p.receipt.Header())
 	w.WriteHeader(http.StatusOK)
 	_, err := buf.WriteTo(w)
 	return err

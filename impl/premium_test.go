@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -176,7 +177,7 @@ func testPremiumPaid(t *testing.T, eng apitest.Engine) {
 		t.Fatalf("facilitator calls = %+v, want verify then settle", calls)
 	}
 	for _, c := range calls {
-		if c.Req.X402Version != 1 || c.Req.PaymentPayload != payload || c.Req.PaymentRequirements != e.req {
+		if c.Req.X402Version != 1 || !reflect.DeepEqual(c.Req.PaymentPayload, payload) || c.Req.PaymentRequirements != e.req {
 			t.Errorf("%s request = %+v\nwant the payload and the advertised requirements", c.Op, c.Req)
 		}
 	}
@@ -248,7 +249,8 @@ func testPremiumLocalRefusals(t *testing.T, eng apitest.Engine) {
 		{"bad JSON", b64(`{"x402Version": 1, "scheme": `), "not valid JSON"},
 		{"missing fields", b64(`{"x402Version": 1, "scheme": "exact", "network": "base-sepolia", "payload": {"signature": "0x00"}}`),
 			"missing field payload.authorization"},
-		{"wrong version", sign(nil, func(p *x402.PaymentPayload) { p.X402Version = 2 }), "x402Version 2 is not supported"},
+		{"wrong version", sign(nil, func(p *x402.PaymentPayload) { p.X402Version = 2 }), "X-PAYMENT carries x402 v1 payments; send a v2 payment in PAYMENT-SIGNATURE"},
+		{"unknown version", sign(nil, func(p *x402.PaymentPayload) { p.X402Version = 3 }), "x402Version 3 is not supported"},
 		{"wrong scheme", sign(nil, func(p *x402.PaymentPayload) { p.Scheme = "upto" }), "scheme is not supported"},
 		{"wrong network", sign(nil, func(p *x402.PaymentPayload) { p.Network = "base" }), "network does not match"},
 		{"wrong asset", sign(func(_ *x402.Authorization, d *x402test.Domain) {

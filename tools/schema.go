@@ -119,7 +119,7 @@ const componentRef = "#/components/schemas/"
 // component it reaches, directly or not, under $defs and the references rewritten to point there. MCP wants an
 // object at the root, so a root that is a reference is replaced by the component it names. Nothing is dropped or
 // renamed: TestOutputSchemasCopyTheDocument compares each copy with the document's text.
-func outputSchema(doc *openapi3.T, op *openapi3.Operation) (map[string]any, error) {
+func outputSchema(doc *openapi3.T, op *openapi3.Operation, errorSchema string) (map[string]any, error) {
 	resp := op.Responses.Status(200)
 	if resp == nil || resp.Value == nil {
 		return nil, errors.New("no 200 response")
@@ -148,6 +148,13 @@ func outputSchema(doc *openapi3.T, op *openapi3.Operation) (map[string]any, erro
 	}
 	if root["type"] != "object" {
 		return nil, fmt.Errorf("the 200 schema has type %v; an MCP output schema must be an object", root["type"])
+	}
+	if errorSchema != "" {
+		if _, err := component(doc, errorSchema); err != nil {
+			return nil, err
+		}
+		// Either the answer or the error's structured content: both objects, so the root stays an object.
+		root = map[string]any{"type": "object", "anyOf": []any{root, map[string]any{"$ref": componentRef + errorSchema}}}
 	}
 	defs := map[string]any{}
 	if err := rewriteRefs(doc, root, defs); err != nil {

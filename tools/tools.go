@@ -63,8 +63,11 @@ type Options struct {
 }
 
 // Hook adjusts the calls of one tool; either function may be nil. The tool itself, its schemas included, is
-// still generated from its operation.
+// still generated from its operation. Optional header parameters are never arguments; a hook may set them.
 type Hook struct {
+	// ErrorSchema names a component schema of the document that the tool's error results may carry as
+	// structuredContent (x402's PaymentRequired for a paid tool); the output schema then allows either.
+	ErrorSchema string
 	// Before runs once the endpoint's request is built and before it is sent. It may add headers to req from
 	// meta, the call's params._meta (nil when absent), or answer the call itself by returning a result, in
 	// which case nothing is sent.
@@ -98,7 +101,10 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  *Annotations    `json:"annotations,omitempty"`
 
-	method string
+	// answerSchema is the schema of the endpoint's 200 answer alone (OutputSchema may also allow an error's
+	// structured content).
+	answerSchema json.RawMessage
+	method       string
 	path   string // the URL path with {placeholders}, server prefix included
 	params map[string]param
 }
@@ -162,7 +168,7 @@ func New(doc *openapi3.T, h http.Handler, o Options) (*Bridge, error) {
 			if prev, dup := b.byName[name]; dup {
 				return nil, fmt.Errorf("tools: %s names both %s %s and %s %s", name, prev.method, prev.path, method, prefix+path)
 			}
-			t, err := newTool(doc, name, method, prefix+path, item, op)
+			t, err := newTool(doc, name, method, prefix+path, item, op, b.hooks[name].ErrorSchema)
 			if err != nil {
 				return nil, fmt.Errorf("tools: %s (%s %s): %w", name, method, path, err)
 			}
@@ -186,6 +192,9 @@ func New(doc *openapi3.T, h http.Handler, o Options) (*Bridge, error) {
 	return b, nil
 }
 
+// AnswerSchema is the JSON Schema of the tool's successful answer: its endpoint's 200 body.
+func (t Tool) AnswerSchema() json.RawMessage { return t.answerSchema }
+
 // Tools returns the generated tools, sorted by name.
 func (b *Bridge) Tools() []Tool {
 	out := make([]Tool, len(b.tools))
@@ -208,7 +217,7 @@ func serverPrefix(doc *openapi3.T) (string, error) {
 	return strings.TrimSuffix(u.Path, "/"), nil
 }
 
-func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem, op *openapi3.Operation) (*Tool, error) {
+func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem, op *openapi3.Operation, errorSchema string) (*Tool, error) {
 	if op.RequestBody != nil {
 		// No tool takes a body today. Supporting one means mapping its properties to arguments next to the
 		// parameters; refuse rather than offer a tool that cannot send what its endpoint needs.
@@ -226,6 +235,11 @@ func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem
 	props := map[string]any{}
 	var required []string
 	for _, p := range parameters(item, op) {
+		if p.In == openapi3.ParameterInHeader && !p.Required {
+			// Not an argument: a header is no business of the model's. A hook may set it (a payment travels in
+			// _meta); without one the call goes without it, as an HTTP call may.
+			continue
+		}
 		if p.In != openapi3.ParameterInQuery && p.In != openapi3.ParameterInPath {
 			return nil, fmt.Errorf("parameter %s: %s parameters are not supported", p.Name, p.In)
 		}
@@ -260,12 +274,22 @@ func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem
 	if t.InputSchema, err = encode(schema); err != nil {
 		return nil, fmt.Errorf("encoding the input schema: %w", err)
 	}
-	out, err := outputSchema(doc, op)
+	answer, err := outputSchema(doc, op, "")
 	if err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	if t.OutputSchema, err = encode(out); err != nil {
+	if t.answerSchema, err = encode(answer); err != nil {
 		return nil, fmt.Errorf("encoding the output schema: %w", err)
+	}
+	t.OutputSchema = t.answerSchema
+	if errorSchema != "" {
+		out, err := outputSchema(doc, op, errorSchema)
+		if err != nil {
+			return nil, fmt.Errorf("output schema with %s: %w", errorSchema, err)
+		}
+		if t.OutputSchema, err = encode(out); err != nil {
+			return nil, fmt.Errorf("encoding the output schema: %w", err)
+		}
 	}
 	return t, nil
 }

@@ -53,14 +53,17 @@ func documentTools(doc *openapi3.T) []string {
 	return names
 }
 
-// TestContractToolNames fails when the document's x-mcp-tool names and the contract's 34 differ, and when
-// tools/list does not offer exactly the document's set.
+// paidTools join the contract's 34: the premium route paid over MCP (issue 20), x402's MCP transport.
+var paidTools = []string{"service_health_premium"}
+
+// TestContractToolNames fails when the document's x-mcp-tool names differ from the contract's 34 plus the paid
+// tools, and when tools/list does not offer exactly the document's set.
 func TestContractToolNames(t *testing.T) {
 	doc := loadDoc(t)
-	want := slices.Sorted(slices.Values(contractTools))
-	if len(want) != 34 || len(slices.Compact(slices.Clone(want))) != 34 {
-		t.Fatalf("the contract list must hold 34 distinct names, has %d", len(want))
+	if n := len(slices.Compact(slices.Sorted(slices.Values(contractTools)))); len(contractTools) != 34 || n != 34 {
+		t.Fatalf("the contract list must hold 34 distinct names, has %d", n)
 	}
+	want := slices.Sorted(slices.Values(append(slices.Clone(contractTools), paidTools...)))
 	got := documentTools(doc)
 	if !slices.Equal(got, want) {
 		t.Errorf("x-mcp-tool names of the document differ from the contract:\n missing: %v\n extra: %v",
@@ -129,8 +132,16 @@ func TestInputSchemas(t *testing.T) {
 				t.Errorf("%s: description %q lacks the summary %q", name, tl.Description, op.Summary)
 			}
 			var required []string
+			args := 0
 			for _, pr := range op.Parameters {
 				p := pr.Value
+				if p.In == openapi3.ParameterInHeader && !p.Required {
+					if _, ok := s.Properties[p.Name]; ok {
+						t.Errorf("%s: header %s is an argument; headers are the hooks' to set", name, p.Name)
+					}
+					continue
+				}
+				args++
 				prop, ok := s.Properties[p.Name]
 				if !ok {
 					t.Errorf("%s: parameter %s missing from the input schema", name, p.Name)
@@ -150,8 +161,8 @@ func TestInputSchemas(t *testing.T) {
 					t.Errorf("%s.%s: enum %v, want %v", name, p.Name, prop["enum"], ps.Enum)
 				}
 			}
-			if len(s.Properties) != len(op.Parameters) {
-				t.Errorf("%s: %d properties for %d parameters", name, len(s.Properties), len(op.Parameters))
+			if len(s.Properties) != args {
+				t.Errorf("%s: %d properties for %d parameters", name, len(s.Properties), args)
 			}
 			slices.Sort(required)
 			if !slices.Equal(s.Required, required) {
@@ -605,7 +616,9 @@ func TestNewRefuses(t *testing.T) {
 			op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody()}
 		},
 		"header parameters are not supported": func(op *openapi3.Operation, _ *openapi3.T) {
-			op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: openapi3.NewHeaderParameter("X-Key").WithSchema(openapi3.NewStringSchema())})
+			// A required header: an optional one is left to hooks, a required one could never be sent.
+			p := openapi3.NewHeaderParameter("X-Key").WithSchema(openapi3.NewStringSchema()).WithRequired(true)
+			op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: p})
 		},
 		"must be a name": func(op *openapi3.Operation, _ *openapi3.T) { op.Extensions[tools.Extension] = "bad name!" },
 		"names both": func(op *openapi3.Operation, _ *openapi3.T) {
@@ -683,7 +696,7 @@ func TestCallEndsWithRequest(t *testing.T) {
 	}
 }
 
-// BenchmarkNew measures generating the 34 tools from the loaded document, done once at start.
+// BenchmarkNew measures generating the 35 tools from the loaded document, done once at start.
 func BenchmarkNew(b *testing.B) {
 	doc, err := openapi.Load(context.Background())
 	if err != nil {

@@ -107,7 +107,8 @@ func TestCheckRefuses(t *testing.T) {
 		{"missing version", b64(`{"scheme":"exact"}`), "missing field x402Version"},
 		{"missing payload", b64(`{"x402Version":1,"scheme":"exact","network":"base-sepolia"}`), "missing field payload"},
 		{"missing nonce", b64(strings.Replace(string(mustJSON(t, good)), `"nonce":`, `"nonce_":`, 1)), "missing field payload.authorization.nonce"},
-		{"wrong version", edited(func(p *x402.PaymentPayload) { p.X402Version = 2 }), "x402Version 2 is not supported"},
+		{"wrong version", edited(func(p *x402.PaymentPayload) { p.X402Version = 2 }), "X-PAYMENT carries x402 v1 payments"},
+		{"unknown version", edited(func(p *x402.PaymentPayload) { p.X402Version = 7 }), "x402Version 7 is not supported"},
 		{"wrong scheme", edited(func(p *x402.PaymentPayload) { p.Scheme = "upto" }), "scheme is not supported"},
 		{"wrong network", edited(func(p *x402.PaymentPayload) { p.Network = "base" }), "network does not match"},
 		{"wrong asset", x402test.Header(t, f.signed(t, func(_ *x402.Authorization, d *x402test.Domain) {

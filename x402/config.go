@@ -1,9 +1,12 @@
-// Package x402 takes x402 v1 payments (scheme "exact", EVM) for the premium route: it builds the 402 payment
-// requirements, decodes the X-PAYMENT header, checks the EIP-3009 TransferWithAuthorization locally (EIP-712
-// signature, payee, amount, time window, network, asset, single-use nonce), asks the facilitator to verify and,
-// once the paid answer exists, to settle, and returns the settlement receipt for X-PAYMENT-RESPONSE.
+// Package x402 takes x402 payments (scheme "exact", EVM) for the premium route, in protocol v2 and v1 side by
+// side: it builds the payment requirements (v2 in the PAYMENT-REQUIRED header or an MCP tool result, v1 in the
+// 402 body), decodes the payment (v2 PAYMENT-SIGNATURE or MCP _meta["x402/payment"], v1 X-PAYMENT), checks the
+// EIP-3009 TransferWithAuthorization locally (EIP-712 signature, payee, amount, time window, network, asset,
+// single-use nonce), asks the facilitator to verify and, once the paid answer exists, to settle, in the
+// version the client paid in, and returns the settlement receipt (PAYMENT-RESPONSE or X-PAYMENT-RESPONSE).
 //
-// The protocol is implemented here from its description (the x402 v1 specification and the "exact" EVM scheme);
+// The protocol is implemented here from its description (the x402 v1 and v2 specifications, their HTTP and MCP
+// transports, the "exact" EVM scheme and the bazaar discovery extension);
 // signatures use go-ethereum's EIP-712 hashing and secp256k1 recovery. No secret key lives in the server: it
 // only checks signatures and forwards them to the facilitator, which submits the transfer.
 package x402
@@ -23,8 +26,11 @@ import (
 	"github.com/switchboard/switchboard/config"
 )
 
-// Version is the x402 protocol version this package speaks.
-const Version = 1
+// The x402 protocol versions this package speaks. A payment is answered in the version it was made in.
+const (
+	Version1 = 1
+	Version2 = 2
+)
 
 // SchemeExact is the only payment scheme offered: a fixed amount, paid with an EIP-3009 authorization.
 const SchemeExact = "exact"
@@ -50,7 +56,8 @@ const usdcVersion = "2"
 
 // Network is an EVM network payments can settle on, with the USDC contract the server accepts there.
 type Network struct {
-	Name    string // x402 network name, as in the requirements and the payload
+	Name    string // x402 v1 network name, as in v1 requirements and payloads
+	CAIP2   string // CAIP-2 identifier, as in v2 requirements and payloads (eip155:<chain ID>)
 	ChainID int64  // EIP-155 chain ID, part of the EIP-712 domain
 	// USDC is Circle's USDC contract on the network; USDCName its EIP-712 domain name (the contract's name()).
 	USDC     common.Address
@@ -65,10 +72,23 @@ type Network struct {
 //
 // Both have EIP-712 version "2".
 var networks = map[string]Network{
-	"base": {Name: "base", ChainID: 8453,
+	"base": {Name: "base", CAIP2: "eip155:8453", ChainID: 8453,
 		USDC: common.HexToAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), USDCName: "USD Coin"},
-	"base-sepolia": {Name: "base-sepolia", ChainID: 84532,
+	"base-sepolia": {Name: "base-sepolia", CAIP2: "eip155:84532", ChainID: 84532,
 		USDC: common.HexToAddress("0x036CbD53842c5426634e7929541eC2318f3dCF7e"), USDCName: "USDC"},
+}
+
+// lookupNetwork finds a network by its v1 name or its CAIP-2 identifier.
+func lookupNetwork(name string) (Network, bool) {
+	if nw, ok := networks[name]; ok {
+		return nw, true
+	}
+	for _, nw := range networks {
+		if nw.CAIP2 == name {
+			return nw, true
+		}
+	}
+	return Network{}, false
 }
 
 // Config is the validated payment setup of the premium route. The zero value takes no payments (Enabled is
@@ -114,9 +134,9 @@ var (
 // payments are switched on. Every error names the environment variable at fault.
 func ParseSettings(s config.X402Settings) (Config, error) {
 	name := cmp.Or(strings.TrimSpace(s.Network), DefaultNetwork)
-	nw, ok := networks[name]
+	nw, ok := lookupNetwork(name)
 	if !ok {
-		return Config{}, fmt.Errorf("SWITCHBOARD_X402_NETWORK %q: want base or base-sepolia", name)
+		return Config{}, fmt.Errorf("SWITCHBOARD_X402_NETWORK %q: want base (eip155:8453) or base-sepolia (eip155:84532)", name)
 	}
 	c := Config{Network: nw, Asset: nw.USDC, AssetName: nw.USDCName, AssetVersion: usdcVersion}
 	if a := strings.TrimSpace(s.Asset); a != "" {

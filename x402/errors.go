@@ -16,6 +16,8 @@ const (
 type PaymentError struct {
 	Status int    // StatusPaymentRequired or StatusUnavailable
 	Reason string // for the answer's error field
+	// Missing is true when no payment was presented at all (each version then words its own reason: Missing).
+	Missing bool
 }
 
 func (e *PaymentError) Error() string { return "x402: " + e.Reason }

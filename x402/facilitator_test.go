@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,7 +39,7 @@ func TestFacilitatorVerdicts(t *testing.T) {
 		t.Fatalf("calls = %+v", calls)
 	}
 	// The facilitator receives exactly the payload and requirements, with the version.
-	if got := calls[0].Req; got.X402Version != 1 || got.PaymentPayload != req.PaymentPayload || got.PaymentRequirements != req.PaymentRequirements {
+	if got := calls[0].Req; got.X402Version != 1 || !reflect.DeepEqual(got.PaymentPayload, req.PaymentPayload) || got.PaymentRequirements != req.PaymentRequirements {
 		t.Errorf("verify request = %+v\nwant %+v", got, req)
 	}
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/big"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/switchboard/switchboard/store"
@@ -28,11 +29,15 @@ type Options struct {
 // Service guards one paid route: it checks payments, holds their nonces, and verifies and settles them with the
 // facilitator around the production of the paid answer.
 type Service struct {
-	cfg   Config
-	store store.PaymentStore
-	fac   *Facilitator
-	log   *slog.Logger
-	req   Requirements
+	cfg      Config
+	store    store.PaymentStore
+	fac      *Facilitator
+	log      *slog.Logger
+	req1     Requirements // v1
+	req2     Requirements // v2
+	resource ResourceInfo
+	// discovery holds the bazaar extensions of the HTTP route and of the MCP tool, once SetDiscovery gave them.
+	discovery atomic.Pointer[discoveryExtensions]
 }
 
 // NewService returns the guard of one paid route. The configuration must be enabled (a payee and a facilitator).
@@ -47,44 +52,94 @@ func NewService(o Options) (*Service, error) {
 		o.Logger = slog.Default()
 	}
 	return &Service{
-		cfg:   o.Config,
-		store: o.Store,
-		fac:   NewFacilitator(o.Config.FacilitatorURL, o.Config.facilitatorTimeout()),
-		log:   o.Logger.With("component", "x402"),
-		req:   o.Config.Requirements(o.Resource, o.Description),
+		cfg:      o.Config,
+		store:    o.Store,
+		fac:      NewFacilitator(o.Config.FacilitatorURL, o.Config.facilitatorTimeout()),
+		log:      o.Logger.With("component", "x402"),
+		req1:     o.Config.Requirements(o.Resource, o.Description),
+		req2:     o.Config.RequirementsV2(),
+		resource: ResourceInfo{URL: o.Resource, Description: o.Description, MimeType: "application/json"},
 	}, nil
 }
 
-// ReasonHeaderRequired is the 402 reason when no X-PAYMENT header was sent.
-const ReasonHeaderRequired = "X-PAYMENT header is required"
+// Requirements returns the route's one accepted way to pay, in x402 v1.
+func (s *Service) Requirements() Requirements { return s.req1 }
 
-// Requirements returns the route's one accepted way to pay.
-func (s *Service) Requirements() Requirements { return s.req }
+// RequirementsV2 returns the same way to pay in x402 v2.
+func (s *Service) RequirementsV2() Requirements { return s.req2 }
 
-// PaymentRequired returns the 402 body with reason as its error.
-func (s *Service) PaymentRequired(reason string) PaymentRequired {
-	return PaymentRequired{X402Version: Version, Error: reason, Accepts: []Requirements{s.req}}
+// requirements returns the way to pay in the given version, as the facilitator gets it.
+func (s *Service) requirements(version int) Requirements {
+	if version == Version2 {
+		return s.req2
+	}
+	return s.req1
 }
 
-// Receipt is the settlement receipt sent in X-PAYMENT-RESPONSE.
+// Missing is the reason given when no payment was presented in place in (InXPayment, ...).
+func Missing(in string) string {
+	if in == InMCPMeta {
+		return "payment required: call the tool again with the payment in " + InMCPMeta
+	}
+	return in + " header is required"
+}
+
+// PaymentRequired returns the v1 402 body with reason as its error.
+func (s *Service) PaymentRequired(reason string) PaymentRequired {
+	return PaymentRequired{X402Version: Version1, Error: reason, Accepts: []Requirements{s.req1}}
+}
+
+// PaymentRequiredV2 returns the v2 PaymentRequired of the HTTP route (the PAYMENT-REQUIRED header), with the
+// bazaar discovery extension once SetDiscovery gave it.
+func (s *Service) PaymentRequiredV2(reason string) PaymentRequired {
+	pr := PaymentRequired{X402Version: Version2, Error: reason, Resource: &s.resource, Accepts: []Requirements{s.req2}}
+	if d := s.discovery.Load(); d != nil && d.http != nil {
+		pr.Extensions = map[string]json.RawMessage{BazaarKey: d.http}
+	}
+	return pr
+}
+
+// PaymentRequiredMCP returns the v2 PaymentRequired of the MCP tool: the resource is the MCP endpoint, and the
+// bazaar extension describes the tool. Before SetDiscovery it is PaymentRequiredV2's.
+func (s *Service) PaymentRequiredMCP(reason string) PaymentRequired {
+	d := s.discovery.Load()
+	if d == nil || d.mcp == nil {
+		return s.PaymentRequiredV2(reason)
+	}
+	return PaymentRequired{X402Version: Version2, Error: reason, Resource: &d.mcpResource, Accepts: []Requirements{s.req2},
+		Extensions: map[string]json.RawMessage{BazaarKey: d.mcp}}
+}
+
+// Receipt is the settlement receipt (SettlementResponse), sent in PAYMENT-RESPONSE (v2), X-PAYMENT-RESPONSE (v1)
+// or an MCP result's _meta["x402/payment-response"].
 type Receipt struct {
 	Success     bool   `json:"success"`
 	Transaction string `json:"transaction"`
-	Network     string `json:"network"`
+	Network     string `json:"network"` // the network as the payment's version names it
 	Payer       string `json:"payer"`
+	// Version is the protocol version the payment was made in; it picks the header.
+	Version int `json:"-"`
 }
 
-// Header encodes the receipt for X-PAYMENT-RESPONSE: base64 (standard alphabet) of its JSON.
+// Header encodes the receipt for its header: base64 (standard alphabet) of its JSON.
 func (r Receipt) Header() string {
 	b, _ := json.Marshal(r) // four strings and a bool: cannot fail
 	return base64.StdEncoding.EncodeToString(b)
+}
+
+// HeaderName is the header the receipt travels in: the one that matches the header the payment came in.
+func (r Receipt) HeaderName() string {
+	if r.Version == Version2 {
+		return "PAYMENT-RESPONSE"
+	}
+	return "X-PAYMENT-RESPONSE"
 }
 
 // storeTimeout bounds the bookkeeping writes after the claim. They run detached from the request, so that a
 // caller hanging up cannot leave a claim behind half-done.
 const storeTimeout = 5 * time.Second
 
-// Serve takes the payment in header (the raw X-PAYMENT value, "" when absent) for one call at time now, and runs
+// Serve takes the payment presented (in either version) for one call at time now, and runs
 // produce, which computes the paid answer, only when the payment is good. It returns the settlement receipt
 // when the answer may be sent; a *PaymentError when the payment is refused or cannot be processed (the caller
 // answers 402 with PaymentRequired(reason) or 503); any other error is an internal failure (500).
@@ -103,8 +158,8 @@ const storeTimeout = 5 * time.Second
 //
 // produce runs before settlement so that a failure to compute the answer never costs the caller anything; the
 // answer is released to the caller only after settlement succeeded.
-func (s *Service) Serve(ctx context.Context, header string, now time.Time, produce func(context.Context) error) (Receipt, error) {
-	r, err := s.serve(ctx, header, now, produce)
+func (s *Service) Serve(ctx context.Context, in Presented, now time.Time, produce func(context.Context) error) (Receipt, error) {
+	r, err := s.serve(ctx, in, now, produce)
 	if s.cfg.OnOutcome != nil {
 		s.cfg.OnOutcome(OutcomeOf(err))
 	}
@@ -133,13 +188,13 @@ func OutcomeOf(err error) string {
 	return OutcomeError
 }
 
-func (s *Service) serve(ctx context.Context, header string, now time.Time, produce func(context.Context) error) (Receipt, error) {
+func (s *Service) serve(ctx context.Context, in Presented, now time.Time, produce func(context.Context) error) (Receipt, error) {
 	start := time.Now()
 	elapsed := func() time.Time { return now.Add(time.Since(start)).UTC() }
-	if strings.TrimSpace(header) == "" {
-		return Receipt{}, refuse(ReasonHeaderRequired)
+	if strings.TrimSpace(in.Value) == "" {
+		return Receipt{}, &PaymentError{Status: StatusPaymentRequired, Reason: Missing(in.In), Missing: true}
 	}
-	p, err := DecodeHeader(header)
+	p, err := Decode(in)
 	if err != nil {
 		return Receipt{}, err
 	}
@@ -147,7 +202,8 @@ func (s *Service) serve(ctx context.Context, header string, now time.Time, produ
 		return Receipt{}, err
 	}
 	nonce := p.NonceHex()
-	log := s.log.With("nonce", nonce, "payer", p.From.Hex(), "value", p.Value.String())
+	version := p.Version()
+	log := s.log.With("nonce", nonce, "payer", p.From.Hex(), "value", p.Value.String(), "x402_version", version)
 	err = s.store.ClaimPayment(ctx, store.Payment{
 		Nonce: nonce, Payer: strings.ToLower(p.From.Hex()), Network: s.cfg.Network.Name,
 		Asset: strings.ToLower(s.cfg.Asset.Hex()), Amount: p.Value.String(), ValidBefore: unixTime(p.ValidBefore),
@@ -162,7 +218,7 @@ func (s *Service) serve(ctx context.Context, header string, now time.Time, produ
 	}
 
 	// From here on every path ends the claim: released when nothing was settled, finished otherwise.
-	freq := FacilitatorRequest{X402Version: Version, PaymentPayload: p.Payload, PaymentRequirements: s.req}
+	freq := FacilitatorRequest{X402Version: version, PaymentPayload: p.Payload, PaymentRequirements: s.requirements(version)}
 	vr, err := s.fac.Verify(ctx, freq)
 	if err != nil {
 		s.release(ctx, log, nonce)
@@ -209,11 +265,12 @@ func (s *Service) serve(ctx context.Context, header string, now time.Time, produ
 	}
 	tx := sr.Transaction
 	s.finish(ctx, log, nonce, store.PaymentSettled, &tx, elapsed())
-	if sr.Network != "" && sr.Network != s.cfg.Network.Name {
+	network := s.requirements(version).Network
+	if sr.Network != "" && sr.Network != network {
 		log.Warn("facilitator settled on another network than required", "network", sr.Network)
 	}
 	log.Info("payment settled", "transaction", tx)
-	return Receipt{Success: true, Transaction: tx, Network: s.cfg.Network.Name, Payer: p.From.Hex()}, nil
+	return Receipt{Success: true, Transaction: tx, Network: network, Payer: p.From.Hex(), Version: version}, nil
 }
 
 // release gives a claim back after a failure before settlement. A failure to release leaves the nonce spent,

@@ -62,7 +62,7 @@ func TestServeReceipt(t *testing.T) {
 	f := newService(t, fac.URL)
 	header, nonce := f.pay(t)
 	produced := 0
-	r, err := f.svc.Serve(context.Background(), header, time.Now(), func(context.Context) error { produced++; return nil })
+	r, err := f.svc.Serve(context.Background(), x402.XPayment(header), time.Now(), func(context.Context) error { produced++; return nil })
 	if err != nil || produced != 1 {
 		t.Fatalf("Serve = %v, produced %d times", err, produced)
 	}
@@ -91,7 +91,7 @@ func TestServeNothingChargedOnFailure(t *testing.T) {
 
 	header, nonce := f.pay(t)
 	boom := errors.New("view unavailable")
-	_, err := f.svc.Serve(context.Background(), header, time.Now(), func(context.Context) error { return boom })
+	_, err := f.svc.Serve(context.Background(), x402.XPayment(header), time.Now(), func(context.Context) error { return boom })
 	var pe *x402.PaymentError
 	if !errors.Is(err, boom) || errors.As(err, &pe) {
 		t.Errorf("produce failure: %v, want the internal error", err)
@@ -102,7 +102,7 @@ func TestServeNothingChargedOnFailure(t *testing.T) {
 
 	header, nonce = f.pay(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err = f.svc.Serve(ctx, header, time.Now(), func(context.Context) error { cancel(); return nil })
+	_, err = f.svc.Serve(ctx, x402.XPayment(header), time.Now(), func(context.Context) error { cancel(); return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("caller gone: %v, want context.Canceled", err)
 	}
@@ -135,7 +135,7 @@ func TestServeSettleUnreachable(t *testing.T) {
 	f := newService(t, "http://"+ln.Addr().(*net.TCPAddr).String())
 
 	header, nonce := f.pay(t)
-	_, err := f.svc.Serve(context.Background(), header, time.Now(), func(context.Context) error { return nil })
+	_, err := f.svc.Serve(context.Background(), x402.XPayment(header), time.Now(), func(context.Context) error { return nil })
 	var pe *x402.PaymentError
 	if !errors.As(err, &pe) || pe.Status != x402.StatusUnavailable || !strings.Contains(pe.Reason, "not settled") {
 		t.Fatalf("Serve = %v, want 503 not settled", err)

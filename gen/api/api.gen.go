@@ -6328,7 +6328,10 @@ type GetGuardrailsParams struct {
 
 // GetHealthPremiumParams defines parameters for GetHealthPremium.
 type GetHealthPremiumParams struct {
-	// XPAYMENT x402 v1 payment payload: base64 of the JSON `{x402Version, scheme, network, payload: {signature, authorization: {from, to, value, validAfter, validBefore, nonce}}}` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712). Absent: the answer is 402. Malformed (not base64, not JSON, a field missing or badly formed) or not acceptable: also 402, with the reason in `error` and the requirements in `accepts`, since x402 clients act on a 402; an empty header counts as absent. Only a header longer than 16384 characters answers 400.
+	// PAYMENTSIGNATURE x402 v2 payment: base64 of the JSON `PaymentPayloadV2` `{x402Version: 2, resource, accepted, payload: {signature, authorization: {from, to, value, validAfter, validBefore, nonce}}, extensions}`, where `accepted` repeats the requirements of `PAYMENT-REQUIRED`. Absent: the answer is 402. Malformed or not acceptable: also 402, with the reason in the `error` of both forms of the requirements; an empty header counts as absent. Only a header longer than 16384 characters answers 400. When both payment headers are sent, this one is used.
+	PAYMENTSIGNATURE *string `json:"PAYMENT-SIGNATURE,omitempty"`
+
+	// XPAYMENT x402 v1 payment: base64 of the JSON `{x402Version: 1, scheme, network, payload: {signature, authorization: {from, to, value, validAfter, validBefore, nonce}}}` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712). Absent: the answer is 402. Malformed (not base64, not JSON, a field missing or badly formed) or not acceptable: also 402, with the reason in `error` and the requirements in `accepts`, since x402 clients act on a 402; an empty header counts as absent. Only a header longer than 16384 characters answers 400.
 	XPAYMENT *string `json:"X-PAYMENT,omitempty"`
 }
 
@@ -7717,7 +7720,7 @@ type ClientInterface interface {
 
 	// GetHealthPremium Enhanced health per provider (paid, x402)
 	//
-	// Paid endpoint (0.001 USD per call, x402 v1, scheme `exact`). Without a valid `X-PAYMENT` header the answer is 402 with the payment requirements in `accepts`. The client signs an EIP-3009 `TransferWithAuthorization` for the amount in `maxAmountRequired` (smallest unit of the asset; 1000 = 0.001 USD) and repeats the request with the base64 payload in `X-PAYMENT`. The server verifies the payment, serves the response, settles only when the response is 2xx and returns the settlement receipt in `X-PAYMENT-RESPONSE`.
+	// Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 	//
 	// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
 	//
@@ -8751,7 +8754,7 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 
 // GetHealthPremium Enhanced health per provider (paid, x402)
 //
-// Paid endpoint (0.001 USD per call, x402 v1, scheme `exact`). Without a valid `X-PAYMENT` header the answer is 402 with the payment requirements in `accepts`. The client signs an EIP-3009 `TransferWithAuthorization` for the amount in `maxAmountRequired` (smallest unit of the asset; 1000 = 0.001 USD) and repeats the request with the base64 payload in `X-PAYMENT`. The server verifies the payment, serves the response, settles only when the response is 2xx and returns the settlement receipt in `X-PAYMENT-RESPONSE`.
+// Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 //
 // The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
 //
@@ -11953,15 +11956,26 @@ func NewGetHealthPremiumRequest(server string, params *GetHealthPremiumParams) (
 
 	if params != nil {
 
-		if params.XPAYMENT != nil {
+		if params.PAYMENTSIGNATURE != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "X-PAYMENT", *params.XPAYMENT, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "PAYMENT-SIGNATURE", *params.PAYMENTSIGNATURE, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("X-PAYMENT", headerParam0)
+			req.Header.Set("PAYMENT-SIGNATURE", headerParam0)
+		}
+
+		if params.XPAYMENT != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "X-PAYMENT", *params.XPAYMENT, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("X-PAYMENT", headerParam1)
 		}
 
 	}
@@ -16056,7 +16070,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetHealthPremiumWithResponse Enhanced health per provider (paid, x402)
 	//
-	// Paid endpoint (0.001 USD per call, x402 v1, scheme `exact`). Without a valid `X-PAYMENT` header the answer is 402 with the payment requirements in `accepts`. The client signs an EIP-3009 `TransferWithAuthorization` for the amount in `maxAmountRequired` (smallest unit of the asset; 1000 = 0.001 USD) and repeats the request with the base64 payload in `X-PAYMENT`. The server verifies the payment, serves the response, settles only when the response is 2xx and returns the settlement receipt in `X-PAYMENT-RESPONSE`.
+	// Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 	//
 	// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
 	//
@@ -19172,7 +19186,13 @@ func (r GetHealthResponse) ContentType() string {
 
 // GetHealthPremiumResponse200Headers the declared response headers of an HTTP 200 response for GetHealthPremium
 type GetHealthPremiumResponse200Headers struct {
+	PAYMENTRESPONSE  *string
 	XPAYMENTRESPONSE *string
+}
+
+// GetHealthPremiumResponse402Headers the declared response headers of an HTTP 402 response for GetHealthPremium
+type GetHealthPremiumResponse402Headers struct {
+	PAYMENTREQUIRED string
 }
 
 // GetHealthPremiumResponse429Headers the declared response headers of an HTTP 429 response for GetHealthPremium
@@ -19197,6 +19217,8 @@ type GetHealthPremiumResponse struct {
 	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthPremiumResponse200Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *GetHealthPremiumResponse402Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetHealthPremiumResponse429Headers
 }
@@ -24122,7 +24144,7 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 
 // GetHealthPremiumWithResponse Enhanced health per provider (paid, x402)
 //
-// Paid endpoint (0.001 USD per call, x402 v1, scheme `exact`). Without a valid `X-PAYMENT` header the answer is 402 with the payment requirements in `accepts`. The client signs an EIP-3009 `TransferWithAuthorization` for the amount in `maxAmountRequired` (smallest unit of the asset; 1000 = 0.001 USD) and repeats the request with the base64 payload in `X-PAYMENT`. The server verifies the payment, serves the response, settles only when the response is 2xx and returns the settlement receipt in `X-PAYMENT-RESPONSE`.
+// Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 //
 // The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
 //
@@ -27449,6 +27471,13 @@ func ParseGetHealthPremiumResponse(rsp *http.Response) (*GetHealthPremiumRespons
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetHealthPremiumResponse200Headers
+		if values := rsp.Header.Values("PAYMENT-RESPONSE"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "PAYMENT-RESPONSE", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PAYMENTRESPONSE = &value
+		}
 		if values := rsp.Header.Values("X-PAYMENT-RESPONSE"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-PAYMENT-RESPONSE", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -27457,6 +27486,16 @@ func ParseGetHealthPremiumResponse(rsp *http.Response) (*GetHealthPremiumRespons
 			headers.XPAYMENTRESPONSE = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 402:
+		var headers GetHealthPremiumResponse402Headers
+		if values := rsp.Header.Values("PAYMENT-REQUIRED"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "PAYMENT-REQUIRED", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.PAYMENTREQUIRED = value
+		}
+		response.Headers402 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetHealthPremiumResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -33942,6 +33981,25 @@ func (siw *ServerInterfaceWrapper) GetHealthPremium(w http.ResponseWriter, r *ht
 
 	headers := r.Header
 
+	// ------------- Optional header parameter "PAYMENT-SIGNATURE" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("PAYMENT-SIGNATURE")]; found {
+		var PAYMENTSIGNATURE string
+		n := len(valueList)
+		if n != 1 {
+			siw.ErrorHandlerFunc(w, r, &TooManyValuesForParamError{ParamName: "PAYMENT-SIGNATURE", Count: n})
+			return
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "PAYMENT-SIGNATURE", valueList[0], &PAYMENTSIGNATURE, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "PAYMENT-SIGNATURE", Err: err})
+			return
+		}
+
+		params.PAYMENTSIGNATURE = &PAYMENTSIGNATURE
+
+	}
+
 	// ------------- Optional header parameter "X-PAYMENT" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("X-PAYMENT")]; found {
 		var XPAYMENT string
@@ -39952,6 +40010,7 @@ type GetHealthPremiumResponseObject interface {
 }
 
 type GetHealthPremium200ResponseHeaders struct {
+	PAYMENTRESPONSE  *string
 	XPAYMENTRESPONSE *string
 }
 
@@ -39967,6 +40026,9 @@ func (response GetHealthPremium200JSONResponse) VisitGetHealthPremiumResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.PAYMENTRESPONSE != nil {
+		w.Header().Set("PAYMENT-RESPONSE", fmt.Sprint(*response.Headers.PAYMENTRESPONSE))
+	}
 	if response.Headers.XPAYMENTRESPONSE != nil {
 		w.Header().Set("X-PAYMENT-RESPONSE", fmt.Sprint(*response.Headers.XPAYMENTRESPONSE))
 	}
@@ -39989,15 +40051,23 @@ func (response GetHealthPremium400JSONResponse) VisitGetHealthPremiumResponse(w 
 	return err
 }
 
-type GetHealthPremium402JSONResponse PaymentRequired
+type GetHealthPremium402ResponseHeaders struct {
+	PAYMENTREQUIRED string
+}
+
+type GetHealthPremium402JSONResponse struct {
+	Body    PaymentRequired
+	Headers GetHealthPremium402ResponseHeaders
+}
 
 func (response GetHealthPremium402JSONResponse) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("PAYMENT-REQUIRED", fmt.Sprint(response.Headers.PAYMENTREQUIRED))
 	w.WriteHeader(402)
 	_, err := buf.WriteTo(w)
 	return err

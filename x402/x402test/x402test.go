@@ -28,7 +28,7 @@ import (
 
 // ChainIDs of the networks tests pay on; written out here rather than read from package x402, so that a wrong
 // chain ID there fails the tests.
-var ChainIDs = map[string]int64{"base": 8453, "base-sepolia": 84532}
+var ChainIDs = map[string]int64{"base": 8453, "base-sepolia": 84532, "eip155:8453": 8453, "eip155:84532": 84532}
 
 // Payer holds a key generated in the test.
 type Payer struct {
@@ -62,7 +62,7 @@ func DomainOf(req x402.Requirements) Domain {
 // ago until now + maxTimeoutSeconds, with a random nonce.
 func (p *Payer) Authorization(req x402.Requirements, now time.Time) x402.Authorization {
 	return x402.Authorization{
-		From: p.Address.Hex(), To: req.PayTo, Value: req.MaxAmountRequired,
+		From: p.Address.Hex(), To: req.PayTo, Value: req.Price(),
 		ValidAfter:  big.NewInt(now.Add(-10 * time.Minute).Unix()).String(),
 		ValidBefore: big.NewInt(now.Unix() + int64(req.MaxTimeoutSeconds)).String(),
 		Nonce:       RandomNonce(),
@@ -116,10 +116,19 @@ func (p *Payer) Sign(t testing.TB, a x402.Authorization, d Domain) string {
 	return "0x" + hex.EncodeToString(p.SignBytes(t, a, d))
 }
 
-// Payload is a complete, correctly signed payment for req at now.
+// Payload is a complete, correctly signed x402 v1 payment for req (v1 requirements) at now.
 func (p *Payer) Payload(t testing.TB, req x402.Requirements, now time.Time) x402.PaymentPayload {
 	a := p.Authorization(req, now)
 	return x402.PaymentPayload{X402Version: 1, Scheme: req.Scheme, Network: req.Network,
+		Payload: x402.ExactPayload{Signature: p.Sign(t, a, DomainOf(req)), Authorization: a}}
+}
+
+// PayloadV2 is a complete, correctly signed x402 v2 payment for req (v2 requirements) at now, accepting req as
+// it was offered and echoing resource.
+func (p *Payer) PayloadV2(t testing.TB, req x402.Requirements, resource *x402.ResourceInfo, now time.Time) x402.PaymentPayload {
+	a := p.Authorization(req, now)
+	accepted := req
+	return x402.PaymentPayload{X402Version: 2, Resource: resource, Accepted: &accepted,
 		Payload: x402.ExactPayload{Signature: p.Sign(t, a, DomainOf(req)), Authorization: a}}
 }
 
@@ -246,7 +255,7 @@ func Valid(req x402.FacilitatorRequest) Answer {
 // Settled is the default /settle answer: success with a random transaction hash.
 func Settled(req x402.FacilitatorRequest) Answer {
 	return Answer{Status: 200, Body: map[string]any{"success": true, "transaction": RandomNonce(),
-		"network": req.PaymentPayload.Network, "payer": req.PaymentPayload.Payload.Authorization.From}}
+		"network": req.PaymentRequirements.Network, "payer": req.PaymentPayload.Payload.Authorization.From}}
 }
 
 func (f *Facilitator) serve(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,165 @@
+package x402
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// BazaarKey is the extension key of x402's discovery extension ("bazaar", specs/extensions/bazaar.md): a
+// facilitator that sees it in a payment catalogs the paid resource, so that agents can find it.
+const BazaarKey = "bazaar"
+
+// Discovery describes the paid route and its MCP tool for indexers of paid APIs. The schemas come from the
+// OpenAPI document (through the generated MCP tool), so the listing and the API cannot drift apart.
+type Discovery struct {
+	// Method is the HTTP method of the paid route (GET).
+	Method string
+	// QuerySchema is the JSON Schema (an object) of the route's query parameters.
+	QuerySchema json.RawMessage
+	// OutputSchema is the JSON Schema of the paid answer.
+	OutputSchema json.RawMessage
+	// Tool, ToolDescription and ToolInputSchema describe the paid MCP tool; MCPURL is the MCP endpoint. Tool ""
+	// means the route has no tool.
+	Tool            string
+	ToolDescription string
+	ToolInputSchema json.RawMessage
+	MCPURL          string
+}
+
+// discoveryExtensions are the encoded bazaar extensions, built once by SetDiscovery.
+type discoveryExtensions struct {
+	http        json.RawMessage
+	mcp         json.RawMessage
+	mcpResource ResourceInfo
+}
+
+// SetDiscovery adds the bazaar extension, built from d, to every v2 PaymentRequired from now on. It is called
+// once, when the handler (and with it the MCP tool) is built, before requests are served.
+func (s *Service) SetDiscovery(d Discovery) error {
+	httpExt, err := bazaarHTTP(d)
+	if err != nil {
+		return err
+	}
+	ext := &discoveryExtensions{http: httpExt}
+	if d.Tool != "" {
+		if ext.mcp, err = bazaarMCP(d); err != nil {
+			return err
+		}
+		ext.mcpResource = ResourceInfo{URL: d.MCPURL, Description: s.resource.Description, MimeType: s.resource.MimeType}
+	}
+	s.discovery.Store(ext)
+	return nil
+}
+
+// objectSchema checks that raw is a JSON object (a schema) and returns it decoded.
+func objectSchema(name string, raw json.RawMessage) (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("x402 discovery: %s is not a JSON Schema object", name)
+	}
+	return m, nil
+}
+
+// outputPart is the info.output of a JSON answer and its schema: the answer's schema sits where an example
+// would be checked, as the x402 extensions library declares output schemas.
+func outputPart(d Discovery) (info, schema map[string]any, err error) {
+	out, err := objectSchema("the output schema", d.OutputSchema)
+	if err != nil {
+		return nil, nil, err
+	}
+	return map[string]any{"type": "json"}, map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"type": map[string]any{"type": "string"}, "example": out},
+		"required":   []string{"type"},
+	}, nil
+}
+
+const jsonSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
+// bazaarHTTP is the extension of the HTTP route, a query method (GET, HEAD or DELETE: the paid route takes no
+// body).
+func bazaarHTTP(d Discovery) (json.RawMessage, error) {
+	switch d.Method {
+	case http.MethodGet, http.MethodHead, http.MethodDelete:
+	default:
+		return nil, errors.New("x402 discovery: only GET, HEAD and DELETE routes are described")
+	}
+	query, err := objectSchema("the query schema", d.QuerySchema)
+	if err != nil {
+		return nil, err
+	}
+	outInfo, outSchema, err := outputPart(d)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]any{
+		"info": map[string]any{
+			"input":  map[string]any{"type": "http", "method": d.Method, "queryParams": map[string]any{}},
+			"output": outInfo,
+		},
+		"schema": map[string]any{
+			"$schema": jsonSchemaDialect,
+			"type":    "object",
+			"properties": map[string]any{
+				"input": map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						"type":        map[string]any{"type": "string", "const": "http"},
+						"method":      map[string]any{"type": "string", "enum": []string{"GET", "HEAD", "DELETE"}},
+						"queryParams": query,
+						"headers":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+					},
+					"required":             []string{"type", "method"},
+					"additionalProperties": false,
+				},
+				"output": outSchema,
+			},
+			"required": []string{"input"},
+		},
+	})
+}
+
+// bazaarMCP is the extension of the MCP tool.
+func bazaarMCP(d Discovery) (json.RawMessage, error) {
+	in, err := objectSchema("the tool's input schema", d.ToolInputSchema)
+	if err != nil {
+		return nil, err
+	}
+	if d.MCPURL == "" {
+		return nil, errors.New("x402 discovery: the MCP endpoint URL is required with a tool")
+	}
+	outInfo, outSchema, err := outputPart(d)
+	if err != nil {
+		return nil, err
+	}
+	input := map[string]any{"type": "mcp", "tool": d.Tool, "transport": "streamable-http", "inputSchema": in}
+	if d.ToolDescription != "" {
+		input["description"] = d.ToolDescription
+	}
+	return json.Marshal(map[string]any{
+		"info": map[string]any{"input": input, "output": outInfo},
+		"schema": map[string]any{
+			"$schema": jsonSchemaDialect,
+			"type":    "object",
+			"properties": map[string]any{
+				"input": map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						"type":        map[string]any{"type": "string", "const": "mcp"},
+						"tool":        map[string]any{"type": "string"},
+						"description": map[string]any{"type": "string"},
+						"transport":   map[string]any{"type": "string", "enum": []string{"streamable-http", "sse"}},
+						"inputSchema": map[string]any{"type": "object"},
+						"example":     map[string]any{"type": "object"},
+					},
+					"required":             []string{"type", "tool", "inputSchema"},
+					"additionalProperties": false,
+				},
+				"output": outSchema,
+			},
+			"required": []string{"input"},
+		},
+	})
+}
