@@ -105,8 +105,8 @@ type Tool struct {
 	// structured content).
 	answerSchema json.RawMessage
 	method       string
-	path   string // the URL path with {placeholders}, server prefix included
-	params map[string]param
+	path         string // the URL path with {placeholders}, server prefix included
+	params       map[string]param
 }
 
 // Annotations are the MCP tool hints, which follow the HTTP method (every tool today is a GET). No tool
