@@ -68,6 +68,10 @@ func TestPremiumV2(t *testing.T) {
 				t.Errorf("v2 requirements = %+v %+v", pr, pr.Resource)
 			}
 			checkBazaarHTTP(t, pr)
+			// Proxies commonly buffer 4 KiB of response headers (nginx's proxy_buffer_size on many systems).
+			if n := len(res.Header.Get("PAYMENT-REQUIRED")); n > 4096 {
+				t.Errorf("PAYMENT-REQUIRED is %d bytes, over the 4096 that common proxies buffer", n)
+			}
 
 			// Paid in v2: the receipt comes in PAYMENT-RESPONSE, with the CAIP-2 network.
 			p := e.payer.PayloadV2(t, req, pr.Resource, time.Now())

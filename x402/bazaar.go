@@ -63,17 +63,35 @@ func objectSchema(name string, raw json.RawMessage) (map[string]any, error) {
 }
 
 // outputPart is the info.output of a JSON answer and its schema: the answer's schema sits where an example
-// would be checked, as the x402 extensions library declares output schemas.
-func outputPart(d Discovery) (info, schema map[string]any, err error) {
+// would be checked, as the x402 extensions library declares output schemas. The answer schema's $defs are
+// returned apart: its references (#/$defs/...) resolve against the root of the extension's schema, so that is
+// where they must go.
+func outputPart(d Discovery) (info, schema, defs map[string]any, err error) {
 	out, err := objectSchema("the output schema", d.OutputSchema)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	if raw, ok := out["$defs"]; ok {
+		if defs, ok = raw.(map[string]any); !ok {
+			return nil, nil, nil, errors.New("x402 discovery: the output schema's $defs is not an object")
+		}
+		delete(out, "$defs")
+	}
+	trimSchema(out, false)
+	trimSchema(defs, true)
 	return map[string]any{"type": "json"}, map[string]any{
 		"type":       "object",
 		"properties": map[string]any{"type": map[string]any{"type": "string"}, "example": out},
 		"required":   []string{"type"},
-	}, nil
+	}, defs, nil
+}
+
+// withDefs adds defs, when there are any, to a schema's root.
+func withDefs(schema, defs map[string]any) map[string]any {
+	if len(defs) > 0 {
+		schema["$defs"] = defs
+	}
+	return schema
 }
 
 const jsonSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
@@ -90,7 +108,10 @@ func bazaarHTTP(d Discovery) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	outInfo, outSchema, err := outputPart(d)
+	if _, ok := query["$defs"]; ok {
+		return nil, errors.New("x402 discovery: a query schema with $defs is not supported")
+	}
+	outInfo, outSchema, defs, err := outputPart(d)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +120,7 @@ func bazaarHTTP(d Discovery) (json.RawMessage, error) {
 			"input":  map[string]any{"type": "http", "method": d.Method, "queryParams": map[string]any{}},
 			"output": outInfo,
 		},
-		"schema": map[string]any{
+		"schema": withDefs(map[string]any{
 			"$schema": jsonSchemaDialect,
 			"type":    "object",
 			"properties": map[string]any{
@@ -117,7 +138,7 @@ func bazaarHTTP(d Discovery) (json.RawMessage, error) {
 				"output": outSchema,
 			},
 			"required": []string{"input"},
-		},
+		}, defs),
 	})
 }
 
@@ -130,7 +151,7 @@ func bazaarMCP(d Discovery) (json.RawMessage, error) {
 	if d.MCPURL == "" {
 		return nil, errors.New("x402 discovery: the MCP endpoint URL is required with a tool")
 	}
-	outInfo, outSchema, err := outputPart(d)
+	outInfo, outSchema, defs, err := outputPart(d)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +161,7 @@ func bazaarMCP(d Discovery) (json.RawMessage, error) {
 	}
 	return json.Marshal(map[string]any{
 		"info": map[string]any{"input": input, "output": outInfo},
-		"schema": map[string]any{
+		"schema": withDefs(map[string]any{
 			"$schema": jsonSchemaDialect,
 			"type":    "object",
 			"properties": map[string]any{
@@ -160,6 +181,33 @@ func bazaarMCP(d Discovery) (json.RawMessage, error) {
 				"output": outSchema,
 			},
 			"required": []string{"input"},
-		},
+		}, defs),
 	})
+}
+
+// openAPIFormats are OpenAPI's own number formats, which mean nothing to a JSON Schema validator (Ajv, as
+// indexers run it, warns about each).
+var openAPIFormats = map[string]bool{"int32": true, "int64": true, "float": true, "double": true}
+
+// trimSchema makes the bazaar copy of a decoded schema small enough for a response header, in place: it drops
+// descriptions (the OpenAPI document keeps them; a PAYMENT-REQUIRED header of several kilobytes can exceed the
+// header buffers of common proxies) and OpenAPI-only formats. names is true where v maps names to schemas
+// (properties, $defs): there a key is a name, not a keyword, and stays.
+func trimSchema(v any, names bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		if !names {
+			delete(v, "description")
+			if f, ok := v["format"].(string); ok && openAPIFormats[f] {
+				delete(v, "format")
+			}
+		}
+		for k, c := range v {
+			trimSchema(c, !names && (k == "properties" || k == "$defs" || k == "patternProperties"))
+		}
+	case []any:
+		for _, c := range v {
+			trimSchema(c, false)
+		}
+	}
 }
