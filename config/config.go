@@ -80,7 +80,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", &raw.polling},
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", &raw.loopback},
 		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", &raw.x402.PayTo},
-		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments", &raw.x402.Network},
+		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments: base or base-sepolia (or eip155:8453, eip155:84532)", &raw.x402.Network},
 		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", &raw.x402.Asset},
 		{"SWITCHBOARD_X402_FACILITATOR_URL", "x402-facilitator-url", "", "x402 facilitator that verifies and settles payments", &raw.x402.FacilitatorURL},
 		{"SWITCHBOARD_X402_PRICE_USD", "x402-price-usd", "0.001", "price of one premium call in USD", &raw.x402.PriceUSD},
