@@ -50,3 +50,53 @@ func Load(ctx context.Context) (*openapi3.T, error) {
 	}
 	return doc, nil
 }
+
+// propertyOrder maps each component schema to its property names in the order the document writes them (kin-openapi
+// keeps properties in a map, which has none).
+var propertyOrder = sync.OnceValues(func() (map[string][]string, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(document, &root); err != nil {
+		return nil, fmt.Errorf("parsing openapi.yaml: %w", err)
+	}
+	schemas := child(child(root.Content[0], "components"), "schemas")
+	if schemas == nil {
+		return nil, fmt.Errorf("openapi.yaml has no components.schemas")
+	}
+	out := map[string][]string{}
+	for i := 0; i+1 < len(schemas.Content); i += 2 {
+		props := child(schemas.Content[i+1], "properties")
+		if props == nil {
+			continue
+		}
+		names := make([]string, 0, len(props.Content)/2)
+		for j := 0; j+1 < len(props.Content); j += 2 {
+			names = append(names, props.Content[j].Value)
+		}
+		out[schemas.Content[i].Value] = names
+	}
+	return out, nil
+})
+
+// child is the value of key in a YAML mapping node; nil when absent.
+func child(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// PropertyOrder returns the property names of the component schema name, in the document's order; false when the
+// schema does not exist or has no properties.
+func PropertyOrder(name string) ([]string, bool) {
+	m, err := propertyOrder()
+	if err != nil {
+		return nil, false
+	}
+	p, ok := m[name]
+	return p, ok
+}

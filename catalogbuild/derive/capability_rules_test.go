@@ -2,6 +2,7 @@ package derive
 
 import (
 	"encoding/json"
+	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestSchemaRules(t *testing.T) {
 			t.Errorf("%s: schemaOf = %+v", c.name, s)
 		}
 		so, jm := structuredOutputOf(c.m), jsonModeOf(c.m)
-		if !capabilityIs(so.JSONSchemaSupported, c.supported) || !capabilityIs(jm.SchemaEnforcementSupported, c.supported) ||
+		if !capabilityIs(so.JsonSchemaSupported, c.supported) || !capabilityIs(jm.SchemaEnforcementSupported, c.supported) ||
 			!capabilityIs(so.StrictEnforcement, c.strict) || !capabilityIs(jm.StrictModeSupported, c.strict) || so.Notes == nil || jm.Notes == nil {
 			t.Errorf("%s: the records do not carry the schema facts: %+v / %+v", c.name, so, jm)
 		}
@@ -120,7 +121,7 @@ func TestThinkingRules(t *testing.T) {
 		{"unknown API", capabilityFake(t, "replicate", "x", `{"supports_reasoning": true}`, ""), &price, "true", "null", "null", "", "", "", nil},
 	} {
 		r := thinkingOf(c.m, c.price)
-		costOK := (r.ThinkingCostPer1M == nil) == (c.cost == nil) && (c.cost == nil || *r.ThinkingCostPer1M == *c.cost)
+		costOK := (r.ThinkingCostPer1m == nil) == (c.cost == nil) && (c.cost == nil || *r.ThinkingCostPer1m == *c.cost)
 		if !capabilityIs(r.ThinkingSupported, c.supported) || !capabilityIs(r.ThinkingVisible, c.visible) || !capabilityIs(r.BudgetConfigurable, c.budget) ||
 			!capabilityStrIs(r.ThinkingParam, c.param) || !capabilityStrIs(r.BudgetParam, c.budgetParam) || !capabilityStrIs(r.DefaultBehavior, c.default_) || !costOK {
 			b, _ := json.Marshal(r)
@@ -135,22 +136,22 @@ func TestThinkingRules(t *testing.T) {
 func TestMultimodalRules(t *testing.T) {
 	m := multimodalOf(capabilityFake(t, "anthropic", "claude-x", `{"supports_vision": false}`,
 		`{"modalities": {"input": ["pdf", "image", "text", "3d"], "output": ["text"]}}`))
-	if !slices.Equal(m.Inputs, []string{"text", "image", "pdf"}) || !slices.Equal(m.Outputs, []string{"text"}) ||
-		m.MaxImages == nil || *m.MaxImages != 100 || m.MaxImageSizeMB == nil || *m.MaxImageSizeMB != 5 || len(m.SupportedImageFormats) != 4 {
+	if !slices.Equal(m.Inputs, []api.MultimodalInputType{"text", "image", "pdf"}) || !slices.Equal(m.Outputs, []api.MultimodalOutputType{"text"}) ||
+		m.MaxImages == nil || *m.MaxImages != 100 || m.MaxImageSizeMb == nil || *m.MaxImageSizeMb != 5 || len(m.SupportedImageFormats) != 4 {
 		t.Errorf("models.dev modalities with Anthropic limits: %+v", m)
 	}
 	m = multimodalOf(capabilityFake(t, "openai", "x", `{"supports_vision": true, "supports_audio_input": true, "supports_pdf_input": false,
 		"supported_modalities": ["text", "video"], "supports_audio_output": true}`, ""))
-	if !slices.Equal(m.Inputs, []string{"text", "image", "audio", "video"}) || !slices.Equal(m.Outputs, []string{"text", "audio"}) ||
+	if !slices.Equal(m.Inputs, []api.MultimodalInputType{"text", "image", "audio", "video"}) || !slices.Equal(m.Outputs, []api.MultimodalOutputType{"text", "audio"}) ||
 		m.MaxImages != nil || !slices.Contains(m.SupportedImageFormats, "webp") {
 		t.Errorf("litellm flags: %+v", m)
 	}
 	m = multimodalOf(capabilityFake(t, "aws-bedrock", "x", `{"supports_vision": false, "supported_modalities": ["text", "image"]}`, ""))
-	if !slices.Equal(m.Inputs, []string{"text"}) || m.MaxImages != nil || len(m.SupportedImageFormats) != 0 {
+	if !slices.Equal(m.Inputs, []api.MultimodalInputType{"text"}) || m.MaxImages != nil || len(m.SupportedImageFormats) != 0 {
 		t.Errorf("image comes from supports_vision alone, and limits only with image input: %+v", m)
 	}
 	m = multimodalOf(capabilityFake(t, "replicate", "x", "", ""))
-	if !slices.Equal(m.Inputs, []string{"text"}) || !slices.Equal(m.Outputs, []string{"text"}) {
+	if !slices.Equal(m.Inputs, []api.MultimodalInputType{"text"}) || !slices.Equal(m.Outputs, []api.MultimodalOutputType{"text"}) {
 		t.Errorf("no facts: %+v", m)
 	}
 }
@@ -167,9 +168,9 @@ func TestToolCallFormatRules(t *testing.T) {
 	}
 	var got []string
 	for _, r := range toolCallFormatRecords(models) {
-		k := r.ProviderID + "/" + r.ToolCallRole + "/" + r.ToolResultRole
-		if r.ModelID != nil {
-			k += "/" + *r.ModelID
+		k := r.ProviderId + "/" + r.ToolCallRole + "/" + r.ToolResultRole
+		if r.ModelId != nil {
+			k += "/" + *r.ModelId
 		}
 		got = append(got, k)
 	}

@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/seeds"
@@ -112,6 +115,33 @@ func anyStrings(v any) []string {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// intOf converts a known count to the API records' int; nil stays nil.
+func intOf(p *int64) *int {
+	if p == nil {
+		return nil
+	}
+	return ptrTo(int(*p))
+}
+
+// calendarDate is s (YYYY-MM-DD) as the API records' date; false when s is not a calendar date.
+func calendarDate(s string) (*openapi_types.Date, bool) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return nil, false
+	}
+	return &openapi_types.Date{Time: t}, true
+}
+
+// enumsOf converts strings to the API's enum type T (the values are checked against the schema by the
+// catalog tests).
+func enumsOf[T ~string](ss []string) []T {
+	out := make([]T, len(ss))
+	for i, s := range ss {
+		out[i] = T(s)
+	}
+	return out
+}
 
 // lifecycleFacts are the providers' curated lifecycle pages and the build's reference date.
 type lifecycleFacts struct {

@@ -1,28 +1,18 @@
 package derive
 
+import "github.com/switchboard/switchboard/gen/api"
+
 func init() {
 	Register(Deriver{Name: "json_mode", Build: buildJSONMode})
-}
-
-// jsonModeRecord is the JsonModeRecord schema, fields in schema order.
-type jsonModeRecord struct {
-	ProviderID                 string  `json:"provider_id"`
-	ModelID                    string  `json:"model_id"`
-	JSONObjectSupported        *bool   `json:"json_object_supported"`
-	SchemaEnforcementSupported *bool   `json:"schema_enforcement_supported"`
-	StrictModeSupported        *bool   `json:"strict_mode_supported"`
-	EnforcementMethod          *string `json:"enforcement_method"`
-	WorkaroundRequired         *bool   `json:"workaround_required"`
-	Notes                      *string `json:"notes"`
 }
 
 // jsonModeOf reads the same schema facts as structured_output (schemaOf). A workaround is needed when the
 // schema goes through a forced tool call, or when the model has neither a schema mode nor a JSON-object mode
 // (prompting and validating only); a native schema mode needs none.
-func jsonModeOf(m capabilityModel) jsonModeRecord {
+func jsonModeOf(m capabilityModel) api.JsonModeRecord {
 	s := schemaOf(m)
-	r := jsonModeRecord{
-		ProviderID: m.Model.ProviderID, ModelID: m.Model.ModelID, JSONObjectSupported: s.JSONObject,
+	r := api.JsonModeRecord{
+		ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, JsonObjectSupported: s.JSONObject,
 		SchemaEnforcementSupported: s.Supported, StrictModeSupported: s.Strict,
 	}
 	switch {
@@ -50,7 +40,7 @@ func buildJSONMode(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]jsonModeRecord, len(models))
+	recs := make([]api.JsonModeRecord, len(models))
 	for i, m := range models {
 		recs[i] = jsonModeOf(m)
 	}

@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"strings"
 
@@ -12,40 +13,37 @@ func init() {
 	Register(Deriver{Name: "knowledge_cutoff", Build: buildKnowledgeCutoff})
 }
 
-// knowledgeCutoffRecord is the OpenAPI KnowledgeCutoffRecord schema.
-type knowledgeCutoffRecord struct {
-	ProviderID        string  `json:"provider_id"`
-	ModelID           string  `json:"model_id"`
-	CutoffDate        *string `json:"cutoff_date"`
-	CutoffApproximate bool    `json:"cutoff_approximate"`
-	Notes             *string `json:"notes"`
-	DocsURL           *string `json:"docs_url"`
-}
-
 // perplexityModelsURL documents that Perplexity's Sonar models answer from a live web search.
 const perplexityModelsURL = "https://docs.perplexity.ai/getting-started/models"
 
 // knowledgeCutoffOf turns models.json's knowledge_cutoff (a month, YYYY-MM) into the record's date. models.dev's
 // own value gives the day when it has one for the same month; otherwise the cutoff is the first day of the month
 // and approximate. A model without a cutoff keeps null.
-func knowledgeCutoffOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) knowledgeCutoffRecord {
-	r := knowledgeCutoffRecord{ProviderID: m.ProviderID, ModelID: m.ModelID}
+func knowledgeCutoffOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.KnowledgeCutoffRecord {
+	r := api.KnowledgeCutoffRecord{ProviderId: m.ProviderID, ModelId: m.ModelID}
 	if m.KnowledgeCutoff == nil {
 		note := "Not published in the source data (models.dev knowledge, llm-stats knowledge_cutoff)."
 		if liveSearchModel(m) {
 			note = "Answers from a live web search (" + perplexityModelsURL + "); no training cutoff is published in the source data."
-			r.DocsURL = ptrTo(perplexityModelsURL)
+			r.DocsUrl = ptrTo(perplexityModelsURL)
 		}
 		r.Notes = &note
 		return r
 	}
 	month := *m.KnowledgeCutoff
 	if day := lifecycleFullDate(lifecycleFactString(f.ModelsDev, "knowledge")); day != nil && strings.HasPrefix(*day, month+"-") {
-		r.CutoffDate = day
-		r.Notes = ptrTo("From models.dev knowledge (" + *day + ").")
+		if d, ok := calendarDate(*day); ok {
+			r.CutoffDate = d
+			r.Notes = ptrTo("From models.dev knowledge (" + *day + ").")
+			return r
+		}
+	}
+	d, ok := calendarDate(month + "-01")
+	if !ok {
+		r.Notes = ptrTo("The source's cutoff (" + month + ") is not a calendar month.")
 		return r
 	}
-	r.CutoffDate = ptrTo(month + "-01")
+	r.CutoffDate = d
 	r.CutoffApproximate = true
 	src := "models.dev knowledge"
 	if lifecycleFactString(f.ModelsDev, "knowledge") == "" {

@@ -107,12 +107,12 @@ func TestKnowledgeCutoffOf(t *testing.T) {
 		{"", "2024-10-01", true},           // llm-stats gave the month
 	} {
 		r := knowledgeCutoffOf(m, catalogbuild.SourceFacts{ModelsDev: map[string]any{"knowledge": c.knowledge}})
-		if r.CutoffDate == nil || *r.CutoffDate != c.want || r.CutoffApproximate != c.approx || r.Notes == nil {
+		if r.CutoffDate == nil || r.CutoffDate.String() != c.want || r.CutoffApproximate != c.approx || r.Notes == nil {
 			t.Errorf("knowledge %q: %+v, want %s approximate %v", c.knowledge, r, c.want, c.approx)
 		}
 	}
 	r := knowledgeCutoffOf(seeds.ModelRecord{ProviderID: "perplexity", ModelID: "sonar-pro"}, catalogbuild.SourceFacts{})
-	if r.CutoffDate != nil || r.DocsURL == nil {
+	if r.CutoffDate != nil || r.DocsUrl == nil {
 		t.Errorf("Sonar without a cutoff: %+v", r)
 	}
 }

@@ -1,31 +1,25 @@
 package derive
 
-import "math"
+import (
+	"math"
+
+	"github.com/switchboard/switchboard/gen/api"
+)
 
 func init() {
 	Register(Deriver{Name: "max_output_tokens", Build: buildMaxOutputTokens})
 }
 
-// maxOutputTokensRecord is the MaxOutputTokensRecord schema, fields in schema order.
-type maxOutputTokensRecord struct {
-	ProviderID           string   `json:"provider_id"`
-	ModelID              string   `json:"model_id"`
-	MaxOutputTokens      *int64   `json:"max_output_tokens"`
-	ContextWindow        *int64   `json:"context_window"`
-	OutputToContextRatio *float64 `json:"output_to_context_ratio"`
-	Notes                *string  `json:"notes"`
-}
-
 // maxOutputOf carries models.json's maximum output and context window, and their ratio rounded to 4 decimals
 // (null unless both are known). The notes name the source field of each value, with models.json's precedence.
-func maxOutputOf(m capabilityModel) maxOutputTokensRecord {
-	rec := maxOutputTokensRecord{
-		ProviderID: m.Model.ProviderID, ModelID: m.Model.ModelID,
-		MaxOutputTokens: m.Model.MaxOutputTokens, ContextWindow: m.Model.ContextWindow,
+func maxOutputOf(m capabilityModel) api.MaxOutputTokensRecord {
+	rec := api.MaxOutputTokensRecord{
+		ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID,
+		MaxOutputTokens: intOf(m.Model.MaxOutputTokens), ContextWindow: intOf(m.Model.ContextWindow),
 		OutputToContextRatio: outputRatio(m.Model.MaxOutputTokens, m.Model.ContextWindow),
 	}
-	rec.Notes = capabilityNotes("", limitSource(m, "output", "max_output_tokens", "maximum output", rec.MaxOutputTokens),
-		limitSource(m, "context", "max_input_tokens", "context window", rec.ContextWindow))
+	rec.Notes = capabilityNotes("", limitSource(m, "output", "max_output_tokens", "maximum output", m.Model.MaxOutputTokens),
+		limitSource(m, "context", "max_input_tokens", "context window", m.Model.ContextWindow))
 	return rec
 }
 
@@ -56,7 +50,7 @@ func buildMaxOutputTokens(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]maxOutputTokensRecord, len(models))
+	recs := make([]api.MaxOutputTokensRecord, len(models))
 	for i, m := range models {
 		recs[i] = maxOutputOf(m)
 	}

@@ -1,20 +1,13 @@
 package derive
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/switchboard/switchboard/gen/api"
+)
 
 func init() {
 	Register(Deriver{Name: "multimodal", Build: buildMultimodal})
-}
-
-// multimodalRecord is the MultimodalRecord schema, fields in schema order.
-type multimodalRecord struct {
-	ProviderID            string   `json:"provider_id"`
-	ModelID               string   `json:"model_id"`
-	Inputs                []string `json:"inputs"`
-	Outputs               []string `json:"outputs"`
-	MaxImages             *int64   `json:"max_images"`
-	MaxImageSizeMB        *float64 `json:"max_image_size_mb"`
-	SupportedImageFormats []string `json:"supported_image_formats"`
 }
 
 // The modalities of the document's MultimodalInputType and MultimodalOutputType, in the order records list them.
@@ -33,8 +26,8 @@ var liteInputFlags = map[string]string{
 // lists the model, else litellm's flags (supports_vision, supports_audio_input, supports_video_input,
 // supports_pdf_input, supports_audio_output) and supported_modalities / supported_output_modalities, text always
 // included for these language models. Image limits and formats are the API rule's, for models that take images.
-func multimodalOf(m capabilityModel) multimodalRecord {
-	rec := multimodalRecord{ProviderID: m.Model.ProviderID, ModelID: m.Model.ModelID, SupportedImageFormats: []string{}}
+func multimodalOf(m capabilityModel) api.MultimodalRecord {
+	rec := api.MultimodalRecord{ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, SupportedImageFormats: []string{}}
 	in, out := map[string]bool{}, map[string]bool{}
 	if m.ModelsDev != nil {
 		for _, v := range m.devModalities("input") {
@@ -62,10 +55,10 @@ func multimodalOf(m capabilityModel) multimodalRecord {
 			out["audio"] = true
 		}
 	}
-	rec.Inputs = keepInOrder(multimodalInputs, in)
-	rec.Outputs = keepInOrder(multimodalOutputs, out)
+	rec.Inputs = enumsOf[api.MultimodalInputType](keepInOrder(multimodalInputs, in))
+	rec.Outputs = enumsOf[api.MultimodalOutputType](keepInOrder(multimodalOutputs, out))
 	if r := capabilityRuleFor(m.Model.ProviderID, m.Model.ModelID); r != nil && in["image"] {
-		rec.MaxImages, rec.MaxImageSizeMB = r.MaxImages, r.MaxImageMB
+		rec.MaxImages, rec.MaxImageSizeMb = intOf(r.MaxImages), r.MaxImageMB
 		if r.ImageFormats != nil {
 			rec.SupportedImageFormats = r.ImageFormats
 		}
@@ -89,7 +82,7 @@ func buildMultimodal(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]multimodalRecord, len(models))
+	recs := make([]api.MultimodalRecord, len(models))
 	var used []capabilityModel
 	for i, m := range models {
 		recs[i] = multimodalOf(m)

@@ -1,22 +1,13 @@
 package derive
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/switchboard/switchboard/gen/api"
+)
 
 func init() {
 	Register(Deriver{Name: "structured_output", Build: buildStructuredOutput})
-}
-
-// structuredOutputRecord is the StructuredOutputRecord schema, fields in schema order.
-type structuredOutputRecord struct {
-	ProviderID              string   `json:"provider_id"`
-	ModelID                 string   `json:"model_id"`
-	JSONSchemaSupported     *bool    `json:"json_schema_supported"`
-	StrictEnforcement       *bool    `json:"strict_enforcement"`
-	ConstrainedDecoding     *bool    `json:"constrained_decoding"`
-	ResponseFormatParam     *string  `json:"response_format_param"`
-	SupportedSchemaFeatures []string `json:"supported_schema_features"`
-	FailureMode             *string  `json:"failure_mode"`
-	Notes                   *string  `json:"notes"`
 }
 
 // Enforcement methods of a model's JSON schema support.
@@ -111,14 +102,14 @@ func schemaSource(m capabilityModel) string {
 	return "no source"
 }
 
-func structuredOutputOf(m capabilityModel) structuredOutputRecord {
+func structuredOutputOf(m capabilityModel) api.StructuredOutputRecord {
 	s := schemaOf(m)
 	url := ""
 	if s.Rule != nil && s.Supported != nil && *s.Supported {
 		url = s.Rule.StructuredURL
 	}
-	return structuredOutputRecord{
-		ProviderID: m.Model.ProviderID, ModelID: m.Model.ModelID, JSONSchemaSupported: s.Supported,
+	return api.StructuredOutputRecord{
+		ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, JsonSchemaSupported: s.Supported,
 		StrictEnforcement: s.Strict, ConstrainedDecoding: s.Constrained, ResponseFormatParam: s.Param,
 		SupportedSchemaFeatures: s.Features, FailureMode: s.Failure, Notes: capabilityNotes(url, s.Why),
 	}
@@ -129,7 +120,7 @@ func buildStructuredOutput(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]structuredOutputRecord, len(models))
+	recs := make([]api.StructuredOutputRecord, len(models))
 	for i, m := range models {
 		recs[i] = structuredOutputOf(m)
 	}

@@ -2,6 +2,7 @@ package derive
 
 import (
 	"fmt"
+	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"strconv"
 
@@ -10,20 +11,6 @@ import (
 
 func init() {
 	Register(Deriver{Name: "thinking_support", Build: buildThinkingSupport})
-}
-
-// thinkingSupportRecord is the ThinkingSupportRecord schema, fields in schema order.
-type thinkingSupportRecord struct {
-	ProviderID         string   `json:"provider_id"`
-	ModelID            string   `json:"model_id"`
-	ThinkingSupported  *bool    `json:"thinking_supported"`
-	ThinkingVisible    *bool    `json:"thinking_visible"`
-	ThinkingParam      *string  `json:"thinking_param"`
-	ThinkingCostPer1M  *float64 `json:"thinking_cost_per_1m"`
-	BudgetConfigurable *bool    `json:"budget_configurable"`
-	BudgetParam        *string  `json:"budget_param"`
-	DefaultBehavior    *string  `json:"default_behavior"`
-	Notes              *string  `json:"notes"`
 }
 
 // Values of default_behavior.
@@ -45,8 +32,8 @@ const (
 //     reasoning cannot be turned off (no toggle, no "none" effort, no zero budget) and the rule's default otherwise.
 //
 // A model without reasoning has every other field false or null.
-func thinkingOf(m capabilityModel, outputPrice *float64) thinkingSupportRecord {
-	rec := thinkingSupportRecord{ProviderID: m.Model.ProviderID, ModelID: m.Model.ModelID, ThinkingSupported: m.reasoningSupport()}
+func thinkingOf(m capabilityModel, outputPrice *float64) api.ThinkingSupportRecord {
+	rec := api.ThinkingSupportRecord{ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, ThinkingSupported: m.reasoningSupport()}
 	why := []string{reasoningSource(m)}
 	if rec.ThinkingSupported == nil || !*rec.ThinkingSupported {
 		if rec.ThinkingSupported != nil {
@@ -63,13 +50,13 @@ func thinkingOf(m capabilityModel, outputPrice *float64) thinkingSupportRecord {
 		}
 	}
 	rec.ThinkingVisible, why = thinkingVisibility(m, r, why)
-	rec.ThinkingCostPer1M, why = thinkingCost(m, r, outputPrice, why)
+	rec.ThinkingCostPer1m, why = thinkingCost(m, r, outputPrice, why)
 	rec.BudgetConfigurable, rec.BudgetParam, why = thinkingBudget(m, r, why)
 	rec.DefaultBehavior = thinkingDefault(m, r)
 	return thinkingNotes(rec, url, why)
 }
 
-func thinkingNotes(rec thinkingSupportRecord, url string, why []string) thinkingSupportRecord {
+func thinkingNotes(rec api.ThinkingSupportRecord, url string, why []string) api.ThinkingSupportRecord {
 	rec.Notes = capabilityNotes(url, why...)
 	return rec
 }
@@ -199,7 +186,7 @@ func buildThinkingSupport(in *Input) (*Catalog, error) {
 	for _, p := range prices {
 		output[p.ProviderID+"/"+p.Model] = p.Pricing.OutputPer1MTokens
 	}
-	recs := make([]thinkingSupportRecord, len(models))
+	recs := make([]api.ThinkingSupportRecord, len(models))
 	for i, m := range models {
 		recs[i] = thinkingOf(m, output[m.Model.ProviderID+"/"+m.Model.ModelID])
 	}

@@ -2,6 +2,7 @@ package derive
 
 import (
 	"cmp"
+	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"strings"
 )
@@ -14,21 +15,7 @@ func init() {
 // catalog is hand-curated from them (models.json only says which providers and models to cover).
 const toolCallFormatAsOf = "2026-11-22"
 
-// toolCallFormatRecord is the ToolCallFormatRecord schema, fields in schema order.
-type toolCallFormatRecord struct {
-	ProviderID           string   `json:"provider_id"`
-	ModelID              *string  `json:"model_id"`
-	RoleOrder            []string `json:"role_order"`
-	ToolCallRole         string   `json:"tool_call_role"`
-	ToolResultRole       string   `json:"tool_result_role"`
-	ToolResultContentKey string   `json:"tool_result_content_key"`
-	ParallelToolCalls    *bool    `json:"parallel_tool_calls"`
-	StrictRoleOrdering   *bool    `json:"strict_role_ordering"`
-	ToolSchemaFormat     string   `json:"tool_schema_format"`
-	Notes                *string  `json:"notes"`
-}
-
-func toolCallFormatOf(provider string, model *string, r *capabilityRule) toolCallFormatRecord {
+func toolCallFormatOf(provider string, model *string, r *capabilityRule) api.ToolCallFormatRecord {
 	var unknown []string
 	if r.ParallelToolCalls == nil {
 		unknown = append(unknown, "parallel calls")
@@ -40,8 +27,8 @@ func toolCallFormatOf(provider string, model *string, r *capabilityRule) toolCal
 	if len(unknown) > 0 {
 		why = strings.Join(unknown, " and ") + " not confirmed"
 	}
-	return toolCallFormatRecord{
-		ProviderID: provider, ModelID: model, RoleOrder: r.RoleOrder, ToolCallRole: r.ToolCallRole,
+	return api.ToolCallFormatRecord{
+		ProviderId: provider, ModelId: model, RoleOrder: r.RoleOrder, ToolCallRole: r.ToolCallRole,
 		ToolResultRole: r.ToolResultRole, ToolResultContentKey: r.ToolResultKey, ParallelToolCalls: r.ParallelToolCalls,
 		StrictRoleOrdering: r.StrictRoleOrdering, ToolSchemaFormat: r.ToolSchemaFormat,
 		Notes: capabilityNotes(r.ToolsURL, r.Name+". "+r.ToolsNote, why),
@@ -52,8 +39,8 @@ func toolCallFormatOf(provider string, model *string, r *capabilityRule) toolCal
 // models whose API has one tool-call format for all its models, and one record per model on a platform whose
 // format depends on the model (Vertex AI: Gemini and Claude models; its other partner models are left out, as are
 // providers whose format is not confirmed here).
-func toolCallFormatRecords(models []capabilityModel) []toolCallFormatRecord {
-	var out []toolCallFormatRecord
+func toolCallFormatRecords(models []capabilityModel) []api.ToolCallFormatRecord {
+	var out []api.ToolCallFormatRecord
 	done := map[string]bool{}
 	for _, m := range models {
 		p := m.Model.ProviderID
@@ -68,8 +55,8 @@ func toolCallFormatRecords(models []capabilityModel) []toolCallFormatRecord {
 			out = append(out, toolCallFormatOf(p, ptrTo(m.Model.ModelID), r))
 		}
 	}
-	slices.SortFunc(out, func(a, b toolCallFormatRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), compareNullFirst(a.ModelID, b.ModelID))
+	slices.SortFunc(out, func(a, b api.ToolCallFormatRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), compareNullFirst(a.ModelId, b.ModelId))
 	})
 	return out
 }
