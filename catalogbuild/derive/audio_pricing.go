@@ -7,23 +7,12 @@ import (
 	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
 func init() {
 	Register(Deriver{Name: "audio_pricing", Build: buildAudioPricing})
-}
-
-// audioPricingRecord is the OpenAPI AudioPricingRecord schema, fields in schema order.
-type audioPricingRecord struct {
-	ProviderID        string   `json:"provider_id"`
-	Type              string   `json:"type"`
-	Model             string   `json:"model"`
-	PricePerMinute    *float64 `json:"price_per_minute"`
-	PricePer1kChars   *float64 `json:"price_per_1k_chars"`
-	RealtimeSupported *bool    `json:"realtime_supported"`
-	FreeTier          *string  `json:"free_tier"`
-	Notes             *string  `json:"notes"`
 }
 
 // Audio record types.
@@ -112,12 +101,12 @@ func realtimeOf(providerID, model string) (*bool, *realtimeRule) {
 }
 
 // audioPricingOf builds the record of one speech pricing record; ok is false when it is neither stt nor tts.
-func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier map[string]string) (audioPricingRecord, bool) {
+func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier map[string]string) (api.AudioPricingRecord, bool) {
 	typ := audioType(p.Model, f)
 	if typ == "" {
-		return audioPricingRecord{}, false
+		return api.AudioPricingRecord{}, false
 	}
-	r := audioPricingRecord{ProviderID: p.ProviderID, Type: typ, Model: p.Model}
+	r := api.AudioPricingRecord{ProviderId: p.ProviderID, Type: api.AudioPricingRecordType(typ), Model: p.Model}
 	var notes []string
 	if typ == audioSTT {
 		r.PricePerMinute = p.Pricing.PerMinuteAudio
@@ -160,7 +149,7 @@ func fmtOptPrice(x *float64) string {
 }
 
 // audioPrice is the price a record is sorted by: per minute for stt, per 1k characters for tts.
-func audioPrice(r audioPricingRecord) *float64 {
+func audioPrice(r api.AudioPricingRecord) *float64 {
 	if r.Type == audioSTT {
 		return r.PricePerMinute
 	}
@@ -169,7 +158,7 @@ func audioPrice(r audioPricingRecord) *float64 {
 
 // compareAudio is the order of /audio-pricing: stt first, then cheapest first (unknown prices last), ties by
 // provider ID then model.
-func compareAudio(a, b audioPricingRecord) int {
+func compareAudio(a, b api.AudioPricingRecord) int {
 	if a.Type != b.Type {
 		if a.Type == audioSTT {
 			return -1
@@ -185,7 +174,7 @@ func compareAudio(a, b audioPricingRecord) int {
 	case pa != nil && pb != nil && *pa != *pb:
 		return cmp.Compare(*pa, *pb)
 	}
-	return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Model, b.Model))
+	return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.Model, b.Model))
 }
 
 func buildAudioPricing(in *Input) (*Catalog, error) {
@@ -215,7 +204,7 @@ func buildAudioPricing(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	var recs []audioPricingRecord
+	var recs []api.AudioPricingRecord
 	used := map[string]bool{}
 	for _, p := range pricing {
 		if p.Task != "speech" {
@@ -226,7 +215,7 @@ func buildAudioPricing(in *Input) (*Catalog, error) {
 			return nil, fmt.Errorf("speech model %s/%s is neither speech-to-text nor text-to-speech", p.ProviderID, p.Model)
 		}
 		recs = append(recs, r)
-		used[r.ProviderID] = r.FreeTier != nil || used[r.ProviderID]
+		used[r.ProviderId] = r.FreeTier != nil || used[r.ProviderId]
 	}
 	slices.SortFunc(recs, compareAudio)
 	return &Catalog{AsOf: max(priceCat.AsOf, freeCat.AsOf), Sources: audioSources(priceCat, freeCat, recs, used), Records: recs}, nil
@@ -234,7 +223,7 @@ func buildAudioPricing(in *Input) (*Catalog, error) {
 
 // audioSources are the pricing catalog's sources, the realtime rules' pages of the models listed, and the
 // free-tier catalog's pages of the providers whose free tier a record quotes.
-func audioSources(priceCat, freeCat *seeds.Catalog, recs []audioPricingRecord, quoted map[string]bool) []seeds.Source {
+func audioSources(priceCat, freeCat *seeds.Catalog, recs []api.AudioPricingRecord, quoted map[string]bool) []seeds.Source {
 	src := slices.Clone(priceCat.Sources)
 	seen := map[string]bool{}
 	add := func(s seeds.Source) {
@@ -244,7 +233,7 @@ func audioSources(priceCat, freeCat *seeds.Catalog, recs []audioPricingRecord, q
 		}
 	}
 	for _, r := range recs {
-		if _, rule := realtimeOf(r.ProviderID, r.Model); rule != nil {
+		if _, rule := realtimeOf(r.ProviderId, r.Model); rule != nil {
 			owner, _ := seeds.Providers().Get(rule.Providers[0])
 			add(seeds.Source{Name: owner.Name + " documentation: realtime audio", URL: rule.URL})
 		}

@@ -2,11 +2,11 @@ package derive
 
 import (
 	"encoding/json"
-	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"testing"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 

@@ -2,9 +2,11 @@ package derive
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -83,5 +85,29 @@ func TestModelFacts(t *testing.T) {
 	}
 	if f := facts["openai/gpt-4o"]; f.LiteLLM["supports_response_schema"] != true {
 		t.Errorf("openai/gpt-4o: litellm facts %v", f.LiteLLM)
+	}
+}
+
+// TestEncodeSchemaOrder writes generated API records with their keys in the OpenAPI schema's order (provider_id,
+// model_id, ... as the document lists them), without the provenance keys that WithProvenance adds, and keeps
+// them when they are set.
+func TestEncodeSchemaOrder(t *testing.T) {
+	c := &Catalog{AsOf: "2026-01-02", Sources: []seeds.Source{{Name: "a", URL: "https://a"}}, Records: []api.ContextWindowRecord{
+		{ProviderId: "x", ModelId: "m", AdvertisedContext: ptrTo(8192)},
+		{ProviderId: "y", ModelId: "n", Confidence: api.Confidence("single"), Sources: api.RecordSources{"a"}},
+	}}
+	b, err := Encode(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, b); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"as_of":"2026-01-02","sources":[{"id":"","name":"a","url":"https://a","license":null}],"records":[` +
+		`{"provider_id":"x","model_id":"m","advertised_context":8192,"effective_context":null,"recommended_max_fill":null,"usable_tokens":null,"degradation_note":null},` +
+		`{"provider_id":"y","model_id":"n","advertised_context":null,"effective_context":null,"recommended_max_fill":null,"usable_tokens":null,"degradation_note":null,"sources":["a"],"confidence":"single"}]}`
+	if compact.String() != want {
+		t.Errorf("Encode =\n%s\nwant\n%s", compact.String(), want)
 	}
 }

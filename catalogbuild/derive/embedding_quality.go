@@ -6,22 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
 func init() {
 	Register(Deriver{Name: "embedding_quality", Build: buildEmbeddingQuality})
-}
-
-// embeddingQualityRecord is the OpenAPI EmbeddingQualityRecord schema.
-type embeddingQualityRecord struct {
-	ProviderID   string  `json:"provider_id"`
-	ProviderName string  `json:"provider_name"`
-	ModelID      string  `json:"model_id"`
-	TaskType     string  `json:"task_type"`
-	MTEBScore    float64 `json:"mteb_score"`
-	Dimensions   *int    `json:"dimensions"`
-	Notes        *string `json:"notes"`
 }
 
 // mtebFile is the part of mteb-leaderboard.json the rule reads: the rows of the English board (MTEB English v1).
@@ -95,8 +85,8 @@ var mtebSource = seeds.Source{
 // embeddingRecordsOf builds the records of the table's models from the English board's rows: one per served model
 // and task type whose per-task average the row gives. The file's first row for a (name, link prefix) wins, which is
 // the better ranked one.
-func embeddingRecordsOf(rows []map[string]any, providerName func(string) string) []embeddingQualityRecord {
-	var out []embeddingQualityRecord
+func embeddingRecordsOf(rows []map[string]any, providerName func(string) string) []api.EmbeddingQualityRecord {
+	var out []api.EmbeddingQualityRecord
 	used := map[mtebModel]bool{}
 	for _, row := range rows {
 		name, _ := row["model"].(string)
@@ -124,15 +114,15 @@ func embeddingRecordsOf(rows []map[string]any, providerName func(string) string)
 			for _, s := range mtebModels[key] {
 				note := fmt.Sprintf("MTEB English v1 %s (legacy leaderboard, %s), reported for %s (%s); the provider serves the same model as %s.",
 					col, mtebDate, name, link, s.ModelID)
-				out = append(out, embeddingQualityRecord{
-					ProviderID: s.ProviderID, ProviderName: providerName(s.ProviderID), ModelID: s.ModelID, TaskType: task,
-					MTEBScore: score, Dimensions: dims, Notes: &note,
+				out = append(out, api.EmbeddingQualityRecord{
+					ProviderId: s.ProviderID, ProviderName: providerName(s.ProviderID), ModelId: s.ModelID, TaskType: api.EmbeddingQualityTaskType(task),
+					MtebScore: score, Dimensions: dims, Notes: &note,
 				})
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b embeddingQualityRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID), strings.Compare(a.TaskType, b.TaskType))
+	slices.SortFunc(out, func(a, b api.EmbeddingQualityRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.ModelId, b.ModelId), strings.Compare(string(a.TaskType), string(b.TaskType)))
 	})
 	return out
 }

@@ -30,21 +30,21 @@ func TestEmbeddingRecordsOf(t *testing.T) {
 		t.Fatalf("%d records, want %d: %+v", len(got), len(want), got)
 	}
 	for i, r := range got {
-		score, ok := want[k{r.ProviderID, r.ModelID, r.TaskType}]
-		if !ok || score != r.MTEBScore || r.ProviderName != "Name of "+r.ProviderID || r.Notes == nil {
+		score, ok := want[k{r.ProviderId, r.ModelId, string(r.TaskType)}]
+		if !ok || score != r.MtebScore || r.ProviderName != "Name of "+r.ProviderId || r.Notes == nil {
 			t.Errorf("record %+v unexpected", r)
 		}
-		if i > 0 && got[i-1].ProviderID > r.ProviderID {
-			t.Errorf("records not sorted by provider: %s before %s", got[i-1].ProviderID, r.ProviderID)
+		if i > 0 && got[i-1].ProviderId > r.ProviderId {
+			t.Errorf("records not sorted by provider: %s before %s", got[i-1].ProviderId, r.ProviderId)
 		}
-		switch r.ModelID {
+		switch r.ModelId {
 		case "text-embedding-3-large":
 			if r.Dimensions == nil || *r.Dimensions != 3072 {
-				t.Errorf("%s: dimensions %v, want the first row's 3072", r.ModelID, r.Dimensions)
+				t.Errorf("%s: dimensions %v, want the first row's 3072", r.ModelId, r.Dimensions)
 			}
 		case "jina-embeddings-v3":
 			if r.Dimensions != nil {
-				t.Errorf("%s: dimensions %v, want null (the row gives none)", r.ModelID, *r.Dimensions)
+				t.Errorf("%s: dimensions %v, want null (the row gives none)", r.ModelId, *r.Dimensions)
 			}
 		}
 	}

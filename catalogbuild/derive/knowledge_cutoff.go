@@ -1,11 +1,11 @@
 package derive
 
 import (
-	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 

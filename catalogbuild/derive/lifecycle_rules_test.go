@@ -1,11 +1,13 @@
 package derive
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -211,12 +213,12 @@ func TestTaskFit(t *testing.T) {
 		{ProviderID: "openai", ModelID: "a", Scores: map[string]float64{"humaneval": 89.96, "mmlu": 80}},
 		{ProviderID: "openai", ModelID: "b", Scores: map[string]float64{"gpqa": 59.94, "math": 75}},
 	})
-	want := []taskFitRecord{
-		{"openai", "a", "code_generation", 90, "elite"}, // rounds to 90.0, so elite
-		{"openai", "b", "math", 75, "strong"},
-		{"openai", "b", "reasoning", 59.9, "limited"},
+	want := []api.ModelTaskFitRecord{
+		{ProviderId: "openai", ModelId: "a", Task: "code_generation", Score: 90, Tier: "elite"}, // rounds to 90.0, so elite
+		{ProviderId: "openai", ModelId: "b", Task: "math", Score: 75, Tier: "strong"},
+		{ProviderId: "openai", ModelId: "b", Task: "reasoning", Score: 59.9, Tier: "limited"},
 	}
-	if !slices.Equal(recs, want) {
+	if !reflect.DeepEqual(recs, want) {
 		t.Errorf("taskFitRecords: %+v, want %+v", recs, want)
 	}
 }

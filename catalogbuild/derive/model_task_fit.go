@@ -6,20 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
 func init() {
 	Register(Deriver{Name: "model_task_fit", Build: buildModelTaskFit})
-}
-
-// taskFitRecord is the OpenAPI ModelTaskFitRecord schema.
-type taskFitRecord struct {
-	ProviderID string  `json:"provider_id"`
-	ModelID    string  `json:"model_id"`
-	Task       string  `json:"task"`
-	Score      float64 `json:"score"`
-	Tier       string  `json:"tier"`
 }
 
 // taskFitBenchmarks maps each task to the benchmark of benchmarks.json that measures it: HumanEval (writing
@@ -49,8 +41,8 @@ func taskFitTier(score float64) string {
 func taskFitScore(percent float64) float64 { return math.Round(percent*10) / 10 }
 
 // taskFitRecords derives one record per model and task whose benchmark the model has a score for.
-func taskFitRecords(bench []seeds.BenchmarkRecord) []taskFitRecord {
-	var recs []taskFitRecord
+func taskFitRecords(bench []seeds.BenchmarkRecord) []api.ModelTaskFitRecord {
+	var recs []api.ModelTaskFitRecord
 	for _, b := range bench {
 		for task, key := range taskFitBenchmarks {
 			pct, ok := b.Scores[key]
@@ -58,11 +50,11 @@ func taskFitRecords(bench []seeds.BenchmarkRecord) []taskFitRecord {
 				continue
 			}
 			s := taskFitScore(pct)
-			recs = append(recs, taskFitRecord{ProviderID: b.ProviderID, ModelID: b.ModelID, Task: task, Score: s, Tier: taskFitTier(s)})
+			recs = append(recs, api.ModelTaskFitRecord{ProviderId: b.ProviderID, ModelId: b.ModelID, Task: api.ModelTaskFitTask(task), Score: s, Tier: api.ModelTaskFitTier(taskFitTier(s))})
 		}
 	}
-	slices.SortFunc(recs, func(a, b taskFitRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID), strings.Compare(a.Task, b.Task))
+	slices.SortFunc(recs, func(a, b api.ModelTaskFitRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.ModelId, b.ModelId), strings.Compare(string(a.Task), string(b.Task)))
 	})
 	return recs
 }

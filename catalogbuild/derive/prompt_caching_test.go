@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -107,12 +108,12 @@ func TestRealtimeAndAudioOrder(t *testing.T) {
 			t.Errorf("realtimeOf(%s, %s) = %v, want %v", c.provider, c.model, got, c.want)
 		}
 	}
-	recs := []audioPricingRecord{
-		{ProviderID: "a", Type: audioTTS, Model: "t1", PricePer1kChars: ptrTo(0.01)},
-		{ProviderID: "b", Type: audioSTT, Model: "s-unknown"},
-		{ProviderID: "b", Type: audioSTT, Model: "s2", PricePerMinute: ptrTo(0.006)},
-		{ProviderID: "a", Type: audioSTT, Model: "s1", PricePerMinute: ptrTo(0.006)},
-		{ProviderID: "a", Type: audioSTT, Model: "s0", PricePerMinute: ptrTo(0.002)},
+	recs := []api.AudioPricingRecord{
+		{ProviderId: "a", Type: audioTTS, Model: "t1", PricePer1kChars: ptrTo(0.01)},
+		{ProviderId: "b", Type: audioSTT, Model: "s-unknown"},
+		{ProviderId: "b", Type: audioSTT, Model: "s2", PricePerMinute: ptrTo(0.006)},
+		{ProviderId: "a", Type: audioSTT, Model: "s1", PricePerMinute: ptrTo(0.006)},
+		{ProviderId: "a", Type: audioSTT, Model: "s0", PricePerMinute: ptrTo(0.002)},
 	}
 	slices.SortFunc(recs, compareAudio)
 	var got []string

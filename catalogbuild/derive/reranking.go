@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -22,18 +23,6 @@ var litellmSource = seeds.Source{
 	Name:    "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, commit 8442b939, 2026-07-24)",
 	URL:     "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json",
 	License: ptrTo("MIT"),
-}
-
-// rerankingRecord is the OpenAPI RerankingRecord schema, fields in schema order.
-type rerankingRecord struct {
-	ProviderID           string   `json:"provider_id"`
-	ProviderName         string   `json:"provider_name"`
-	RerankingAvailable   *bool    `json:"reranking_available"`
-	Models               []string `json:"models"`
-	PricePer1kQueries    *float64 `json:"price_per_1k_queries"`
-	MaxDocuments         *int64   `json:"max_documents"`
-	SupportsMultilingual *bool    `json:"supports_multilingual"`
-	Notes                *string  `json:"notes"`
 }
 
 // rerankProviders maps the litellm_provider of litellm's rerank entries to our provider IDs; the key prefix
@@ -123,8 +112,8 @@ func retrievalProvider(p seeds.Provider) bool {
 }
 
 // rerankingOf builds one provider's /reranking record from litellm's rerank entries and the documented facts.
-func rerankingOf(p seeds.Provider, models []rerankModel) rerankingRecord {
-	r := rerankingRecord{ProviderID: p.ID, ProviderName: p.Name, Models: []string{}}
+func rerankingOf(p seeds.Provider, models []rerankModel) api.RerankingRecord {
+	r := api.RerankingRecord{ProviderId: p.ID, ProviderName: p.Name, Models: []string{}}
 	fact, documented := rerankFacts[p.ID]
 	var notes []string
 	var perToken []string
@@ -155,7 +144,7 @@ func rerankingOf(p seeds.Provider, models []rerankModel) rerankingRecord {
 				r.Models = append(r.Models, m)
 			}
 		}
-		r.MaxDocuments, r.SupportsMultilingual = fact.MaxDocuments, fact.Multilingual
+		r.MaxDocuments, r.SupportsMultilingual = intOf(fact.MaxDocuments), fact.Multilingual
 		notes = append(notes, fact.Notes+" Source: "+fact.URL+".")
 	case len(models) > 0:
 		notes = append(notes, "Multilingual support and document limits not confirmed.")
@@ -183,7 +172,7 @@ func buildReranking(in *Input) (*Catalog, error) {
 		return nil, err
 	}
 	ps := sortedProviders()
-	recs := make([]rerankingRecord, 0, len(ps))
+	recs := make([]api.RerankingRecord, 0, len(ps))
 	urls := map[string]string{}
 	for _, p := range ps {
 		recs = append(recs, rerankingOf(p, models[p.ID]))

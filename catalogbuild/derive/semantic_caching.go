@@ -2,21 +2,12 @@ package derive
 
 import (
 	"github.com/switchboard/switchboard/seeds"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 func init() {
 	Register(Deriver{Name: "semantic_caching", Build: buildSemanticCaching})
-}
-
-// semanticCachingRecord is the OpenAPI SemanticCachingRecord schema, fields in schema order.
-type semanticCachingRecord struct {
-	ProviderID                      string  `json:"provider_id"`
-	SemanticCachingSupported        *bool   `json:"semantic_caching_supported"`
-	CachingType                     *string `json:"caching_type"`
-	SimilarityThresholdConfigurable *bool   `json:"similarity_threshold_configurable"`
-	CacheScope                      *string `json:"cache_scope"`
-	TTLConfigurable                 *bool   `json:"ttl_configurable"`
-	Notes                           *string `json:"notes"`
 }
 
 // cloudflareGatewayCachingURL documents AI Gateway's response cache, which serves Workers AI (and other providers)
@@ -26,19 +17,19 @@ const cloudflareGatewayCachingURL = "https://developers.cloudflare.com/ai-gatewa
 // semanticCachingOf builds one provider's /semantic-caching record: documented prompt caching is prefix caching
 // only (false, exact_prefix); cached prices without documentation show prefix caching but say nothing of a
 // semantic cache (null, exact_prefix); a provider without language models has nothing to cache (false).
-func semanticCachingOf(p seeds.Provider, pricing []seeds.PricingRecord) semanticCachingRecord {
+func semanticCachingOf(p seeds.Provider, pricing []seeds.PricingRecord) api.SemanticCachingRecord {
 	st := cachingStatusOf(p, pricing)
-	r := semanticCachingRecord{ProviderID: p.ID}
+	r := api.SemanticCachingRecord{ProviderId: p.ID}
 	switch {
 	case p.ID == "cloudflare-workers-ai":
 		r.SemanticCachingSupported, r.CachingType = ptrTo(false), ptrTo(semanticTypeExactMatch)
-		r.SimilarityThresholdConfigurable, r.TTLConfigurable, r.CacheScope = ptrTo(false), ptrTo(true), ptrTo("gateway")
+		r.SimilarityThresholdConfigurable, r.TtlConfigurable, r.CacheScope = ptrTo(false), ptrTo(true), ptrTo("gateway")
 		r.Notes = ptrTo("Cloudflare AI Gateway (in front of Workers AI) can serve identical requests from its cache, with " +
 			"a TTL set per gateway or per request (cf-aig-cache-ttl); it does not match similar prompts. Source: " +
 			cloudflareGatewayCachingURL + ".")
 	case st.Fact != nil:
 		r.SemanticCachingSupported, r.CachingType = ptrTo(false), ptrTo(semanticTypeExactPrefix)
-		r.SimilarityThresholdConfigurable, r.TTLConfigurable, r.CacheScope = ptrTo(false), st.Fact.TTLConfigurable, st.Fact.Scope
+		r.SimilarityThresholdConfigurable, r.TtlConfigurable, r.CacheScope = ptrTo(false), st.Fact.TTLConfigurable, st.Fact.Scope
 		r.Notes = ptrTo("Only prompt prefix caching is documented: an identical prompt prefix is reused and the response " +
 			"is always generated; no response is served for a similar prompt. Source: " + st.Fact.URL + ".")
 	case st.Supported != nil && *st.Supported:
@@ -59,7 +50,7 @@ func buildSemanticCaching(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]semanticCachingRecord, 0, len(ci.providers))
+	recs := make([]api.SemanticCachingRecord, 0, len(ci.providers))
 	for _, p := range ci.providers {
 		recs = append(recs, semanticCachingOf(p, ci.pricing))
 	}

@@ -2,10 +2,10 @@ package derive
 
 import (
 	"fmt"
-	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"strconv"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 

@@ -2,9 +2,10 @@ package derive
 
 import (
 	"cmp"
-	"github.com/switchboard/switchboard/gen/api"
 	"slices"
 	"strings"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 func init() {
