@@ -3,6 +3,7 @@ package derive
 import (
 	"slices"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -13,18 +14,6 @@ func init() {
 // handCuratedAsOf is the date the hand-curated rule tables of the cost and batch catalogs were checked against
 // the providers' pages.
 const handCuratedAsOf = "2026-11-22"
-
-// batchAPIRecord is the OpenAPI BatchApiRecord schema, fields in schema order.
-type batchAPIRecord struct {
-	ProviderID             string   `json:"provider_id"`
-	ProviderName           string   `json:"provider_name"`
-	BatchAPIAvailable      *bool    `json:"batch_api_available"`
-	DiscountPct            *float64 `json:"discount_pct"`
-	MaxBatchSize           *int64   `json:"max_batch_size"`
-	TypicalTurnaroundHours *float64 `json:"typical_turnaround_hours"`
-	SupportedEndpoints     []string `json:"supported_endpoints"`
-	Notes                  *string  `json:"notes"`
-}
 
 // batchFact is what a provider's batch documentation (URL) says; nil pointers are facts it does not state.
 type batchFact struct {
@@ -92,14 +81,14 @@ var batchFacts = map[string]batchFact{
 }
 
 // batchAPIOf builds one provider's /batch-api record: the documented facts, else not confirmed.
-func batchAPIOf(p seeds.Provider) batchAPIRecord {
-	r := batchAPIRecord{ProviderID: p.ID, ProviderName: p.Name, SupportedEndpoints: []string{}}
+func batchAPIOf(p seeds.Provider) api.BatchApiRecord {
+	r := api.BatchApiRecord{ProviderId: p.ID, ProviderName: p.Name, SupportedEndpoints: []string{}}
 	f, ok := batchFacts[p.ID]
 	if !ok {
 		r.Notes = ptrTo("Batch API not confirmed: no official batch documentation was cited for this provider.")
 		return r
 	}
-	r.BatchAPIAvailable, r.DiscountPct, r.MaxBatchSize, r.TypicalTurnaroundHours = ptrTo(f.Available), f.Discount, f.MaxSize, f.Turnaround
+	r.BatchApiAvailable, r.DiscountPct, r.MaxBatchSize, r.TypicalTurnaroundHours = ptrTo(f.Available), f.Discount, intOf(f.MaxSize), f.Turnaround
 	r.SupportedEndpoints = append(r.SupportedEndpoints, f.Endpoints...)
 	r.Notes = ptrTo(f.Notes + " Source: " + f.URL + ".")
 	return r
@@ -107,7 +96,7 @@ func batchAPIOf(p seeds.Provider) batchAPIRecord {
 
 func buildBatchAPI(*Input) (*Catalog, error) {
 	ps := sortedProviders()
-	recs := make([]batchAPIRecord, 0, len(ps))
+	recs := make([]api.BatchApiRecord, 0, len(ps))
 	urls := map[string]string{}
 	for _, p := range ps {
 		recs = append(recs, batchAPIOf(p))

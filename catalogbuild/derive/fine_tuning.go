@@ -1,24 +1,12 @@
 package derive
 
 import (
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
 func init() {
 	Register(Deriver{Name: "fine_tuning", Build: buildFineTuning})
-}
-
-// fineTuningRecord is the OpenAPI FineTuningRecord schema, fields in schema order.
-type fineTuningRecord struct {
-	ProviderID              string   `json:"provider_id"`
-	ProviderName            string   `json:"provider_name"`
-	Available               *bool    `json:"available"`
-	Methods                 []string `json:"methods"`
-	SupportedModels         []string `json:"supported_models"`
-	TrainingCostPer1MTokens *float64 `json:"training_cost_per_1m_tokens"`
-	InferenceCostMultiplier *float64 `json:"inference_cost_multiplier"`
-	MaxTrainingExamples     *int64   `json:"max_training_examples"`
-	Notes                   *string  `json:"notes"`
 }
 
 // Fine-tuning methods (the FineTuningMethod enum).
@@ -124,24 +112,24 @@ var fineTuningFacts = map[string]fineTuningFact{
 }
 
 // fineTuningOf builds one provider's /fine-tuning record: the documented facts, else not confirmed.
-func fineTuningOf(p seeds.Provider) fineTuningRecord {
-	r := fineTuningRecord{ProviderID: p.ID, ProviderName: p.Name, Methods: []string{}, SupportedModels: []string{}}
+func fineTuningOf(p seeds.Provider) api.FineTuningRecord {
+	r := api.FineTuningRecord{ProviderId: p.ID, ProviderName: p.Name, Methods: []api.FineTuningMethod{}, SupportedModels: []string{}}
 	f, ok := fineTuningFacts[p.ID]
 	if !ok {
 		r.Notes = ptrTo("Fine-tuning not confirmed: no official fine-tuning documentation was cited for this provider.")
 		return r
 	}
 	r.Available = ptrTo(f.Available)
-	r.Methods = append(r.Methods, f.Methods...)
+	r.Methods = append(r.Methods, enumsOf[api.FineTuningMethod](f.Methods)...)
 	r.SupportedModels = append(r.SupportedModels, f.Models...)
-	r.TrainingCostPer1MTokens, r.InferenceCostMultiplier = f.Training, f.Multiplier
+	r.TrainingCostPer1mTokens, r.InferenceCostMultiplier = f.Training, f.Multiplier
 	r.Notes = ptrTo(f.Notes + " Source: " + f.URL + ".")
 	return r
 }
 
 func buildFineTuning(*Input) (*Catalog, error) {
 	ps := sortedProviders()
-	recs := make([]fineTuningRecord, 0, len(ps))
+	recs := make([]api.FineTuningRecord, 0, len(ps))
 	urls := map[string]string{}
 	for _, p := range ps {
 		recs = append(recs, fineTuningOf(p))

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -16,21 +17,6 @@ import (
 
 func init() {
 	Register(Deriver{Name: "prompt_caching", Build: buildPromptCaching})
-}
-
-// promptCachingRecord is the OpenAPI PromptCachingRecord schema, fields in schema order.
-type promptCachingRecord struct {
-	ProviderID             string   `json:"provider_id"`
-	ProviderName           string   `json:"provider_name"`
-	CachingSupported       *bool    `json:"caching_supported"`
-	CacheTTLMinutes        *float64 `json:"cache_ttl_minutes"`
-	SavingsPct             *float64 `json:"savings_pct"`
-	CacheableElements      []string `json:"cacheable_elements"`
-	RequiresExplicitMarkup *bool    `json:"requires_explicit_markup"`
-	UncachedInputPrice     *float64 `json:"uncached_input_price_per_mtoken"`
-	CachedInputPrice       *float64 `json:"cached_input_price_per_mtoken"`
-	PriceModel             *string  `json:"price_model"`
-	Notes                  *string  `json:"notes"`
 }
 
 // Caching types of the caching facts (CachingGranularityRecord.caching_type).
@@ -288,20 +274,20 @@ func (ci *cachingInputs) cachingSources() []seeds.Source {
 }
 
 // promptCachingOf builds one provider's /prompt-caching record.
-func promptCachingOf(p seeds.Provider, pricing []seeds.PricingRecord) promptCachingRecord {
+func promptCachingOf(p seeds.Provider, pricing []seeds.PricingRecord) api.PromptCachingRecord {
 	st := cachingStatusOf(p, pricing)
-	r := promptCachingRecord{ProviderID: p.ID, ProviderName: p.Name, CachingSupported: st.Supported,
+	r := api.PromptCachingRecord{ProviderId: p.ID, ProviderName: p.Name, CachingSupported: st.Supported,
 		CacheableElements: []string{}, Notes: ptrTo(st.Basis)}
 	if f := st.Fact; f != nil {
 		r.CacheableElements = slices.Clone(f.Elements)
 		r.RequiresExplicitMarkup = f.Markup
 		if f.DefaultTTL != nil {
-			r.CacheTTLMinutes = ptrTo(float64(*f.DefaultTTL) / 60)
+			r.CacheTtlMinutes = ptrTo(float64(*f.DefaultTTL) / 60)
 		}
 	}
 	if m := st.Price; m != nil {
 		in, cached := *m.Pricing.InputPer1MTokens, *m.Pricing.CachedInputPer1MTokens
-		r.UncachedInputPrice, r.CachedInputPrice, r.PriceModel = ptrTo(in), ptrTo(cached), ptrTo(m.Model)
+		r.UncachedInputPricePerMtoken, r.CachedInputPricePerMtoken, r.PriceModel = ptrTo(in), ptrTo(cached), ptrTo(m.Model)
 		if in > 0 {
 			r.SavingsPct = ptrTo(round1((1 - cached/in) * 100))
 		}
@@ -314,7 +300,7 @@ func buildPromptCaching(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs := make([]promptCachingRecord, 0, len(ci.providers))
+	recs := make([]api.PromptCachingRecord, 0, len(ci.providers))
 	for _, p := range ci.providers {
 		recs = append(recs, promptCachingOf(p, ci.pricing))
 	}

@@ -55,7 +55,7 @@ func TestCachingStatusOf(t *testing.T) {
 		t.Errorf("undocumented provider without cached prices: %+v, want null", unknown)
 	}
 	r := promptCachingOf(llm("host"), recs)
-	if *r.UncachedInputPrice != 2 || *r.CachedInputPrice != 0.5 || *r.SavingsPct != 75 || *r.PriceModel != "m" {
+	if *r.UncachedInputPricePerMtoken != 2 || *r.CachedInputPricePerMtoken != 0.5 || *r.SavingsPct != 75 || *r.PriceModel != "m" {
 		t.Errorf("prompt caching record %+v", r)
 	}
 	g := cachingGranularityOf(llm("host"), recs)
@@ -143,7 +143,7 @@ func TestRerankingOf(t *testing.T) {
 	if r := rerankingOf(seeds.Provider{ID: "x", Categories: []string{"llm"}}, nil); r.RerankingAvailable != nil {
 		t.Errorf("undocumented provider: %+v, want null", r)
 	}
-	if r := batchAPIOf(seeds.Provider{ID: "x"}); r.BatchAPIAvailable != nil || len(r.SupportedEndpoints) != 0 {
+	if r := batchAPIOf(seeds.Provider{ID: "x"}); r.BatchApiAvailable != nil || len(r.SupportedEndpoints) != 0 {
 		t.Errorf("undocumented batch provider: %+v", r)
 	}
 	if r := fineTuningOf(seeds.Provider{ID: "anthropic"}); r.Available == nil || *r.Available || len(r.Methods) != 0 {
