@@ -6,25 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
 func init() {
 	Register(Deriver{Name: "streaming_latency", Build: buildStreamingLatency})
-}
-
-// streamingLatencyRecord is the OpenAPI StreamingLatencyRecord schema.
-type streamingLatencyRecord struct {
-	ProviderID             string   `json:"provider_id"`
-	ProviderName           string   `json:"provider_name"`
-	ModelID                string   `json:"model_id"`
-	ModelName              string   `json:"model_name"`
-	MedianTTFTMs           *float64 `json:"median_ttft_ms"`
-	P90TTFTMs              *float64 `json:"p90_ttft_ms"`
-	MedianTPTMs            *float64 `json:"median_tpt_ms"`
-	ThroughputTokensPerSec *float64 `json:"throughput_tokens_per_sec"`
-	BenchmarkSource        string   `json:"benchmark_source"`
-	MeasuredAt             string   `json:"measured_at"`
 }
 
 // StreamingBenchmarkSource names the only published latency figures in sources/upstream: the `throughput` (output
@@ -147,22 +134,22 @@ func round2(x float64) float64 { return math.Round(x*100) / 100 }
 // rules: `latency` (seconds) x 1000 is the time to first token; `throughput` is output tokens per second; the time
 // per output token is 1000 / throughput ms (the same figure, inverted; LLM-Stats.com publishes no separate
 // inter-token delay); LLM-Stats.com publishes no 90th percentile. d tells the figures taken for defaults.
-func latencyRecord(row llmStatsRow, to mtebServed, providerName string, d defaults) (streamingLatencyRecord, bool) {
+func latencyRecord(row llmStatsRow, to mtebServed, providerName string, d defaults) (api.StreamingLatencyRecord, bool) {
 	if d.row(row) {
-		return streamingLatencyRecord{}, false
+		return api.StreamingLatencyRecord{}, false
 	}
-	r := streamingLatencyRecord{
-		ProviderID: to.ProviderID, ProviderName: providerName, ModelID: to.ModelID, ModelName: row.ModelName,
+	r := api.StreamingLatencyRecord{
+		ProviderId: to.ProviderID, ProviderName: providerName, ModelId: to.ModelID, ModelName: row.ModelName,
 		BenchmarkSource: StreamingBenchmarkSource, MeasuredAt: monthOf(row.UpdatedAt),
 	}
 	if row.Latency != nil && *row.Latency > 0 && !d.latency[*row.Latency] {
-		r.MedianTTFTMs = ptrTo(round2(*row.Latency * 1000))
+		r.MedianTtftMs = ptrTo(round2(*row.Latency * 1000))
 	}
 	if row.Throughput != nil && *row.Throughput >= minThroughput && !d.throughput[*row.Throughput] {
 		r.ThroughputTokensPerSec = ptrTo(*row.Throughput)
-		r.MedianTPTMs = ptrTo(round2(1000 / *row.Throughput))
+		r.MedianTptMs = ptrTo(round2(1000 / *row.Throughput))
 	}
-	return r, r.MedianTTFTMs != nil || r.ThroughputTokensPerSec != nil
+	return r, r.MedianTtftMs != nil || r.ThroughputTokensPerSec != nil
 }
 
 // monthOf is the YYYY-MM of a timestamp: the month LLM-Stats.com last updated the row, the only period the data
@@ -228,7 +215,7 @@ func buildStreamingLatency(in *Input) (*Catalog, error) {
 	}
 	d := findDefaults(all)
 	reg := seeds.Providers()
-	var recs []streamingLatencyRecord
+	var recs []api.StreamingLatencyRecord
 	for pid, p := range f.Providers {
 		for _, row := range p.Models {
 			to, ok := streamingModels[[2]string{pid, row.ModelID}]
@@ -241,8 +228,8 @@ func buildStreamingLatency(in *Input) (*Catalog, error) {
 			}
 		}
 	}
-	slices.SortFunc(recs, func(a, b streamingLatencyRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+	slices.SortFunc(recs, func(a, b api.StreamingLatencyRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.ModelId, b.ModelId))
 	})
 	return &Catalog{AsOf: llmStatsDate, Sources: []seeds.Source{streamingSrcLLMStats}, Records: recs}, nil
 }

@@ -25,19 +25,19 @@ func TestStreamingLatencyRules(t *testing.T) {
 		t.Error("a placeholder pair gives a record")
 	}
 	r, ok := latencyRecord(measured, to, "Groq", d)
-	if !ok || r.MedianTTFTMs == nil || *r.MedianTTFTMs != 270 || r.ThroughputTokensPerSec == nil || *r.ThroughputTokensPerSec != 250 ||
-		r.MedianTPTMs == nil || *r.MedianTPTMs != 4 || r.P90TTFTMs != nil || r.MeasuredAt != "2025-07" ||
-		r.BenchmarkSource != StreamingBenchmarkSource || r.ModelID != "model-m" || r.ProviderName != "Groq" {
+	if !ok || r.MedianTtftMs == nil || *r.MedianTtftMs != 270 || r.ThroughputTokensPerSec == nil || *r.ThroughputTokensPerSec != 250 ||
+		r.MedianTptMs == nil || *r.MedianTptMs != 4 || r.P90TtftMs != nil || r.MeasuredAt != "2025-07" ||
+		r.BenchmarkSource != StreamingBenchmarkSource || r.ModelId != "model-m" || r.ProviderName != "Groq" {
 		t.Errorf("measured row: %+v", r)
 	}
 	// Latency 0.5 is on ten rows: left out, the row's throughput stays.
 	r, ok = latencyRecord(all[3], to, "Groq", d)
-	if !ok || r.MedianTTFTMs != nil || r.ThroughputTokensPerSec == nil || *r.ThroughputTokensPerSec != 200 {
+	if !ok || r.MedianTtftMs != nil || r.ThroughputTokensPerSec == nil || *r.ThroughputTokensPerSec != 200 {
 		t.Errorf("row with a default latency: %+v", r)
 	}
 	// Under one token per second is not a measurement; the latency stays.
 	r, ok = latencyRecord(slow, to, "Groq", d)
-	if !ok || r.ThroughputTokensPerSec != nil || r.MedianTPTMs != nil || r.MedianTTFTMs == nil || *r.MedianTTFTMs != 180 {
+	if !ok || r.ThroughputTokensPerSec != nil || r.MedianTptMs != nil || r.MedianTtftMs == nil || *r.MedianTtftMs != 180 {
 		t.Errorf("row with a throughput under 1: %+v", r)
 	}
 	if _, ok := latencyRecord(row("n", nil, nil), to, "Groq", d); ok {
