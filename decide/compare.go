@@ -117,7 +117,7 @@ func (ix *Index) bestBenchmark(provider string) *seeds.BenchmarkRecord {
 		case bok && !aok:
 			return 1
 		}
-		return cmp.Or(cmp.Compare(bm, am), cmp.Compare(a.ModelID, b.ModelID))
+		return cmp.Or(cmp.Compare(bm, am), cmp.Compare(a.ModelId, b.ModelId))
 	})
 	return &best
 }
@@ -203,8 +203,8 @@ func (ix *Index) QuotaCheck(q QuotaQuery) (QuotaResult, error) {
 			r.Limits = rec.Limits
 		}
 	}
-	r.RPM = quotaDetail(q.RPM, r.Limits.RequestsPerMinute)
-	r.TPM = quotaDetail(q.TPM, r.Limits.TokensPerMinute)
+	r.RPM = quotaDetail(q.RPM, wide(r.Limits.RequestsPerMinute))
+	r.TPM = quotaDetail(q.TPM, wide(r.Limits.TokensPerMinute))
 	r.Verdict = QuotaSafe
 	for _, d := range []QuotaDetail{r.RPM, r.TPM} {
 		if quotaRank[d.Status] > quotaRank[r.Verdict] {
@@ -217,11 +217,11 @@ func (ix *Index) QuotaCheck(q QuotaQuery) (QuotaResult, error) {
 	}
 	for _, rec := range ix.rateLimitAll {
 		l := rec.Limits
-		if rec.ProviderID == q.Provider || !covers(q.RPM, l.RequestsPerMinute) || !covers(q.TPM, l.TokensPerMinute) ||
+		if rec.ProviderId == q.Provider || !covers(q.RPM, wide(l.RequestsPerMinute)) || !covers(q.TPM, wide(l.TokensPerMinute)) ||
 			(l.RequestsPerMinute == nil && l.TokensPerMinute == nil) {
 			continue
 		}
-		r.Suggestions = append(r.Suggestions, QuotaSuggestion{Provider: rec.ProviderID, Tier: rec.Tier, RPM: l.RequestsPerMinute, TPM: l.TokensPerMinute})
+		r.Suggestions = append(r.Suggestions, QuotaSuggestion{Provider: rec.ProviderId, Tier: rec.Tier, RPM: wide(l.RequestsPerMinute), TPM: wide(l.TokensPerMinute)})
 	}
 	slices.SortFunc(r.Suggestions, func(a, b QuotaSuggestion) int {
 		ar, br := int64(-1), int64(-1)

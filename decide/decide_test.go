@@ -13,9 +13,10 @@ var yes = true
 
 func f(v float64) *float64 { return &v }
 func i64(v int64) *int64   { return &v }
+func iptr(v int) *int      { return &v }
 
 func rates(in, out, cached *float64) seeds.PricingRates {
-	return seeds.PricingRates{InputPer1MTokens: in, OutputPer1MTokens: out, CachedInputPer1MTokens: cached}
+	return seeds.PricingRates{InputPer1mTokens: in, OutputPer1mTokens: out, CachedInputPer1mTokens: cached}
 }
 
 // testIndex is a small catalog over real provider IDs, so tests control every figure.
@@ -23,38 +24,38 @@ func testIndex(t testing.TB) *Index {
 	t.Helper()
 	ix, err := Build(seeds.Providers(), Catalogs{
 		Pricing: []seeds.PricingRecord{
-			{ProviderID: "openai", Model: "gpt-mini", Task: "llm", Pricing: rates(f(0.15), f(0.6), f(0.075))},
-			{ProviderID: "openai", Model: "gpt-big", Task: "llm", Pricing: rates(f(3), f(15), f(0.3))},
-			{ProviderID: "openai", Model: "embed-small", Task: "embedding", Pricing: rates(f(0.02), nil, nil)},
-			{ProviderID: "anthropic", Model: "claude-fast", Task: "llm", Pricing: rates(f(0.1), f(0.5), nil)},
-			{ProviderID: "groq", Model: "llama-cheap", Task: "llm", Pricing: rates(f(0.05), f(0.08), nil), FreeTier: true},
-			{ProviderID: "mistral", Model: "mistral-small", Task: "llm", Pricing: rates(f(0.2), f(0.6), nil), FreeTier: true},
-			{ProviderID: "mistral", Model: "mistral-embed", Task: "embedding", Pricing: rates(f(0.1), nil, nil)},
-			{ProviderID: "cohere", Model: "command-unpriced", Task: "llm", Pricing: rates(nil, nil, nil)},
-			{ProviderID: "deepseek", Model: "deepseek-chat", Task: "llm", Pricing: rates(f(0.27), f(1.1), nil)},
+			{ProviderId: "openai", Model: "gpt-mini", Task: "llm", Pricing: rates(f(0.15), f(0.6), f(0.075))},
+			{ProviderId: "openai", Model: "gpt-big", Task: "llm", Pricing: rates(f(3), f(15), f(0.3))},
+			{ProviderId: "openai", Model: "embed-small", Task: "embedding", Pricing: rates(f(0.02), nil, nil)},
+			{ProviderId: "anthropic", Model: "claude-fast", Task: "llm", Pricing: rates(f(0.1), f(0.5), nil)},
+			{ProviderId: "groq", Model: "llama-cheap", Task: "llm", Pricing: rates(f(0.05), f(0.08), nil), FreeTier: true},
+			{ProviderId: "mistral", Model: "mistral-small", Task: "llm", Pricing: rates(f(0.2), f(0.6), nil), FreeTier: true},
+			{ProviderId: "mistral", Model: "mistral-embed", Task: "embedding", Pricing: rates(f(0.1), nil, nil)},
+			{ProviderId: "cohere", Model: "command-unpriced", Task: "llm", Pricing: rates(nil, nil, nil)},
+			{ProviderId: "deepseek", Model: "deepseek-chat", Task: "llm", Pricing: rates(f(0.27), f(1.1), nil)},
 		},
 		Models: []seeds.ModelRecord{
-			{ProviderID: "openai", ModelID: "gpt-mini", Task: "llm", ContextWindow: i64(128000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JSONMode: true}},
-			{ProviderID: "openai", ModelID: "gpt-big", Task: "llm", ContextWindow: i64(1000000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JSONMode: true}},
-			{ProviderID: "anthropic", ModelID: "claude-fast", Task: "llm", ContextWindow: i64(200000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true}},
-			{ProviderID: "groq", ModelID: "llama-cheap", Task: "llm", ContextWindow: i64(8192)},
-			{ProviderID: "mistral", ModelID: "mistral-small", Task: "llm", ContextWindow: i64(32000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true, JSONMode: true}},
-			{ProviderID: "cohere", ModelID: "command-unpriced", Task: "llm", ContextWindow: i64(4000000)},
+			{ProviderId: "openai", ModelId: "gpt-mini", Task: "llm", ContextWindow: iptr(128000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JsonMode: true}},
+			{ProviderId: "openai", ModelId: "gpt-big", Task: "llm", ContextWindow: iptr(1000000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JsonMode: true}},
+			{ProviderId: "anthropic", ModelId: "claude-fast", Task: "llm", ContextWindow: iptr(200000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true}},
+			{ProviderId: "groq", ModelId: "llama-cheap", Task: "llm", ContextWindow: iptr(8192)},
+			{ProviderId: "mistral", ModelId: "mistral-small", Task: "llm", ContextWindow: iptr(32000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true}},
+			{ProviderId: "cohere", ModelId: "command-unpriced", Task: "llm", ContextWindow: iptr(4000000)},
 		},
 		Benchmarks: []seeds.BenchmarkRecord{
-			{ProviderID: "openai", ModelID: "gpt-big", Scores: map[string]float64{"mmlu": 88, "gpqa": 50}},
-			{ProviderID: "openai", ModelID: "gpt-mini", Scores: map[string]float64{"mmlu": 82}},
-			{ProviderID: "groq", ModelID: "llama-cheap", Scores: map[string]float64{"mmlu": 70}},
+			{ProviderId: "openai", ModelId: "gpt-big", Scores: map[string]float64{"mmlu": 88, "gpqa": 50}},
+			{ProviderId: "openai", ModelId: "gpt-mini", Scores: map[string]float64{"mmlu": 82}},
+			{ProviderId: "groq", ModelId: "llama-cheap", Scores: map[string]float64{"mmlu": 70}},
 		},
 		RateLimits: []seeds.RateLimitRecord{
-			{ProviderID: "groq", Tier: "free", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(30), TokensPerMinute: i64(12000), RequestsPerDay: i64(1000)}},
-			{ProviderID: "anthropic", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(50), TokensPerMinute: i64(30000)}},
-			{ProviderID: "anthropic", Tier: "tier2", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(1000), TokensPerMinute: i64(450000)}},
-			{ProviderID: "cerebras", Tier: "free", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(30), TokensPerMinute: i64(60000)}},
-			{ProviderID: "perplexity", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: i64(150)}},
-			{ProviderID: "openai", Tier: "free", Limits: seeds.RateLimitValues{}},
+			{ProviderId: "groq", Tier: "free", Limits: seeds.RateLimitValues{RequestsPerMinute: iptr(30), TokensPerMinute: iptr(12000), RequestsPerDay: iptr(1000)}},
+			{ProviderId: "anthropic", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: iptr(50), TokensPerMinute: iptr(30000)}},
+			{ProviderId: "anthropic", Tier: "tier2", Limits: seeds.RateLimitValues{RequestsPerMinute: iptr(1000), TokensPerMinute: iptr(450000)}},
+			{ProviderId: "cerebras", Tier: "free", Limits: seeds.RateLimitValues{RequestsPerMinute: iptr(30), TokensPerMinute: iptr(60000)}},
+			{ProviderId: "perplexity", Tier: "tier1", Limits: seeds.RateLimitValues{RequestsPerMinute: iptr(150)}},
+			{ProviderId: "openai", Tier: "free", Limits: seeds.RateLimitValues{}},
 		},
-		FreeTier: []seeds.FreeTierRecord{{ProviderID: "groq", HasFreeTier: &yes}, {ProviderID: "mistral", HasFreeTier: &yes}},
+		FreeTier: []seeds.FreeTierRecord{{ProviderId: "groq", HasFreeTier: &yes}, {ProviderId: "mistral", HasFreeTier: &yes}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -421,7 +422,7 @@ func TestCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := c["openai"]
-	if *o.Status != StatusOperational || *o.ResponseTimeMs != 180 || o.Pricing.Model != "gpt-mini" || o.Benchmarks.ModelID != "gpt-big" ||
+	if *o.Status != StatusOperational || *o.ResponseTimeMs != 180 || o.Pricing.Model != "gpt-mini" || o.Benchmarks.ModelId != "gpt-big" ||
 		len(o.Models) != 2 || o.Models[0] != "gpt-big" || o.RateLimits == nil {
 		t.Errorf("openai = %+v", o)
 	}
@@ -456,8 +457,8 @@ func TestSeedIndex(t *testing.T) {
 func TestLoadAtLeavesOutShutModels(t *testing.T) {
 	c := Catalogs{
 		Pricing: []seeds.PricingRecord{
-			{ProviderID: "openai", Model: "old", Task: "llm", Pricing: rates(f(1), f(2), nil)},
-			{ProviderID: "openai", Model: "new", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderId: "openai", Model: "old", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderId: "openai", Model: "new", Task: "llm", Pricing: rates(f(1), f(2), nil)},
 		},
 		Shutdowns: map[string]string{"openai/old": "2026-10-23"},
 	}
@@ -482,14 +483,14 @@ func TestLoadAtLeavesOutShutModels(t *testing.T) {
 func TestPickPrefersGenerallyAvailable(t *testing.T) {
 	ix, err := Build(seeds.Providers(), Catalogs{
 		Pricing: []seeds.PricingRecord{
-			{ProviderID: "openai", Model: "ga-small", Task: "llm", Pricing: rates(f(1), f(2), nil)},
-			{ProviderID: "openai", Model: "preview-big", Task: "llm", Pricing: rates(f(0.1), f(0.2), nil)},
-			{ProviderID: "google-gemini", Model: "exp-free", Task: "llm", Pricing: rates(f(0.01), f(0.01), nil)},
-			{ProviderID: "anthropic", Model: "gone", Task: "llm", Pricing: rates(f(0.01), f(0.01), nil)},
+			{ProviderId: "openai", Model: "ga-small", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderId: "openai", Model: "preview-big", Task: "llm", Pricing: rates(f(0.1), f(0.2), nil)},
+			{ProviderId: "google-gemini", Model: "exp-free", Task: "llm", Pricing: rates(f(0.01), f(0.01), nil)},
+			{ProviderId: "anthropic", Model: "gone", Task: "llm", Pricing: rates(f(0.01), f(0.01), nil)},
 		},
 		Models: []seeds.ModelRecord{
-			{ProviderID: "openai", ModelID: "ga-small", Task: "llm", ContextWindow: i64(100000)},
-			{ProviderID: "openai", ModelID: "preview-big", Task: "llm", ContextWindow: i64(1000000)},
+			{ProviderId: "openai", ModelId: "ga-small", Task: "llm", ContextWindow: iptr(100000)},
+			{ProviderId: "openai", ModelId: "preview-big", Task: "llm", ContextWindow: iptr(1000000)},
 		},
 		Stages: map[string]string{"openai/ga-small": "ga", "openai/preview-big": "preview", "google-gemini/exp-free": "experimental", "anthropic/gone": "sunset"},
 	})

@@ -213,41 +213,41 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	}
 	models := map[modelKey]*Model{}
 	for _, p := range c.Pricing {
-		if c.retired(p.ProviderID, p.Model) {
+		if c.retired(p.ProviderId, p.Model) {
 			continue
 		}
-		k := modelKey{p.ProviderID, p.Model}
+		k := modelKey{p.ProviderId, p.Model}
 		if models[k] != nil {
-			return nil, fmt.Errorf("decide: pricing lists %s/%s twice", p.ProviderID, p.Model)
+			return nil, fmt.Errorf("decide: pricing lists %s/%s twice", p.ProviderId, p.Model)
 		}
-		m := &Model{Provider: p.ProviderID, ID: p.Model, Task: p.Task, FreeTier: p.FreeTier, Stage: c.Stages[p.ProviderID+"/"+p.Model]}
+		m := &Model{Provider: p.ProviderId, ID: p.Model, Task: string(p.Task), FreeTier: p.FreeTier, Stage: c.Stages[p.ProviderId+"/"+p.Model]}
 		var err error
-		if m.Input, err = newPrice(p.Pricing.InputPer1MTokens); err == nil {
-			if m.Output, err = newPrice(p.Pricing.OutputPer1MTokens); err == nil {
-				m.Cached, err = newPrice(p.Pricing.CachedInputPer1MTokens)
+		if m.Input, err = newPrice(p.Pricing.InputPer1mTokens); err == nil {
+			if m.Output, err = newPrice(p.Pricing.OutputPer1mTokens); err == nil {
+				m.Cached, err = newPrice(p.Pricing.CachedInputPer1mTokens)
 			}
 		}
 		if err != nil {
-			return nil, fmt.Errorf("decide: pricing of %s/%s: %w", p.ProviderID, p.Model, err)
+			return nil, fmt.Errorf("decide: pricing of %s/%s: %w", p.ProviderId, p.Model, err)
 		}
 		models[k] = m
 	}
 	for _, r := range c.Models {
-		if c.retired(r.ProviderID, r.ModelID) {
+		if c.retired(r.ProviderId, r.ModelId) {
 			continue
 		}
-		k := modelKey{r.ProviderID, r.ModelID}
+		k := modelKey{r.ProviderId, r.ModelId}
 		m := models[k]
 		if m == nil {
-			m = &Model{Provider: r.ProviderID, ID: r.ModelID, Task: r.Task, Stage: c.Stages[r.ProviderID+"/"+r.ModelID]}
+			m = &Model{Provider: r.ProviderId, ID: r.ModelId, Task: string(r.Task), Stage: c.Stages[r.ProviderId+"/"+r.ModelId]}
 			models[k] = m
 		}
-		m.Context, m.Caps, m.HasCaps = r.ContextWindow, r.Capabilities, true
-		ix.modelIDs[r.ProviderID] = append(ix.modelIDs[r.ProviderID], r.ModelID)
+		m.Context, m.Caps, m.HasCaps = wide(r.ContextWindow), r.Capabilities, true
+		ix.modelIDs[r.ProviderId] = append(ix.modelIDs[r.ProviderId], r.ModelId)
 	}
 	for _, b := range c.Benchmarks {
-		ix.bench[b.ProviderID] = append(ix.bench[b.ProviderID], b)
-		if m := models[modelKey{b.ProviderID, b.ModelID}]; m != nil {
+		ix.bench[b.ProviderId] = append(ix.bench[b.ProviderId], b)
+		if m := models[modelKey{b.ProviderId, b.ModelId}]; m != nil {
 			m.Scores = b.Scores
 		}
 	}
@@ -277,10 +277,10 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	}
 	for _, f := range c.FreeTier {
 		// Unconfirmed free access (nil) does not count as free: free_only stays a promise.
-		ix.freeTier[f.ProviderID] = f.HasFreeTier != nil && *f.HasFreeTier
+		ix.freeTier[f.ProviderId] = f.HasFreeTier != nil && *f.HasFreeTier
 	}
 	for _, r := range c.RateLimits {
-		ix.rateLimits[r.ProviderID] = append(ix.rateLimits[r.ProviderID], r)
+		ix.rateLimits[r.ProviderId] = append(ix.rateLimits[r.ProviderId], r)
 	}
 	ix.rateLimitAll = c.RateLimits
 	for _, ids := range ix.modelIDs {
@@ -357,4 +357,13 @@ func (t *topK[T]) push(x T) {
 	}
 	copy(t.items[i+1:], t.items[i:len(t.items)-1])
 	t.items[i] = x
+}
+
+// wide is a catalog count (the API records' int) as the int64 the decisions compute with; nil stays nil.
+func wide(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
 }

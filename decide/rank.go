@@ -77,7 +77,7 @@ func capNames(c seeds.ModelCapabilities) []string {
 	if c.FunctionCalling {
 		out = append(out, "function calling")
 	}
-	if c.JSONMode {
+	if c.JsonMode {
 		out = append(out, "json mode")
 	}
 	return out
@@ -111,7 +111,7 @@ func hasCap(c seeds.ModelCapabilities, name string) bool {
 	case "function_calling":
 		return c.FunctionCalling
 	case "json_mode":
-		return c.JSONMode
+		return c.JsonMode
 	}
 	return false
 }
@@ -241,7 +241,7 @@ func pickScore(m *Model, l Live) float64 {
 	if m.Caps.FunctionCalling {
 		score += pickCapability
 	}
-	if m.Caps.JSONMode {
+	if m.Caps.JsonMode {
 		score += pickCapability
 	}
 	return round2(score)

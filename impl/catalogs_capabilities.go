@@ -234,7 +234,7 @@ var modelTasksByKey = sync.OnceValues(func() (map[string]string, error) {
 	}
 	out := make(map[string]string, len(models))
 	for _, m := range models {
-		out[m.ProviderID+"/"+m.ModelID] = m.Task
+		out[m.ProviderId+"/"+m.ModelId] = string(m.Task)
 	}
 	return out, nil
 })

@@ -379,7 +379,7 @@ func testCapabilityMaxOutput(t *testing.T, s *apitest.Server) {
 	}
 	task := map[string]string{}
 	for _, m := range models {
-		task[m.ProviderID+"/"+m.ModelID] = m.Task
+		task[m.ProviderId+"/"+m.ModelId] = string(m.Task)
 	}
 	check := catChecker(t, s, "max_output_tokens", func(r capabilityMaxOutput) string { return r.key() }, func(b api.MaxOutputTokensResponse) catAnswer {
 		return catAnswer{catKeys(b.MaxOutputTokens, func(r api.MaxOutputTokensRecord) string { return r.ProviderId + "/" + r.ModelId }),

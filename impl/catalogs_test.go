@@ -198,32 +198,32 @@ func catFalse(b *bool) bool { return b != nil && !*b }
 
 func testPricing(t *testing.T, s *apitest.Server) {
 	natural := func(a, b seeds.PricingRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Model, b.Model))
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.Model, b.Model))
 	}
 	recs := catLoad(t, seeds.PricingRecords, natural)
-	check := catChecker(t, s, seeds.CatalogPricing, func(r seeds.PricingRecord) string { return r.ProviderID + "/" + r.Model },
+	check := catChecker(t, s, seeds.CatalogPricing, func(r seeds.PricingRecord) string { return r.ProviderId + "/" + r.Model },
 		func(b api.PricingResponse) catAnswer {
 			keys := catKeys(b.Pricing, func(r api.PricingRecord) string { return r.ProviderId + "/" + r.Model })
 			return catAnswer{keys, b.Meta.AsOf.String(), b.Meta.Sources, b.Meta.Count}
 		})
 	check("/api/v1/pricing", recs)
 	check("/api/v1/pricing?free_only=false&compare=false", recs)
-	check("/api/v1/pricing?provider=openai", catWhere(recs, func(r seeds.PricingRecord) bool { return r.ProviderID == "openai" }))
+	check("/api/v1/pricing?provider=openai", catWhere(recs, func(r seeds.PricingRecord) bool { return r.ProviderId == "openai" }))
 	check("/api/v1/pricing?task=image", catWhere(recs, func(r seeds.PricingRecord) bool { return r.Task == "image" }))
 	check("/api/v1/pricing?task=agent", nil) // a task no record has: empty, not an error
 	check("/api/v1/pricing?free_only=true", catWhere(recs, func(r seeds.PricingRecord) bool { return r.FreeTier }))
 	check("/api/v1/pricing?provider=openai&task=embedding", catWhere(recs, func(r seeds.PricingRecord) bool {
-		return r.ProviderID == "openai" && r.Task == "embedding"
+		return r.ProviderId == "openai" && r.Task == "embedding"
 	}))
 	// compare: token-priced models only, cheapest input first, ties by provider then model.
-	tokenPriced := catWhere(recs, func(r seeds.PricingRecord) bool { return r.Pricing.InputPer1MTokens != nil })
+	tokenPriced := catWhere(recs, func(r seeds.PricingRecord) bool { return r.Pricing.InputPer1mTokens != nil })
 	slices.SortStableFunc(tokenPriced, func(a, b seeds.PricingRecord) int {
-		return cmp.Or(cmp.Compare(*a.Pricing.InputPer1MTokens, *b.Pricing.InputPer1MTokens), natural(a, b))
+		return cmp.Or(cmp.Compare(*a.Pricing.InputPer1mTokens, *b.Pricing.InputPer1mTokens), natural(a, b))
 	})
 	catSplits(t, "compare", tokenPriced, recs)
 	check("/api/v1/pricing?compare=true", tokenPriced)
 	check("/api/v1/pricing?compare=true&free_only=true", catWhere(tokenPriced, func(r seeds.PricingRecord) bool { return r.FreeTier }))
-	check("/api/v1/pricing?provider=xai", catWhere(recs, func(r seeds.PricingRecord) bool { return r.ProviderID == "xai" }))
+	check("/api/v1/pricing?provider=xai", catWhere(recs, func(r seeds.PricingRecord) bool { return r.ProviderId == "xai" }))
 
 	catRefused(t, s, "/api/v1/pricing?provider=nope", 404, "provider")
 	catRefused(t, s, "/api/v1/pricing?task=poetry", 400, "task")
@@ -234,26 +234,26 @@ func testPricing(t *testing.T, s *apitest.Server) {
 func testModels(t *testing.T, s *apitest.Server) {
 	type m = seeds.ModelRecord
 	recs := catLoad(t, seeds.ModelRecords, func(a, b m) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.ModelId, b.ModelId))
 	})
-	check := catChecker(t, s, seeds.CatalogModels, func(r m) string { return r.ProviderID + "/" + r.ModelID }, func(b api.ModelsResponse) catAnswer {
+	check := catChecker(t, s, seeds.CatalogModels, func(r m) string { return r.ProviderId + "/" + r.ModelId }, func(b api.ModelsResponse) catAnswer {
 		return catAnswer{catKeys(b.Models, func(r api.ModelRecord) string { return r.ProviderId + "/" + r.ModelId }), b.Meta.AsOf.String(),
 			b.Meta.Sources, b.Meta.Count}
 	})
 	check("/api/v1/models", recs)
 	check("/api/v1/models?vision=false&function_calling=false&json_mode=false&min_context=0", recs)
-	check("/api/v1/models?provider=anthropic", catWhere(recs, func(r m) bool { return r.ProviderID == "anthropic" }))
+	check("/api/v1/models?provider=anthropic", catWhere(recs, func(r m) bool { return r.ProviderId == "anthropic" }))
 	check("/api/v1/models?task=multimodal", catWhere(recs, func(r m) bool { return r.Task == "multimodal" }))
 	check("/api/v1/models?vision=true", catWhere(recs, func(r m) bool { return r.Capabilities.Vision }))
 	check("/api/v1/models?function_calling=true", catWhere(recs, func(r m) bool { return r.Capabilities.FunctionCalling }))
-	check("/api/v1/models?json_mode=true", catWhere(recs, func(r m) bool { return r.Capabilities.JSONMode }))
+	check("/api/v1/models?json_mode=true", catWhere(recs, func(r m) bool { return r.Capabilities.JsonMode }))
 	// min_context drops models with an unknown window as well as smaller ones.
 	check("/api/v1/models?min_context=200000", catWhere(recs, func(r m) bool { return r.ContextWindow != nil && *r.ContextWindow >= 200000 }))
 	check("/api/v1/models?min_context=1", catWhere(recs, func(r m) bool { return r.ContextWindow != nil && *r.ContextWindow >= 1 }))
 	check("/api/v1/models?provider=openai&task=llm&vision=true&function_calling=true&json_mode=true&min_context=100000",
 		catWhere(recs, func(r m) bool {
-			return r.ProviderID == "openai" && r.Task == "llm" && r.Capabilities.Vision && r.Capabilities.FunctionCalling &&
-				r.Capabilities.JSONMode && r.ContextWindow != nil && *r.ContextWindow >= 100000
+			return r.ProviderId == "openai" && r.Task == "llm" && r.Capabilities.Vision && r.Capabilities.FunctionCalling &&
+				r.Capabilities.JsonMode && r.ContextWindow != nil && *r.ContextWindow >= 100000
 		}))
 
 	catRefused(t, s, "/api/v1/models?provider=nope", 404, "provider")
@@ -266,9 +266,9 @@ func testModels(t *testing.T, s *apitest.Server) {
 func testRateLimits(t *testing.T, s *apitest.Server) {
 	type r = seeds.RateLimitRecord
 	byTier := func(a, b r) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Tier, b.Tier))
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.Tier, b.Tier))
 	}
-	tierKey := func(x r) string { return x.ProviderID + "/" + x.Tier }
+	tierKey := func(x r) string { return x.ProviderId + "/" + x.Tier }
 	read := func(b api.RateLimitsResponse) catAnswer {
 		keys := catKeys(b.RateLimits, func(x api.RateLimitTier) string { return x.ProviderId + "/" + x.Tier })
 		return catAnswer{keys: keys, asOf: b.Meta.AsOf.String(), sources: b.Meta.Sources, count: b.Meta.Count}
@@ -276,7 +276,7 @@ func testRateLimits(t *testing.T, s *apitest.Server) {
 	recs, check := catLoad(t, seeds.RateLimitRecords, byTier), catChecker(t, s, seeds.CatalogRateLimits, tierKey, read)
 	check("/api/v1/rate-limits", recs)
 	check("/api/v1/rate-limits?free_only=false&min_rpm=0", recs)
-	check("/api/v1/rate-limits?provider=anthropic", catWhere(recs, func(x r) bool { return x.ProviderID == "anthropic" }))
+	check("/api/v1/rate-limits?provider=anthropic", catWhere(recs, func(x r) bool { return x.ProviderId == "anthropic" }))
 	check("/api/v1/rate-limits?tier=tier", catWhere(recs, func(x r) bool { return strings.Contains(x.Tier, "tier") }))
 	check("/api/v1/rate-limits?tier=TIER1", catWhere(recs, func(x r) bool { return x.Tier == "tier1" }))
 	check("/api/v1/rate-limits?tier=no-such-tier", nil)
@@ -287,7 +287,7 @@ func testRateLimits(t *testing.T, s *apitest.Server) {
 		return x.Limits.RequestsPerMinute != nil && *x.Limits.RequestsPerMinute >= 500
 	}))
 	check("/api/v1/rate-limits?provider=perplexity&tier=tier&min_rpm=150", catWhere(recs, func(x r) bool {
-		return x.ProviderID == "perplexity" && strings.Contains(x.Tier, "tier") && x.Limits.RequestsPerMinute != nil &&
+		return x.ProviderId == "perplexity" && strings.Contains(x.Tier, "tier") && x.Limits.RequestsPerMinute != nil &&
 			*x.Limits.RequestsPerMinute >= 150
 	}))
 
@@ -320,7 +320,7 @@ func testBenchmarks(t *testing.T, s *apitest.Server) {
 	}
 	limitParam := s.Doc.Paths.Find("/benchmarks").Get.Parameters.GetByInAndName("query", "limit")
 	docLimit := int(limitParam.Schema.Value.Default.(float64))
-	key := func(r seeds.BenchmarkRecord) string { return r.ProviderID + "/" + r.ModelID }
+	key := func(r seeds.BenchmarkRecord) string { return r.ProviderId + "/" + r.ModelId }
 	got := func(r api.BenchmarksRecord) string { return r.ProviderId + "/" + r.ModelId }
 	// sorted is the records best first by metric, those without it last, ties by provider then model.
 	sorted := func(metric string, keep func(seeds.BenchmarkRecord) bool, limit int) []seeds.BenchmarkRecord {
@@ -334,7 +334,7 @@ func testBenchmarks(t *testing.T, s *apitest.Server) {
 			case oka != okb:
 				return 1
 			}
-			return cmp.Or(cmp.Compare(vb, va), strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+			return cmp.Or(cmp.Compare(vb, va), strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.ModelId, b.ModelId))
 		})
 		return out[:min(limit, len(out))]
 	}
@@ -362,7 +362,7 @@ func testBenchmarks(t *testing.T, s *apitest.Server) {
 	// sort_by wins over task.
 	check("/api/v1/benchmarks?task=coding&sort_by=gpqa", "gpqa", sorted("gpqa", all, docLimit))
 	check("/api/v1/benchmarks?sort_by=humaneval&limit=50", "humaneval", sorted("humaneval", all, 50))
-	check("/api/v1/benchmarks?provider=openai&sort_by=math", "math", sorted("math", func(r seeds.BenchmarkRecord) bool { return r.ProviderID == "openai" }, docLimit))
+	check("/api/v1/benchmarks?provider=openai&sort_by=math", "math", sorted("math", func(r seeds.BenchmarkRecord) bool { return r.ProviderId == "openai" }, docLimit))
 	check("/api/v1/benchmarks?provider=cartesia", "mmlu", nil) // a known provider without benchmarks
 
 	catRefused(t, s, "/api/v1/benchmarks?provider=nope", 404, "provider")
@@ -373,10 +373,10 @@ func testBenchmarks(t *testing.T, s *apitest.Server) {
 }
 
 func testFreeTier(t *testing.T, s *apitest.Server) {
-	recs := catLoad(t, seeds.FreeTierRecords, func(a, b seeds.FreeTierRecord) int { return strings.Compare(a.ProviderID, b.ProviderID) })
+	recs := catLoad(t, seeds.FreeTierRecords, func(a, b seeds.FreeTierRecord) int { return strings.Compare(a.ProviderId, b.ProviderId) })
 	tierIs := func(r seeds.FreeTierRecord, kind string) bool { return r.TierType != nil && *r.TierType == kind }
 	var m api.FreeTierMeta
-	records := catChecker(t, s, seeds.CatalogFreeTier, func(r seeds.FreeTierRecord) string { return r.ProviderID },
+	records := catChecker(t, s, seeds.CatalogFreeTier, func(r seeds.FreeTierRecord) string { return r.ProviderId },
 		func(b api.FreeTierResponse) catAnswer {
 			m = b.Meta // free-tier meta has no count: the records returned are the count
 			return catAnswer{catKeys(b.FreeTiers, func(r api.FreeTierRecord) string { return r.ProviderId }), m.AsOf.String(), m.Sources, len(b.FreeTiers)}
@@ -395,12 +395,12 @@ func testFreeTier(t *testing.T, s *apitest.Server) {
 	type f = seeds.FreeTierRecord
 	check("/api/v1/free-tier", recs)
 	check("/api/v1/free-tier?permanent_only=false", recs)
-	check("/api/v1/free-tier?provider=groq", catWhere(recs, func(r f) bool { return r.ProviderID == "groq" }))
+	check("/api/v1/free-tier?provider=groq", catWhere(recs, func(r f) bool { return r.ProviderId == "groq" }))
 	check("/api/v1/free-tier?permanent_only=true", catWhere(recs, func(r f) bool { return tierIs(r, "permanent") }))
 	check("/api/v1/free-tier?has_free_tier=true", catWhere(recs, func(r f) bool { return catTrue(r.HasFreeTier) }))
 	check("/api/v1/free-tier?has_free_tier=false", catWhere(recs, func(r f) bool { return catFalse(r.HasFreeTier) }))
 	check("/api/v1/free-tier?has_free_tier=false&permanent_only=true", nil)
-	check("/api/v1/free-tier?provider=openai&has_free_tier=true", catWhere(recs, func(r f) bool { return r.ProviderID == "openai" && catTrue(r.HasFreeTier) }))
+	check("/api/v1/free-tier?provider=openai&has_free_tier=true", catWhere(recs, func(r f) bool { return r.ProviderId == "openai" && catTrue(r.HasFreeTier) }))
 
 	catRefused(t, s, "/api/v1/free-tier?provider=nope", 404, "provider")
 	catRefused(t, s, "/api/v1/free-tier?has_free_tier=maybe", 400, "has_free_tier")

@@ -3,12 +3,12 @@ package impl
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/switchboard/switchboard/decide"
 	"github.com/switchboard/switchboard/gen/api"
-	"github.com/switchboard/switchboard/seeds"
 )
 
 // The document's defaults of the decision endpoints (the validator does not fill them in); a test compares them
@@ -114,7 +114,7 @@ func decPickEntry(e decide.PickEntry) api.PickEntry {
 	return api.PickEntry{
 		ProviderId: e.Provider, Model: e.Model, Status: api.ProviderStatus(e.Status), ResponseTimeMs: e.ResponseTimeMs,
 		InputPer1mUsd: e.InputPer1M, ContextWindow: decInt(e.Context), Score: e.Score, Reason: e.Reason,
-		Capabilities: api.ModelsCapabilities{Vision: e.Caps.Vision, FunctionCalling: e.Caps.FunctionCalling, JsonMode: e.Caps.JSONMode},
+		Capabilities: api.ModelsCapabilities{Vision: e.Caps.Vision, FunctionCalling: e.Caps.FunctionCalling, JsonMode: e.Caps.JsonMode},
 	}
 }
 
@@ -199,15 +199,6 @@ func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestOb
 	return out, nil
 }
 
-func decRateLimitTier(r seeds.RateLimitRecord) api.RateLimitTier {
-	return api.RateLimitTier{ProviderId: r.ProviderID, Tier: r.Tier, Notes: r.Notes, SourceUrl: r.SourceURL,
-		Sources: r.Sources, Confidence: api.Confidence(r.Confidence), Limits: api.RateLimitValues{
-			RequestsPerMinute: decInt(r.Limits.RequestsPerMinute), TokensPerMinute: decInt(r.Limits.TokensPerMinute),
-			RequestsPerDay: decInt(r.Limits.RequestsPerDay), TokensPerDay: decInt(r.Limits.TokensPerDay),
-			ConcurrentRequests: decInt(r.Limits.ConcurrentRequests),
-		}}
-}
-
 func decScore(scores map[string]float64, name string) *float64 {
 	v, ok := scores[name]
 	if !ok {
@@ -242,14 +233,11 @@ func (s *Server) GetCompare(ctx context.Context, req api.GetCompareRequestObject
 			e.Pricing = &api.ComparePricing{Model: c.Pricing.Model, InputPer1mUsd: c.Pricing.InputPer1M, OutputPer1mUsd: c.Pricing.OutputPer1M}
 		}
 		if b := c.Benchmarks; b != nil {
-			e.Benchmarks = &api.CompareBenchmarks{Model: b.ModelID, Mmlu: decScore(b.Scores, "mmlu"), Humaneval: decScore(b.Scores, "humaneval"),
+			e.Benchmarks = &api.CompareBenchmarks{Model: b.ModelId, Mmlu: decScore(b.Scores, "mmlu"), Humaneval: decScore(b.Scores, "humaneval"),
 				Math: decScore(b.Scores, "math"), Gpqa: decScore(b.Scores, "gpqa"), Mgsm: decScore(b.Scores, "mgsm"), Hellaswag: decScore(b.Scores, "hellaswag")}
 		}
 		if c.RateLimits != nil {
-			tiers := make([]api.RateLimitTier, len(c.RateLimits))
-			for i, r := range c.RateLimits {
-				tiers[i] = decRateLimitTier(r)
-			}
+			tiers := slices.Clone(c.RateLimits)
 			e.RateLimits = &tiers
 		}
 		if c.Models != nil {
@@ -398,8 +386,8 @@ func (s *Server) GetQuotaCheck(_ context.Context, req api.GetQuotaCheckRequestOb
 	}
 	out := api.GetQuotaCheck200JSONResponse{
 		Provider: q.Provider, Tier: api.QuotaCheckResponseTier(q.Tier), Planned: api.QuotaCheckPlanned{Rpm: int(q.RPM), Tpm: int(q.TPM)},
-		Limits: api.QuotaCheckLimits{Rpm: decInt(r.Limits.RequestsPerMinute), Rpd: decInt(r.Limits.RequestsPerDay),
-			Tpm: decInt(r.Limits.TokensPerMinute), Tpd: decInt(r.Limits.TokensPerDay)},
+		Limits: api.QuotaCheckLimits{Rpm: r.Limits.RequestsPerMinute, Rpd: r.Limits.RequestsPerDay,
+			Tpm: r.Limits.TokensPerMinute, Tpd: r.Limits.TokensPerDay},
 		Verdict:     api.QuotaCheckResponseVerdict(r.Verdict),
 		Details:     api.QuotaCheckDetails{Rpm: decQuotaDetail(r.RPM), Tpm: decQuotaDetail(r.TPM)},
 		Suggestions: make([]api.QuotaCheckSuggestion, len(r.Suggestions)),

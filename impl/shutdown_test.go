@@ -30,7 +30,7 @@ func TestShutdownDayAtReadTime(t *testing.T) {
 	var target *dep
 	for i, d := range deps {
 		if d.Status == "deprecated" && d.SunsetDate != nil && slices.ContainsFunc(prices, func(p seeds.PricingRecord) bool {
-			return p.ProviderID == d.ProviderID && p.Model == d.ModelID
+			return p.ProviderId == d.ProviderID && p.Model == d.ModelID
 		}) {
 			target = &deps[i]
 			break

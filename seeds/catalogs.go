@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 // catalogFS holds the reference catalogs of seeds/catalogs. pricing.json, models.json and benchmarks.json are
@@ -173,88 +175,27 @@ func CatalogJSON(name string) ([]byte, error) {
 
 // ---- typed records (the OpenAPI record schemas) ----
 
-// PricingRates are prices in USD; each nil when it does not apply or is unknown.
-type PricingRates struct {
-	InputPer1MTokens       *float64 `json:"input_per_1m_tokens"`
-	OutputPer1MTokens      *float64 `json:"output_per_1m_tokens"`
-	CachedInputPer1MTokens *float64 `json:"cached_input_per_1m_tokens"`
-	PerImage               *float64 `json:"per_image"`
-	PerMinuteAudio         *float64 `json:"per_minute_audio"`
-	Per1kCharacters        *float64 `json:"per_1k_characters"`
-	PerRequest             *float64 `json:"per_request"`
-}
-
-// PricingRecord is one record of the pricing catalog.
-type PricingRecord struct {
-	ProviderID string       `json:"provider_id"`
-	Model      string       `json:"model"`
-	Task       string       `json:"task"`
-	Pricing    PricingRates `json:"pricing"`
-	FreeTier   bool         `json:"free_tier"`
-}
-
-// ModelCapabilities are the capability flags of a model.
-type ModelCapabilities struct {
-	Vision          bool `json:"vision"`
-	FunctionCalling bool `json:"function_calling"`
-	JSONMode        bool `json:"json_mode"`
-}
-
-// ModelRecord is one record of the model catalog.
-type ModelRecord struct {
-	ProviderID      string            `json:"provider_id"`
-	ModelID         string            `json:"model_id"`
-	Task            string            `json:"task"`
-	ContextWindow   *int64            `json:"context_window"`
-	MaxOutputTokens *int64            `json:"max_output_tokens"`
-	Capabilities    ModelCapabilities `json:"capabilities"`
-	KnowledgeCutoff *string           `json:"knowledge_cutoff"`
-}
-
-// BenchmarkRecord is one record of the benchmark catalog: scores in percent by benchmark name.
-type BenchmarkRecord struct {
-	ProviderID string             `json:"provider_id"`
-	ModelID    string             `json:"model_id"`
-	Scores     map[string]float64 `json:"scores"`
-}
-
-// RateLimitValues are the limits of one tier; each nil when unknown, not published or unlimited.
-type RateLimitValues struct {
-	RequestsPerMinute  *int64 `json:"requests_per_minute"`
-	TokensPerMinute    *int64 `json:"tokens_per_minute"`
-	RequestsPerDay     *int64 `json:"requests_per_day"`
-	TokensPerDay       *int64 `json:"tokens_per_day"`
-	ConcurrentRequests *int64 `json:"concurrent_requests"`
-}
-
-// RateLimitRecord is one record of the rate-limit catalog (one provider tier).
-type RateLimitRecord struct {
-	ProviderID string          `json:"provider_id"`
-	Tier       string          `json:"tier"`
-	Limits     RateLimitValues `json:"limits"`
-	Notes      *string         `json:"notes"`
-	SourceURL  string          `json:"source_url"`
-	Sources    []string        `json:"sources"`
-	Confidence string          `json:"confidence"`
-}
-
-// FreeTierRecord is one record of the free-tier catalog (one per provider).
-type FreeTierRecord struct {
-	ProviderID           string   `json:"provider_id"`
-	ProviderName         string   `json:"provider_name"`
-	HasFreeTier          *bool    `json:"has_free_tier"` // nil: not confirmed either way
-	TierType             *string  `json:"tier_type"`
-	RequiresCreditCard   *bool    `json:"requires_credit_card"`
-	IncludedModels       []string `json:"included_models"`
-	MonthlyTokenCap      *int64   `json:"monthly_token_cap"`
-	DailyRequestCap      *int64   `json:"daily_request_cap"`
-	MonthlyRequestCap    *int64   `json:"monthly_request_cap"`
-	TrialCreditUSD       *float64 `json:"trial_credit_usd"`
-	TrialCreditRecurring *bool    `json:"trial_credit_recurring"`
-	RateLimitsApply      *bool    `json:"rate_limits_apply"`
-	RateLimitsURL        *string  `json:"rate_limits_url"`
-	Notes                *string  `json:"notes"`
-}
+// The records of the core catalogs are the generated API types (the OpenAPI record schemas): one type per
+// catalog, shared by the build, this loader and the handlers.
+type (
+	// PricingRates are prices in USD; each nil when it does not apply or is unknown.
+	PricingRates = api.PricingRates
+	// PricingRecord is one record of the pricing catalog.
+	PricingRecord = api.PricingRecord
+	// ModelCapabilities are the capability flags of a model.
+	ModelCapabilities = api.ModelsCapabilities
+	// ModelRecord is one record of the model catalog.
+	ModelRecord = api.ModelRecord
+	// BenchmarkRecord is one record of the benchmark catalog: scores in percent by benchmark name.
+	BenchmarkRecord = api.BenchmarksRecord
+	// RateLimitValues are the limits of one tier; each nil when unknown, not published or unlimited.
+	RateLimitValues = api.RateLimitValues
+	// RateLimitRecord is one record of the rate-limit catalog (one provider tier).
+	RateLimitRecord = api.RateLimitTier
+	// FreeTierRecord is one record of the free-tier catalog (one per provider); HasFreeTier nil: not confirmed
+	// either way.
+	FreeTierRecord = api.FreeTierRecord
+)
 
 func typed[T any](name string) ([]T, error) {
 	c, err := LoadCatalog(name)

@@ -60,12 +60,12 @@ func TestCapabilityPerModelCoverage(t *testing.T) {
 // TestCapabilityMatchesModels checks the overlap with models.json: the same windows, limits and capabilities.
 func TestCapabilityMatchesModels(t *testing.T) {
 	langs := languageModels(t)
-	eq := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	eq := func(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	for _, r := range testRecords[struct {
 		ProviderID        string `json:"provider_id"`
 		ModelID           string `json:"model_id"`
-		AdvertisedContext *int64 `json:"advertised_context"`
-		EffectiveContext  *int64 `json:"effective_context"`
+		AdvertisedContext *int   `json:"advertised_context"`
+		EffectiveContext  *int   `json:"effective_context"`
 	}](t, "context_window") {
 		m := langs[r.ProviderID+"/"+r.ModelID]
 		if !eq(r.AdvertisedContext, m.ContextWindow) {
@@ -78,8 +78,8 @@ func TestCapabilityMatchesModels(t *testing.T) {
 	for _, r := range testRecords[struct {
 		ProviderID      string   `json:"provider_id"`
 		ModelID         string   `json:"model_id"`
-		MaxOutputTokens *int64   `json:"max_output_tokens"`
-		ContextWindow   *int64   `json:"context_window"`
+		MaxOutputTokens *int     `json:"max_output_tokens"`
+		ContextWindow   *int     `json:"context_window"`
 		Ratio           *float64 `json:"output_to_context_ratio"`
 		Notes           *string  `json:"notes"`
 	}](t, "max_output_tokens") {
@@ -127,8 +127,8 @@ func TestCapabilityMatchesModels(t *testing.T) {
 	sameBool := func(a, b *bool) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	for i, s := range so {
 		m, j := langs[s.ProviderID+"/"+s.ModelID], jm[i]
-		if isTrue(s.Schema) != m.Capabilities.JSONMode {
-			t.Errorf("structured_output %s/%s: json_schema_supported %v, models.json json_mode %t", s.ProviderID, s.ModelID, s.Schema, m.Capabilities.JSONMode)
+		if isTrue(s.Schema) != m.Capabilities.JsonMode {
+			t.Errorf("structured_output %s/%s: json_schema_supported %v, models.json json_mode %t", s.ProviderID, s.ModelID, s.Schema, m.Capabilities.JsonMode)
 		}
 		if j.ProviderID != s.ProviderID || j.ModelID != s.ModelID || !sameBool(j.Schema, s.Schema) || !sameBool(j.Strict, s.Strict) {
 			t.Errorf("json_mode %s/%s disagrees with structured_output %s/%s", j.ProviderID, j.ModelID, s.ProviderID, s.ModelID)
@@ -214,7 +214,7 @@ func TestCapabilityToolCallFormat(t *testing.T) {
 	langs := languageModels(t)
 	providers := map[string]bool{}
 	for _, m := range langs {
-		providers[m.ProviderID] = true
+		providers[m.ProviderId] = true
 	}
 	recs := testRecords[struct {
 		ProviderID string   `json:"provider_id"`

@@ -67,9 +67,9 @@ func TestPromptCachingAgreesWithPricing(t *testing.T) {
 	byKey := map[string]PricingRecord{}
 	candidates := map[string][]PricingRecord{}
 	for _, p := range pricing {
-		byKey[p.ProviderID+"/"+p.Model] = p
-		if (p.Task == "llm" || p.Task == "code") && p.Pricing.InputPer1MTokens != nil && p.Pricing.CachedInputPer1MTokens != nil {
-			candidates[p.ProviderID] = append(candidates[p.ProviderID], p)
+		byKey[p.ProviderId+"/"+p.Model] = p
+		if (p.Task == "llm" || p.Task == "code") && p.Pricing.InputPer1mTokens != nil && p.Pricing.CachedInputPer1mTokens != nil {
+			candidates[p.ProviderId] = append(candidates[p.ProviderId], p)
 		}
 	}
 	withPrices := 0
@@ -83,7 +83,7 @@ func TestPromptCachingAgreesWithPricing(t *testing.T) {
 			continue
 		}
 		slices.SortFunc(cands, func(a, b PricingRecord) int {
-			return cmp.Or(cmp.Compare(*b.Pricing.InputPer1MTokens, *a.Pricing.InputPer1MTokens), strings.Compare(a.Model, b.Model))
+			return cmp.Or(cmp.Compare(*b.Pricing.InputPer1mTokens, *a.Pricing.InputPer1mTokens), strings.Compare(a.Model, b.Model))
 		})
 		model, _ := r["price_model"].(string)
 		if model != cands[0].Model {
@@ -96,9 +96,9 @@ func TestPromptCachingAgreesWithPricing(t *testing.T) {
 		}
 		in, _ := costNum(r["uncached_input_price_per_mtoken"])
 		cached, _ := costNum(r["cached_input_price_per_mtoken"])
-		if in != *p.Pricing.InputPer1MTokens || cached != *p.Pricing.CachedInputPer1MTokens {
+		if in != *p.Pricing.InputPer1mTokens || cached != *p.Pricing.CachedInputPer1mTokens {
 			t.Errorf("prompt_caching/%s: prices %v/%v, pricing.json %s says %v/%v", id, in, cached, model,
-				*p.Pricing.InputPer1MTokens, *p.Pricing.CachedInputPer1MTokens)
+				*p.Pricing.InputPer1mTokens, *p.Pricing.CachedInputPer1mTokens)
 		}
 		if sv, _ := costNum(r["savings_pct"]); in > 0 && math.Abs(sv-(1-cached/in)*100) > 0.05 {
 			t.Errorf("prompt_caching/%s: savings_pct %v for %v -> %v", id, sv, in, cached)
@@ -154,7 +154,7 @@ func TestAudioPricingAgreesWithPricing(t *testing.T) {
 	speech := map[string]PricingRecord{}
 	for _, p := range pricing {
 		if p.Task == "speech" {
-			speech[p.ProviderID+"/"+p.Model] = p
+			speech[p.ProviderId+"/"+p.Model] = p
 		}
 	}
 	recs := testRecords[map[string]any](t, "audio_pricing")

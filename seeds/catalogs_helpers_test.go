@@ -41,7 +41,7 @@ func catalogedModels(t *testing.T) map[string]bool {
 	t.Helper()
 	have := map[string]bool{}
 	for _, m := range testModels(t) {
-		have[m.ProviderID+"/"+m.ModelID] = true
+		have[m.ProviderId+"/"+m.ModelId] = true
 	}
 	return have
 }
@@ -52,7 +52,7 @@ func languageModels(t *testing.T) map[string]ModelRecord {
 	out := map[string]ModelRecord{}
 	for _, m := range testModels(t) {
 		if m.Task == "llm" || m.Task == "code" || m.Task == "multimodal" {
-			out[m.ProviderID+"/"+m.ModelID] = m
+			out[m.ProviderId+"/"+m.ModelId] = m
 		}
 	}
 	return out

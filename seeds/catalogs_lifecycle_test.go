@@ -150,7 +150,7 @@ func TestLifecycleTaskFit(t *testing.T) {
 	}
 	scores := map[string]map[string]float64{}
 	for _, b := range bench {
-		scores[b.ProviderID+"/"+b.ModelID] = b.Scores
+		scores[b.ProviderId+"/"+b.ModelId] = b.Scores
 	}
 	metric := map[string]string{"code_generation": "humaneval", "math": "math", "reasoning": "gpqa"}
 	want := 0

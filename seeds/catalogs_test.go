@@ -196,18 +196,18 @@ func TestCatalogProvidersAndKeys(t *testing.T) {
 		t.Errorf("free_tier: %d records, want %d", len(ft), MonitoredProviders)
 	}
 	for _, r := range ft {
-		p, _ := reg.Get(r.ProviderID)
+		p, _ := reg.Get(r.ProviderId)
 		if r.ProviderName != p.Name {
-			t.Errorf("free_tier %s: provider_name %q, providers.json says %q", r.ProviderID, r.ProviderName, p.Name)
+			t.Errorf("free_tier %s: provider_name %q, providers.json says %q", r.ProviderId, r.ProviderName, p.Name)
 		}
-		if (r.HasFreeTier == nil || !*r.HasFreeTier) && (r.TierType != nil || len(r.IncludedModels) > 0 || r.TrialCreditUSD != nil) {
-			t.Errorf("free_tier %s: no free tier but free-tier details", r.ProviderID)
+		if (r.HasFreeTier == nil || !*r.HasFreeTier) && (r.TierType != nil || len(r.IncludedModels) > 0 || r.TrialCreditUsd != nil) {
+			t.Errorf("free_tier %s: no free tier but free-tier details", r.ProviderId)
 		}
-		if r.TrialCreditUSD == nil && r.TrialCreditRecurring != nil && *r.TrialCreditRecurring {
-			t.Errorf("free_tier %s: recurring trial credit without an amount", r.ProviderID)
+		if r.TrialCreditUsd == nil && r.TrialCreditRecurring != nil && *r.TrialCreditRecurring {
+			t.Errorf("free_tier %s: recurring trial credit without an amount", r.ProviderId)
 		}
 		if r.Notes == nil || *r.Notes == "" {
-			t.Errorf("free_tier %s: no notes (say where the facts come from or that they are unknown)", r.ProviderID)
+			t.Errorf("free_tier %s: no notes (say where the facts come from or that they are unknown)", r.ProviderId)
 		}
 	}
 	// Rate limits: every tier names its official page; a tier without any value says why.
@@ -217,12 +217,12 @@ func TestCatalogProvidersAndKeys(t *testing.T) {
 	}
 	providers := map[string]bool{}
 	for _, r := range rl {
-		providers[r.ProviderID] = true
-		if !strings.HasPrefix(r.SourceURL, "https://") {
-			t.Errorf("rate_limits %s/%s: source_url %q", r.ProviderID, r.Tier, r.SourceURL)
+		providers[r.ProviderId] = true
+		if !strings.HasPrefix(r.SourceUrl, "https://") {
+			t.Errorf("rate_limits %s/%s: source_url %q", r.ProviderId, r.Tier, r.SourceUrl)
 		}
 		if r.Notes == nil || *r.Notes == "" {
-			t.Errorf("rate_limits %s/%s: no notes", r.ProviderID, r.Tier)
+			t.Errorf("rate_limits %s/%s: no notes", r.ProviderId, r.Tier)
 		}
 	}
 	for _, p := range []string{"openai", "anthropic", "google-gemini", "mistral", "cohere", "groq", "together", "fireworks",
@@ -243,8 +243,8 @@ func TestIncludedFreeModelsAreCataloged(t *testing.T) {
 	ft, _ := FreeTierRecords()
 	for _, r := range ft {
 		for _, m := range r.IncludedModels {
-			if !have[r.ProviderID+"/"+m] {
-				t.Errorf("free_tier %s includes %q, which is not in models.json", r.ProviderID, m)
+			if !have[r.ProviderId+"/"+m] {
+				t.Errorf("free_tier %s includes %q, which is not in models.json", r.ProviderId, m)
 			}
 		}
 	}

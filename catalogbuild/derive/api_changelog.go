@@ -91,12 +91,12 @@ func deprecationEntry(providerID, modelID, shutdown string) apiChangelogRecord {
 func modelChangeEntries(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts, providerName func(string) string) []apiChangelogRecord {
 	var out []apiChangelogRecord
 	for _, m := range models {
-		f := facts[m.ProviderID+"/"+m.ModelID]
+		f := facts[m.ProviderId+"/"+m.ModelId]
 		if d := gaFullDate(gaFactString(f.ModelsDev, "release_date")); d != "" {
-			out = append(out, newModelEntry(m.ProviderID, providerName(m.ProviderID), m.ModelID, d))
+			out = append(out, newModelEntry(m.ProviderId, providerName(m.ProviderId), m.ModelId, d))
 		}
 		if d := gaFullDate(gaFactString(f.LiteLLM, "deprecation_date")); d != "" {
-			out = append(out, deprecationEntry(m.ProviderID, m.ModelID, d))
+			out = append(out, deprecationEntry(m.ProviderId, m.ModelId, d))
 		}
 	}
 	return out

@@ -58,7 +58,7 @@ func TestPricingEntries(t *testing.T) {
 
 func TestModelChangeEntries(t *testing.T) {
 	models := []seeds.ModelRecord{
-		{ProviderID: "openai", ModelID: "a"}, {ProviderID: "openai", ModelID: "b"}, {ProviderID: "groq", ModelID: "c"},
+		{ProviderId: "openai", ModelId: "a"}, {ProviderId: "openai", ModelId: "b"}, {ProviderId: "groq", ModelId: "c"},
 	}
 	facts := map[string]catalogbuild.SourceFacts{
 		"openai/a": {ModelsDev: map[string]any{"release_date": "2025-04-14"}, LiteLLM: map[string]any{"deprecation_date": "2026-10-01"}},

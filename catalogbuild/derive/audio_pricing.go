@@ -106,7 +106,7 @@ func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier 
 	if typ == "" {
 		return api.AudioPricingRecord{}, false
 	}
-	r := api.AudioPricingRecord{ProviderId: p.ProviderID, Type: api.AudioPricingRecordType(typ), Model: p.Model}
+	r := api.AudioPricingRecord{ProviderId: p.ProviderId, Type: api.AudioPricingRecordType(typ), Model: p.Model}
 	var notes []string
 	if typ == audioSTT {
 		r.PricePerMinute = p.Pricing.PerMinuteAudio
@@ -116,21 +116,21 @@ func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier 
 			notes = append(notes, fmt.Sprintf("Also priced at %s USD per minute of generated audio.", fmtPrice(*m)))
 		}
 	}
-	if in, out := p.Pricing.InputPer1MTokens, p.Pricing.OutputPer1MTokens; in != nil || out != nil {
+	if in, out := p.Pricing.InputPer1mTokens, p.Pricing.OutputPer1mTokens; in != nil || out != nil {
 		notes = append(notes, fmt.Sprintf("Token prices (pricing catalog): input %s, output %s USD per 1M tokens.",
 			fmtOptPrice(in), fmtOptPrice(out)))
 	}
 	if p.Pricing.PerMinuteAudio == nil && p.Pricing.Per1kCharacters == nil {
 		notes = append(notes, "No per-minute or per-character price in the reference data.")
 	}
-	rt, rule := realtimeOf(p.ProviderID, p.Model)
+	rt, rule := realtimeOf(p.ProviderId, p.Model)
 	r.RealtimeSupported = rt
 	if rule != nil {
 		notes = append(notes, fmt.Sprintf("Realtime: %s (%s).", rule.Why, rule.URL))
 	} else {
 		notes = append(notes, "Realtime (streaming) support not confirmed.")
 	}
-	if ft, ok := freeTier[p.ProviderID]; ok {
+	if ft, ok := freeTier[p.ProviderId]; ok {
 		r.FreeTier = ptrTo(ft)
 	}
 	r.Notes = ptrTo(strings.Join(notes, " "))
@@ -197,7 +197,7 @@ func buildAudioPricing(in *Input) (*Catalog, error) {
 	freeTier := map[string]string{}
 	for _, f := range free {
 		if f.HasFreeTier != nil && *f.HasFreeTier && f.Notes != nil {
-			freeTier[f.ProviderID] = *f.Notes
+			freeTier[f.ProviderId] = *f.Notes
 		}
 	}
 	facts, err := ModelFacts(in)
@@ -210,9 +210,9 @@ func buildAudioPricing(in *Input) (*Catalog, error) {
 		if p.Task != "speech" {
 			continue
 		}
-		r, ok := audioPricingOf(p, facts[p.ProviderID+"/"+p.Model], freeTier)
+		r, ok := audioPricingOf(p, facts[p.ProviderId+"/"+p.Model], freeTier)
 		if !ok {
-			return nil, fmt.Errorf("speech model %s/%s is neither speech-to-text nor text-to-speech", p.ProviderID, p.Model)
+			return nil, fmt.Errorf("speech model %s/%s is neither speech-to-text nor text-to-speech", p.ProviderId, p.Model)
 		}
 		recs = append(recs, r)
 		used[r.ProviderId] = r.FreeTier != nil || used[r.ProviderId]

@@ -26,8 +26,8 @@ func cachingGranularityOf(p seeds.Provider, pricing []seeds.PricingRecord) api.C
 		}
 		r.DefaultTtlSeconds, r.RequiresExplicitMarkup, r.MarkupMethod = intOf(f.DefaultTTL), f.Markup, f.MarkupMethod
 	}
-	if m := st.Price; m != nil && *m.Pricing.InputPer1MTokens > 0 {
-		r.CachedPricePctOfInput = ptrTo(round1(*m.Pricing.CachedInputPer1MTokens / *m.Pricing.InputPer1MTokens * 100))
+	if m := st.Price; m != nil && *m.Pricing.InputPer1mTokens > 0 {
+		r.CachedPricePctOfInput = ptrTo(round1(*m.Pricing.CachedInputPer1mTokens / *m.Pricing.InputPer1mTokens * 100))
 		r.Notes = ptrTo(*r.Notes + " Cached price percent of " + m.Model + " (the /prompt-caching price model).")
 	}
 	return r

@@ -511,7 +511,7 @@ func capabilityPageName(url string) string {
 func capabilityPages(models []capabilityModel, page func(*capabilityRule) string) []string {
 	set := map[string]bool{}
 	for _, m := range models {
-		if r := capabilityRuleFor(m.Model.ProviderID, m.Model.ModelID); r != nil && page(r) != "" {
+		if r := capabilityRuleFor(m.Model.ProviderId, m.Model.ModelId); r != nil && page(r) != "" {
 			set[page(r)] = true
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // capabilityFake builds one model's facts from hand-written source entries (JSON objects, "" for absent).
 func capabilityFake(t *testing.T, provider, model, litellm, modelsDev string) capabilityModel {
 	t.Helper()
-	m := capabilityModel{Model: seeds.ModelRecord{ProviderID: provider, ModelID: model, Task: "llm"}, SourceFacts: catalogbuild.SourceFacts{}}
+	m := capabilityModel{Model: seeds.ModelRecord{ProviderId: provider, ModelId: model, Task: "llm"}, SourceFacts: catalogbuild.SourceFacts{}}
 	if litellm != "" {
 		if err := json.Unmarshal([]byte(litellm), &m.LiteLLM); err != nil {
 			t.Fatal(err)
@@ -181,9 +181,9 @@ func TestToolCallFormatRules(t *testing.T) {
 }
 
 func TestMaxOutputRules(t *testing.T) {
-	n := func(v int64) *int64 { return &v }
+	n := func(v int) *int { return &v }
 	for _, c := range []struct {
-		out, ctx *int64
+		out, ctx *int
 		want     *float64
 	}{{n(4096), n(131072), capabilityFloat(0.0313)}, {n(8192), n(8192), capabilityFloat(1)}, {nil, n(10), nil}, {n(10), nil, nil}, {n(10), n(0), nil}} {
 		got := outputRatio(c.out, c.ctx)

@@ -12,7 +12,7 @@ func init() {
 // quality stops holding up, so the effective context, recommended fill and usable tokens are null rather than
 // estimated.
 func contextWindowOf(m capabilityModel) api.ContextWindowRecord {
-	return api.ContextWindowRecord{ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, AdvertisedContext: intOf(m.Model.ContextWindow)}
+	return api.ContextWindowRecord{ProviderId: m.Model.ProviderId, ModelId: m.Model.ModelId, AdvertisedContext: m.Model.ContextWindow}
 }
 
 func buildContextWindow(in *Input) (*Catalog, error) {

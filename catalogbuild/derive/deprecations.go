@@ -48,11 +48,11 @@ func deprecationStatus(shutdown, reference string) string {
 // model, else from litellm's deprecation_date.
 func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) deprecationRecord {
 	ref := lf.reference
-	if r := lf.files[m.ProviderID].Retirement(m.ModelID); r != nil {
-		return curatedDeprecation(m.ProviderID, r, lf.files[m.ProviderID], ref)
+	if r := lf.files[m.ProviderId].Retirement(m.ModelId); r != nil {
+		return curatedDeprecation(m.ProviderId, r, lf.files[m.ProviderId], ref)
 	}
 	shutdown := lifecycleLiteLLMDeprecation(f)
-	r := deprecationRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Status: deprecationStatus(shutdown, ref)}
+	r := deprecationRecord{ProviderID: m.ProviderId, ModelID: m.ModelId, Status: deprecationStatus(shutdown, ref)}
 	switch r.Status {
 	case deprecationActive:
 		r.Notes = ptrTo(fmt.Sprintf("Status as of %s: litellm lists no deprecation_date, neither models.dev nor "+

@@ -75,7 +75,7 @@ func TestModelFacts(t *testing.T) {
 	}
 	missing := 0
 	for _, m := range models {
-		f, ok := facts[m.ProviderID+"/"+m.ModelID]
+		f, ok := facts[m.ProviderId+"/"+m.ModelId]
 		if !ok || (f.LiteLLM == nil && f.ModelsDev == nil) {
 			missing++
 		}

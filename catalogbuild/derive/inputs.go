@@ -31,12 +31,12 @@ func CurrentLLMModels(in *Input) ([]seeds.ModelRecord, error) {
 	}
 	var out []seeds.ModelRecord
 	for _, m := range all {
-		if slices.Contains(LLMTasks, m.Task) {
+		if slices.Contains(LLMTasks, string(m.Task)) {
 			out = append(out, m)
 		}
 	}
 	slices.SortFunc(out, func(a, b seeds.ModelRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.ModelId, b.ModelId))
 	})
 	return out, nil
 }
@@ -85,7 +85,7 @@ func perCurrentModel[R any](in *Input, of func(seeds.ModelRecord, catalogbuild.S
 	}
 	out := make([]R, 0, len(models))
 	for _, m := range models {
-		out = append(out, of(m, facts[m.ProviderID+"/"+m.ModelID]))
+		out = append(out, of(m, facts[m.ProviderId+"/"+m.ModelId]))
 	}
 	return out, nil
 }

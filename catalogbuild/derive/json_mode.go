@@ -12,7 +12,7 @@ func init() {
 func jsonModeOf(m capabilityModel) api.JsonModeRecord {
 	s := schemaOf(m)
 	r := api.JsonModeRecord{
-		ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, JsonObjectSupported: s.JSONObject,
+		ProviderId: m.Model.ProviderId, ModelId: m.Model.ModelId, JsonObjectSupported: s.JSONObject,
 		SchemaEnforcementSupported: s.Supported, StrictModeSupported: s.Strict,
 	}
 	switch {

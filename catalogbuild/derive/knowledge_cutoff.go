@@ -20,7 +20,7 @@ const perplexityModelsURL = "https://docs.perplexity.ai/getting-started/models"
 // own value gives the day when it has one for the same month; otherwise the cutoff is the first day of the month
 // and approximate. A model without a cutoff keeps null.
 func knowledgeCutoffOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.KnowledgeCutoffRecord {
-	r := api.KnowledgeCutoffRecord{ProviderId: m.ProviderID, ModelId: m.ModelID}
+	r := api.KnowledgeCutoffRecord{ProviderId: m.ProviderId, ModelId: m.ModelId}
 	if m.KnowledgeCutoff == nil {
 		note := "Not published in the source data (models.dev knowledge, llm-stats knowledge_cutoff)."
 		if liveSearchModel(m) {
@@ -55,7 +55,7 @@ func knowledgeCutoffOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.Know
 
 // liveSearchModel reports the Perplexity Sonar models, whose answers come from a web search at request time.
 func liveSearchModel(m seeds.ModelRecord) bool {
-	return m.ProviderID == "perplexity" && slices.ContainsFunc(lifecycleIDTokens(m.ModelID), func(w string) bool { return w == "sonar" })
+	return m.ProviderId == "perplexity" && slices.ContainsFunc(lifecycleIDTokens(m.ModelId), func(w string) bool { return w == "sonar" })
 }
 
 // buildKnowledgeCutoff derives one record per current language model of models.json, with its cutoff.

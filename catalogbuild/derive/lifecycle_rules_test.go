@@ -24,7 +24,7 @@ func TestDeprecationStatus(t *testing.T) {
 		}
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
-	r := deprecationOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-3.5-turbo-1106"},
+	r := deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-3.5-turbo-1106"},
 		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none)
 	if r.Status != "deprecated" || r.SunsetDate == nil || *r.SunsetDate != "2026-09-28" || r.AnnouncedAt != nil || r.ReplacementModel != nil {
 		t.Errorf("deprecationOf: %+v", r)
@@ -36,7 +36,7 @@ func TestDeprecationStatus(t *testing.T) {
 		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{page},
 		Retired: []catalogbuild.Retirement{{ModelID: "gpt-4-turbo", Announced: &announced, Shutdown: &day, Replacement: &repl, Source: page.ID}},
 	}}}
-	r = deprecationOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-4-turbo"},
+	r = deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-4-turbo"},
 		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official)
 	if r.Status != "sunset" || *r.SunsetDate != day || *r.AnnouncedAt != announced || *r.ReplacementModel != repl || !strings.Contains(*r.Notes, page.URL) {
 		t.Errorf("deprecationOf with the provider's page: %+v", r)
@@ -72,7 +72,7 @@ func TestLifecycleStage(t *testing.T) {
 		t.Errorf("sunset: sla_eligible %v, want false", v)
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
-	r := lifecycleOf(seeds.ModelRecord{ProviderID: "openai", ModelID: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
+	r := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
 	if r.LaunchDate != nil || r.Stage != "ga" {
 		t.Errorf("a month-only release date is no launch date: %+v", r)
 	}
@@ -85,11 +85,11 @@ func TestLifecycleStage(t *testing.T) {
 		Current: []catalogbuild.CurrentModel{{ModelID: "gemini-next", Task: "llm", Stage: "preview", Released: &released, Sources: []string{"p"}}},
 		Retired: []catalogbuild.Retirement{{ModelID: "gemini-old", Shutdown: &day, Source: "p"}},
 	}}}
-	r = lifecycleOf(seeds.ModelRecord{ProviderID: "google-gemini", ModelID: "gemini-next"}, catalogbuild.SourceFacts{}, official)
+	r = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official)
 	if r.Stage != "preview" || r.LaunchDate == nil || *r.LaunchDate != released {
 		t.Errorf("with the provider's models page: %+v", r)
 	}
-	r = lifecycleOf(seeds.ModelRecord{ProviderID: "google-gemini", ModelID: "gemini-old"}, catalogbuild.SourceFacts{}, official)
+	r = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official)
 	if r.Stage != "hard_deprecated" || r.DeprecationDate == nil || *r.DeprecationDate != day {
 		t.Errorf("with the provider's deprecation page: %+v", r)
 	}
@@ -97,7 +97,7 @@ func TestLifecycleStage(t *testing.T) {
 
 func TestKnowledgeCutoffOf(t *testing.T) {
 	month := "2024-10"
-	m := seeds.ModelRecord{ProviderID: "openai", ModelID: "x", KnowledgeCutoff: &month}
+	m := seeds.ModelRecord{ProviderId: "openai", ModelId: "x", KnowledgeCutoff: &month}
 	for _, c := range []struct {
 		knowledge, want string
 		approx          bool
@@ -113,7 +113,7 @@ func TestKnowledgeCutoffOf(t *testing.T) {
 			t.Errorf("knowledge %q: %+v, want %s approximate %v", c.knowledge, r, c.want, c.approx)
 		}
 	}
-	r := knowledgeCutoffOf(seeds.ModelRecord{ProviderID: "perplexity", ModelID: "sonar-pro"}, catalogbuild.SourceFacts{})
+	r := knowledgeCutoffOf(seeds.ModelRecord{ProviderId: "perplexity", ModelId: "sonar-pro"}, catalogbuild.SourceFacts{})
 	if r.CutoffDate != nil || r.DocsUrl == nil {
 		t.Errorf("Sonar without a cutoff: %+v", r)
 	}
@@ -169,8 +169,8 @@ func TestVersionsOfAndResolve(t *testing.T) {
 		*vs[0].ReleaseDate != "2024-11-20" || vs[2].ReleaseDate != nil {
 		t.Errorf("versionsOf: %+v", vs)
 	}
-	recs := modelVersionRecords([]seeds.ModelRecord{{ProviderID: "openai", ModelID: "gpt-4o"}, {ProviderID: "openai", ModelID: "gpt-4o-2024-08-06"},
-		{ProviderID: "openai", ModelID: "gpt-4o-2024-11-20"}}, nil)
+	recs := modelVersionRecords([]seeds.ModelRecord{{ProviderId: "openai", ModelId: "gpt-4o"}, {ProviderId: "openai", ModelId: "gpt-4o-2024-08-06"},
+		{ProviderId: "openai", ModelId: "gpt-4o-2024-11-20"}}, nil)
 	if len(recs) != 1 || recs[0].CurrentPinnedVersion == nil || *recs[0].CurrentPinnedVersion != "gpt-4o-2024-08-06" || !recs[0].Pinnable ||
 		recs[0].LifecyclePolicyURL == nil {
 		t.Fatalf("modelVersionRecords: %+v", recs)
@@ -190,7 +190,7 @@ func TestDocumentedPointersAreCurrent(t *testing.T) {
 	}
 	current := map[string]bool{}
 	for _, m := range models {
-		current[m.ProviderID+"/"+m.ModelID] = true
+		current[m.ProviderId+"/"+m.ModelId] = true
 	}
 	for key, p := range documentedPointers {
 		provider, _, _ := strings.Cut(key, "/")
@@ -210,8 +210,8 @@ func TestTaskFit(t *testing.T) {
 		}
 	}
 	recs := taskFitRecords([]seeds.BenchmarkRecord{
-		{ProviderID: "openai", ModelID: "a", Scores: map[string]float64{"humaneval": 89.96, "mmlu": 80}},
-		{ProviderID: "openai", ModelID: "b", Scores: map[string]float64{"gpqa": 59.94, "math": 75}},
+		{ProviderId: "openai", ModelId: "a", Scores: map[string]float64{"humaneval": 89.96, "mmlu": 80}},
+		{ProviderId: "openai", ModelId: "b", Scores: map[string]float64{"gpqa": 59.94, "math": 75}},
 	})
 	want := []api.ModelTaskFitRecord{
 		{ProviderId: "openai", ModelId: "a", Task: "code_generation", Score: 90, Tier: "elite"}, // rounds to 90.0, so elite

@@ -14,8 +14,8 @@ func init() {
 // (null unless both are known). The notes name the source field of each value, with models.json's precedence.
 func maxOutputOf(m capabilityModel) api.MaxOutputTokensRecord {
 	rec := api.MaxOutputTokensRecord{
-		ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID,
-		MaxOutputTokens: intOf(m.Model.MaxOutputTokens), ContextWindow: intOf(m.Model.ContextWindow),
+		ProviderId: m.Model.ProviderId, ModelId: m.Model.ModelId,
+		MaxOutputTokens: m.Model.MaxOutputTokens, ContextWindow: m.Model.ContextWindow,
 		OutputToContextRatio: outputRatio(m.Model.MaxOutputTokens, m.Model.ContextWindow),
 	}
 	rec.Notes = capabilityNotes("", limitSource(m, "output", "max_output_tokens", "maximum output", m.Model.MaxOutputTokens),
@@ -24,7 +24,7 @@ func maxOutputOf(m capabilityModel) api.MaxOutputTokensRecord {
 }
 
 // outputRatio is maxOut / context rounded to 4 decimals, or nil when either is unknown (or the context is 0).
-func outputRatio(maxOut, context *int64) *float64 {
+func outputRatio(maxOut, context *int) *float64 {
 	if maxOut == nil || context == nil || *context == 0 {
 		return nil
 	}
@@ -33,7 +33,7 @@ func outputRatio(maxOut, context *int64) *float64 {
 
 // limitSource names where a limit of models.json comes from: models.dev limit.<devKey> when set, else litellm's
 // liteKey.
-func limitSource(m capabilityModel, devKey, liteKey, what string, v *int64) string {
+func limitSource(m capabilityModel, devKey, liteKey, what string, v *int) string {
 	if v == nil {
 		return what + " not stated by models.dev or litellm"
 	}

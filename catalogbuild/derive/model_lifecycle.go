@@ -85,14 +85,14 @@ func lifecycleSLAEligible(providerID, stage string) *bool {
 // lifecycleOf builds the record of one current model: the provider's pages first (its deprecation page's dates
 // and replacement, its models page's stage and launch date), then the data sets' rule (lifecycleStage).
 func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) lifecycleRecord {
-	file := lf.files[m.ProviderID]
-	if r := file.Retirement(m.ModelID); r != nil {
-		return curatedLifecycle(m.ProviderID, r, file, lf.reference, lifecycleReleaseDate(f))
+	file := lf.files[m.ProviderId]
+	if r := file.Retirement(m.ModelId); r != nil {
+		return curatedLifecycle(m.ProviderId, r, file, lf.reference, lifecycleReleaseDate(f))
 	}
 	shutdown := lifecycleLiteLLMDeprecation(f)
-	stage, why := lifecycleStage(m.ModelID, lifecycleFactString(f.ModelsDev, "status"), shutdown, lf.reference)
+	stage, why := lifecycleStage(m.ModelId, lifecycleFactString(f.ModelsDev, "status"), shutdown, lf.reference)
 	launch := lifecycleReleaseDate(f)
-	cur := file.CurrentModel(m.ModelID)
+	cur := file.CurrentModel(m.ModelId)
 	if cur != nil && shutdown == "" {
 		page, _ := file.Page(cur.Sources[0])
 		stage, why = cur.Stage, fmt.Sprintf("the provider's page %s (%s), checked %s, lists it as %s", page.Title, page.URL, page.Checked, cur.Stage)
@@ -100,8 +100,8 @@ func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleF
 			launch = cur.Released
 		}
 	}
-	r := lifecycleRecord{ProviderID: m.ProviderID, ModelID: m.ModelID, Stage: stage, LaunchDate: launch,
-		SLAEligible: lifecycleSLAEligible(m.ProviderID, stage)}
+	r := lifecycleRecord{ProviderID: m.ProviderId, ModelID: m.ModelId, Stage: stage, LaunchDate: launch,
+		SLAEligible: lifecycleSLAEligible(m.ProviderId, stage)}
 	if shutdown != "" {
 		r.DeprecationDate = ptrTo(shutdown)
 	}

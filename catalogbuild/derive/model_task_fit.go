@@ -50,7 +50,7 @@ func taskFitRecords(bench []seeds.BenchmarkRecord) []api.ModelTaskFitRecord {
 				continue
 			}
 			s := taskFitScore(pct)
-			recs = append(recs, api.ModelTaskFitRecord{ProviderId: b.ProviderID, ModelId: b.ModelID, Task: api.ModelTaskFitTask(task), Score: s, Tier: api.ModelTaskFitTier(taskFitTier(s))})
+			recs = append(recs, api.ModelTaskFitRecord{ProviderId: b.ProviderId, ModelId: b.ModelId, Task: api.ModelTaskFitTask(task), Score: s, Tier: api.ModelTaskFitTier(taskFitTier(s))})
 		}
 	}
 	slices.SortFunc(recs, func(a, b api.ModelTaskFitRecord) int {

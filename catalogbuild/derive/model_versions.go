@@ -155,7 +155,7 @@ func pointerOf(providerID, alias string) *string {
 func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts) []modelVersionsRecord {
 	byProvider := map[string][]string{}
 	for _, m := range models {
-		byProvider[m.ProviderID] = append(byProvider[m.ProviderID], m.ModelID)
+		byProvider[m.ProviderId] = append(byProvider[m.ProviderId], m.ModelId)
 	}
 	var recs []modelVersionsRecord
 	for pid, ids := range byProvider {

@@ -27,7 +27,7 @@ var liteInputFlags = map[string]string{
 // supports_pdf_input, supports_audio_output) and supported_modalities / supported_output_modalities, text always
 // included for these language models. Image limits and formats are the API rule's, for models that take images.
 func multimodalOf(m capabilityModel) api.MultimodalRecord {
-	rec := api.MultimodalRecord{ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, SupportedImageFormats: []string{}}
+	rec := api.MultimodalRecord{ProviderId: m.Model.ProviderId, ModelId: m.Model.ModelId, SupportedImageFormats: []string{}}
 	in, out := map[string]bool{}, map[string]bool{}
 	if m.ModelsDev != nil {
 		for _, v := range m.devModalities("input") {
@@ -57,7 +57,7 @@ func multimodalOf(m capabilityModel) api.MultimodalRecord {
 	}
 	rec.Inputs = enumsOf[api.MultimodalInputType](keepInOrder(multimodalInputs, in))
 	rec.Outputs = enumsOf[api.MultimodalOutputType](keepInOrder(multimodalOutputs, out))
-	if r := capabilityRuleFor(m.Model.ProviderID, m.Model.ModelID); r != nil && in["image"] {
+	if r := capabilityRuleFor(m.Model.ProviderId, m.Model.ModelId); r != nil && in["image"] {
 		rec.MaxImages, rec.MaxImageSizeMb = intOf(r.MaxImages), r.MaxImageMB
 		if r.ImageFormats != nil {
 			rec.SupportedImageFormats = r.ImageFormats

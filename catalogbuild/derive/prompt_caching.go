@@ -158,11 +158,11 @@ func textGenerator(p seeds.Provider) bool { return slices.Contains(p.Categories,
 // top tier), ties by model ID ascending. ok is false when there is none.
 func cachedPriceModel(pricing []seeds.PricingRecord, providerID string) (best seeds.PricingRecord, ok bool) {
 	for _, r := range pricing {
-		if r.ProviderID != providerID || (r.Task != "llm" && r.Task != "code") ||
-			r.Pricing.InputPer1MTokens == nil || r.Pricing.CachedInputPer1MTokens == nil {
+		if r.ProviderId != providerID || (r.Task != "llm" && r.Task != "code") ||
+			r.Pricing.InputPer1mTokens == nil || r.Pricing.CachedInputPer1mTokens == nil {
 			continue
 		}
-		if !ok || cmp.Or(cmp.Compare(*r.Pricing.InputPer1MTokens, *best.Pricing.InputPer1MTokens),
+		if !ok || cmp.Or(cmp.Compare(*r.Pricing.InputPer1mTokens, *best.Pricing.InputPer1mTokens),
 			strings.Compare(best.Model, r.Model)) > 0 {
 			best, ok = r, true
 		}
@@ -175,7 +175,7 @@ func cachedPriceModel(pricing []seeds.PricingRecord, providerID string) (best se
 func cachedModelCount(pricing []seeds.PricingRecord, providerID string) int {
 	n := 0
 	for _, r := range pricing {
-		if r.ProviderID == providerID && (r.Task == "llm" || r.Task == "code") && r.Pricing.CachedInputPer1MTokens != nil {
+		if r.ProviderId == providerID && (r.Task == "llm" || r.Task == "code") && r.Pricing.CachedInputPer1mTokens != nil {
 			n++
 		}
 	}
@@ -286,7 +286,7 @@ func promptCachingOf(p seeds.Provider, pricing []seeds.PricingRecord) api.Prompt
 		}
 	}
 	if m := st.Price; m != nil {
-		in, cached := *m.Pricing.InputPer1MTokens, *m.Pricing.CachedInputPer1MTokens
+		in, cached := *m.Pricing.InputPer1mTokens, *m.Pricing.CachedInputPer1mTokens
 		r.UncachedInputPricePerMtoken, r.CachedInputPricePerMtoken, r.PriceModel = ptrTo(in), ptrTo(cached), ptrTo(m.Model)
 		if in > 0 {
 			r.SavingsPct = ptrTo(round1((1 - cached/in) * 100))

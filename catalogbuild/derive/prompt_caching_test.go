@@ -11,8 +11,8 @@ import (
 )
 
 func priced(provider, model, task string, in, cached *float64) seeds.PricingRecord {
-	return seeds.PricingRecord{ProviderID: provider, Model: model, Task: task,
-		Pricing: seeds.PricingRates{InputPer1MTokens: in, CachedInputPer1MTokens: cached}}
+	return seeds.PricingRecord{ProviderId: provider, Model: model, Task: api.Task(task),
+		Pricing: seeds.PricingRates{InputPer1mTokens: in, CachedInputPer1mTokens: cached}}
 }
 
 func TestCachedPriceModel(t *testing.T) {
@@ -123,7 +123,7 @@ func TestRealtimeAndAudioOrder(t *testing.T) {
 	if want := []string{"s0", "s1", "s2", "s-unknown", "t1"}; !slices.Equal(got, want) {
 		t.Errorf("audio order %v, want %v", got, want)
 	}
-	r, ok := audioPricingOf(seeds.PricingRecord{ProviderID: "groq", Model: "whisper-large-v3", Task: "speech",
+	r, ok := audioPricingOf(seeds.PricingRecord{ProviderId: "groq", Model: "whisper-large-v3", Task: "speech",
 		Pricing: seeds.PricingRates{PerMinuteAudio: ptrTo(0.00185)}},
 		catalogbuild.SourceFacts{LiteLLM: map[string]any{"mode": "audio_transcription"}}, map[string]string{"groq": "free plan"})
 	if !ok || *r.PricePerMinute != 0.00185 || r.PricePer1kChars != nil || *r.FreeTier != "free plan" || r.RealtimeSupported != nil {

@@ -40,7 +40,7 @@ type capabilitySchema struct {
 //     input that does not match the schema without an error (silent_invalid);
 //   - support through an API without a rule here: how it is enforced is unknown.
 func schemaOf(m capabilityModel) capabilitySchema {
-	s := capabilitySchema{Supported: m.schemaSupport(), Features: []string{}, Rule: capabilityRuleFor(m.Model.ProviderID, m.Model.ModelID)}
+	s := capabilitySchema{Supported: m.schemaSupport(), Features: []string{}, Rule: capabilityRuleFor(m.Model.ProviderId, m.Model.ModelId)}
 	r := s.Rule
 	switch {
 	case s.Supported == nil:
@@ -109,7 +109,7 @@ func structuredOutputOf(m capabilityModel) api.StructuredOutputRecord {
 		url = s.Rule.StructuredURL
 	}
 	return api.StructuredOutputRecord{
-		ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, JsonSchemaSupported: s.Supported,
+		ProviderId: m.Model.ProviderId, ModelId: m.Model.ModelId, JsonSchemaSupported: s.Supported,
 		StrictEnforcement: s.Strict, ConstrainedDecoding: s.Constrained, ResponseFormatParam: s.Param,
 		SupportedSchemaFeatures: s.Features, FailureMode: s.Failure, Notes: capabilityNotes(url, s.Why),
 	}

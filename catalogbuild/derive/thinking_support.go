@@ -33,7 +33,7 @@ const (
 //
 // A model without reasoning has every other field false or null.
 func thinkingOf(m capabilityModel, outputPrice *float64) api.ThinkingSupportRecord {
-	rec := api.ThinkingSupportRecord{ProviderId: m.Model.ProviderID, ModelId: m.Model.ModelID, ThinkingSupported: m.reasoningSupport()}
+	rec := api.ThinkingSupportRecord{ProviderId: m.Model.ProviderId, ModelId: m.Model.ModelId, ThinkingSupported: m.reasoningSupport()}
 	why := []string{reasoningSource(m)}
 	if rec.ThinkingSupported == nil || !*rec.ThinkingSupported {
 		if rec.ThinkingSupported != nil {
@@ -41,7 +41,7 @@ func thinkingOf(m capabilityModel, outputPrice *float64) api.ThinkingSupportReco
 		}
 		return thinkingNotes(rec, "", why)
 	}
-	r := capabilityRuleFor(m.Model.ProviderID, m.Model.ModelID)
+	r := capabilityRuleFor(m.Model.ProviderId, m.Model.ModelId)
 	url := ""
 	if r != nil {
 		url = r.ThinkingURL
@@ -184,11 +184,11 @@ func buildThinkingSupport(in *Input) (*Catalog, error) {
 	}
 	output := map[string]*float64{}
 	for _, p := range prices {
-		output[p.ProviderID+"/"+p.Model] = p.Pricing.OutputPer1MTokens
+		output[p.ProviderId+"/"+p.Model] = p.Pricing.OutputPer1mTokens
 	}
 	recs := make([]api.ThinkingSupportRecord, len(models))
 	for i, m := range models {
-		recs[i] = thinkingOf(m, output[m.Model.ProviderID+"/"+m.Model.ModelID])
+		recs[i] = thinkingOf(m, output[m.Model.ProviderId+"/"+m.Model.ModelId])
 	}
 	sources, asOf, err := capabilitySources(in, capabilityPages(models, func(r *capabilityRule) string { return r.ThinkingURL }))
 	if err != nil {

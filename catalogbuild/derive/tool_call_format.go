@@ -44,7 +44,7 @@ func toolCallFormatRecords(models []capabilityModel) []api.ToolCallFormatRecord 
 	var out []api.ToolCallFormatRecord
 	done := map[string]bool{}
 	for _, m := range models {
-		p := m.Model.ProviderID
+		p := m.Model.ProviderId
 		if r := capabilityRuleFor(p, ""); r != nil {
 			if !done[p] {
 				out = append(out, toolCallFormatOf(p, nil, r))
@@ -52,8 +52,8 @@ func toolCallFormatRecords(models []capabilityModel) []api.ToolCallFormatRecord 
 			}
 			continue
 		}
-		if r := capabilityRuleFor(p, m.Model.ModelID); r != nil {
-			out = append(out, toolCallFormatOf(p, ptrTo(m.Model.ModelID), r))
+		if r := capabilityRuleFor(p, m.Model.ModelId); r != nil {
+			out = append(out, toolCallFormatOf(p, ptrTo(m.Model.ModelId), r))
 		}
 	}
 	slices.SortFunc(out, func(a, b api.ToolCallFormatRecord) int {
