@@ -38,16 +38,7 @@ var toolArgs = map[string][]map[string]any{
 // follows the tool's outputSchema, and that it is the same object as the endpoint's HTTP answer.
 func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
 	s := mcpServer(t, apitest.Engines(t)[0])
-	a := rpcCall(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	var list struct {
-		Tools []struct {
-			Name         string          `json:"name"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(a.Result, &list); err != nil {
-		t.Fatal(err)
-	}
+	list := listTools(t, s)
 	if len(list.Tools) != 35 {
 		t.Fatalf("%d tools", len(list.Tools))
 	}
@@ -132,4 +123,23 @@ func query(args map[string]any) string {
 		return ""
 	}
 	return "?" + q.Encode()
+}
+
+// toolList is the part of tools/list the output tests read.
+type toolList struct {
+	Tools []struct {
+		Name         string          `json:"name"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+	} `json:"tools"`
+}
+
+// listTools asks the server for its tools.
+func listTools(t *testing.T, s *apitest.Server) toolList {
+	t.Helper()
+	a := rpcCall(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	var list toolList
+	if err := json.Unmarshal(a.Result, &list); err != nil {
+		t.Fatal(err)
+	}
+	return list
 }

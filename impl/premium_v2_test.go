@@ -323,17 +323,7 @@ func first[A, B any](a A, _ B) A { return a }
 
 // premiumOutputSchema compiles the output schema tools/list gives the premium tool.
 func premiumOutputSchema(t *testing.T, s *apitest.Server) *jsonschema.Schema {
-	a := rpcCall(t, s, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
-	var list struct {
-		Tools []struct {
-			Name         string          `json:"name"`
-			OutputSchema json.RawMessage `json:"outputSchema"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(a.Result, &list); err != nil {
-		t.Fatal(err)
-	}
-	for _, tl := range list.Tools {
+	for _, tl := range listTools(t, s).Tools {
 		if tl.Name != impl.PremiumTool {
 			continue
 		}

@@ -111,35 +111,13 @@ func bazaarHTTP(d Discovery) (json.RawMessage, error) {
 	if _, ok := query["$defs"]; ok {
 		return nil, errors.New("x402 discovery: a query schema with $defs is not supported")
 	}
-	outInfo, outSchema, defs, err := outputPart(d)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(map[string]any{
-		"info": map[string]any{
-			"input":  map[string]any{"type": "http", "method": d.Method, "queryParams": map[string]any{}},
-			"output": outInfo,
-		},
-		"schema": withDefs(map[string]any{
-			"$schema": jsonSchemaDialect,
-			"type":    "object",
-			"properties": map[string]any{
-				"input": map[string]any{
-					"type": "object",
-					"properties": map[string]any{
-						"type":        map[string]any{"type": "string", "const": "http"},
-						"method":      map[string]any{"type": "string", "enum": []string{"GET", "HEAD", "DELETE"}},
-						"queryParams": query,
-						"headers":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
-					},
-					"required":             []string{"type", "method"},
-					"additionalProperties": false,
-				},
-				"output": outSchema,
-			},
-			"required": []string{"input"},
-		}, defs),
-	})
+	return extension(d, map[string]any{"type": "http", "method": d.Method, "queryParams": map[string]any{}},
+		map[string]any{
+			"type":        map[string]any{"type": "string", "const": "http"},
+			"method":      map[string]any{"type": "string", "enum": []string{"GET", "HEAD", "DELETE"}},
+			"queryParams": query,
+			"headers":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+		}, "type", "method")
 }
 
 // bazaarMCP is the extension of the MCP tool.
@@ -151,13 +129,26 @@ func bazaarMCP(d Discovery) (json.RawMessage, error) {
 	if d.MCPURL == "" {
 		return nil, errors.New("x402 discovery: the MCP endpoint URL is required with a tool")
 	}
-	outInfo, outSchema, defs, err := outputPart(d)
-	if err != nil {
-		return nil, err
-	}
 	input := map[string]any{"type": "mcp", "tool": d.Tool, "transport": "streamable-http", "inputSchema": in}
 	if d.ToolDescription != "" {
 		input["description"] = d.ToolDescription
+	}
+	return extension(d, input, map[string]any{
+		"type":        map[string]any{"type": "string", "const": "mcp"},
+		"tool":        map[string]any{"type": "string"},
+		"description": map[string]any{"type": "string"},
+		"transport":   map[string]any{"type": "string", "enum": []string{"streamable-http", "sse"}},
+		"inputSchema": map[string]any{"type": "object"},
+		"example":     map[string]any{"type": "object"},
+	}, "type", "tool", "inputSchema")
+}
+
+// extension assembles a bazaar extension: info (the input given, the answer's output) and the schema of info,
+// whose input part has the properties and required members given.
+func extension(d Discovery, input, inputProps map[string]any, required ...string) (json.RawMessage, error) {
+	outInfo, outSchema, defs, err := outputPart(d)
+	if err != nil {
+		return nil, err
 	}
 	return json.Marshal(map[string]any{
 		"info": map[string]any{"input": input, "output": outInfo},
@@ -166,16 +157,9 @@ func bazaarMCP(d Discovery) (json.RawMessage, error) {
 			"type":    "object",
 			"properties": map[string]any{
 				"input": map[string]any{
-					"type": "object",
-					"properties": map[string]any{
-						"type":        map[string]any{"type": "string", "const": "mcp"},
-						"tool":        map[string]any{"type": "string"},
-						"description": map[string]any{"type": "string"},
-						"transport":   map[string]any{"type": "string", "enum": []string{"streamable-http", "sse"}},
-						"inputSchema": map[string]any{"type": "object"},
-						"example":     map[string]any{"type": "object"},
-					},
-					"required":             []string{"type", "tool", "inputSchema"},
+					"type":                 "object",
+					"properties":           inputProps,
+					"required":             required,
 					"additionalProperties": false,
 				},
 				"output": outSchema,
