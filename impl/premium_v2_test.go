@@ -71,6 +71,8 @@ func TestPremiumV2(t *testing.T) {
 			// Proxies commonly buffer 4 KiB of response headers (nginx's proxy_buffer_size on many systems).
 			if n := len(res.Header.Get("PAYMENT-REQUIRED")); n > 4096 {
 				t.Errorf("PAYMENT-REQUIRED is %d bytes, over the 4096 that common proxies buffer", n)
+			} else {
+				t.Logf("PAYMENT-REQUIRED: %d bytes", n)
 			}
 
 			// Paid in v2: the receipt comes in PAYMENT-RESPONSE, with the CAIP-2 network.
