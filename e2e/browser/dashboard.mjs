@@ -29,7 +29,11 @@ try {
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') { problems.push('console: ' + m.text()); } });
   page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
+  // A fetch still in flight when the test navigates away (the dashboard polls /api/v1/health) is cancelled by
+  // the browser (net::ERR_ABORTED): that is the navigation, not a failure of the service.
+  page.on('requestfailed', (r) => {
+    if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push('request failed: ' + r.url() + ' (' + r.failure()?.errorText + ')');
+  });
   page.on('request', (r) => { if (!r.url().startsWith(base)) { problems.push('request outside the service: ' + r.url()); } });
 
   await page.goto(base + '/?refresh=1', { waitUntil: 'load' });
