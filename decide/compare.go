@@ -203,8 +203,8 @@ func (ix *Index) QuotaCheck(q QuotaQuery) (QuotaResult, error) {
 			r.Limits = rec.Limits
 		}
 	}
-	r.RPM = quotaDetail(q.RPM, wide(r.Limits.RequestsPerMinute))
-	r.TPM = quotaDetail(q.TPM, wide(r.Limits.TokensPerMinute))
+	r.RPM = quotaDetail(q.RPM, Wide(r.Limits.RequestsPerMinute))
+	r.TPM = quotaDetail(q.TPM, Wide(r.Limits.TokensPerMinute))
 	r.Verdict = QuotaSafe
 	for _, d := range []QuotaDetail{r.RPM, r.TPM} {
 		if quotaRank[d.Status] > quotaRank[r.Verdict] {
@@ -217,11 +217,11 @@ func (ix *Index) QuotaCheck(q QuotaQuery) (QuotaResult, error) {
 	}
 	for _, rec := range ix.rateLimitAll {
 		l := rec.Limits
-		if rec.ProviderId == q.Provider || !covers(q.RPM, wide(l.RequestsPerMinute)) || !covers(q.TPM, wide(l.TokensPerMinute)) ||
+		if rec.ProviderId == q.Provider || !covers(q.RPM, Wide(l.RequestsPerMinute)) || !covers(q.TPM, Wide(l.TokensPerMinute)) ||
 			(l.RequestsPerMinute == nil && l.TokensPerMinute == nil) {
 			continue
 		}
-		r.Suggestions = append(r.Suggestions, QuotaSuggestion{Provider: rec.ProviderId, Tier: rec.Tier, RPM: wide(l.RequestsPerMinute), TPM: wide(l.TokensPerMinute)})
+		r.Suggestions = append(r.Suggestions, QuotaSuggestion{Provider: rec.ProviderId, Tier: rec.Tier, RPM: Wide(l.RequestsPerMinute), TPM: Wide(l.TokensPerMinute)})
 	}
 	slices.SortFunc(r.Suggestions, func(a, b QuotaSuggestion) int {
 		ar, br := int64(-1), int64(-1)

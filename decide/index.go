@@ -242,7 +242,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 			m = &Model{Provider: r.ProviderId, ID: r.ModelId, Task: string(r.Task), Stage: c.Stages[r.ProviderId+"/"+r.ModelId]}
 			models[k] = m
 		}
-		m.Context, m.Caps, m.HasCaps = wide(r.ContextWindow), r.Capabilities, true
+		m.Context, m.Caps, m.HasCaps = Wide(r.ContextWindow), r.Capabilities, true
 		ix.modelIDs[r.ProviderId] = append(ix.modelIDs[r.ProviderId], r.ModelId)
 	}
 	for _, b := range c.Benchmarks {
@@ -359,8 +359,8 @@ func (t *topK[T]) push(x T) {
 	t.items[i] = x
 }
 
-// wide is a catalog count (the API records' int) as the int64 the decisions compute with; nil stays nil.
-func wide(p *int) *int64 {
+// Wide is a catalog count (the API records' int) as the int64 the decisions compute with; nil stays nil.
+func Wide(p *int) *int64 {
 	if p == nil {
 		return nil
 	}

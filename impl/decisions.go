@@ -94,14 +94,6 @@ func decInt(p *int64) *int {
 	return &v
 }
 
-func decInt64(p *int) *int64 {
-	if p == nil {
-		return nil
-	}
-	v := int64(*p)
-	return &v
-}
-
 // decTokens is a token count the document bounds to 0 or more.
 func decTokens(n int) uint64 {
 	if n < 0 {
@@ -125,7 +117,7 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 		return nil, err
 	}
 	p := req.Params
-	best, rest, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decInt64(p.MinContext),
+	best, rest, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
 		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}, live)
 	switch {
 	case decide.IsInput(err):

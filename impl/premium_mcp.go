@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -104,7 +105,8 @@ func (s *Server) mcpPaymentRequired(reason string) *tools.Result {
 
 // reasonOf is the caller-safe reason of a payment error.
 func reasonOf(err error) string {
-	if pe, ok := err.(*x402.PaymentError); ok {
+	var pe *x402.PaymentError
+	if errors.As(err, &pe) {
 		return pe.Reason
 	}
 	return "the payment could not be read"

@@ -59,7 +59,7 @@ func (c Config) Check(p *Payment, now time.Time) error {
 	}
 	digest, err := TransferDigest(c.Domain(), p)
 	if err != nil {
-		// The fields were checked by DecodeHeader; this cannot come from the caller's data.
+		// The fields were checked by Decode; this cannot come from the caller's data.
 		return err
 	}
 	signer, err := RecoverSigner(digest, p.Signature)

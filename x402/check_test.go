@@ -31,7 +31,7 @@ func newCheckFixture(t *testing.T) checkFixture {
 
 // check decodes and checks a header, as the service does.
 func (f checkFixture) check(header string) error {
-	p, err := x402.DecodeHeader(header)
+	p, err := x402.Decode(x402.XPayment(header))
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func TestRecoverSigner(t *testing.T) {
 func TestTransferDigest(t *testing.T) {
 	f := newCheckFixture(t)
 	pl := f.signed(t, nil)
-	p, err := x402.DecodeHeader(x402test.Header(t, pl))
+	p, err := x402.Decode(x402.XPayment(x402test.Header(t, pl)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package x402
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -149,9 +150,6 @@ var (
 	maxUint256       = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 )
 
-// DecodeHeader decodes an X-PAYMENT header (x402 v1); see Decode.
-func DecodeHeader(header string) (*Payment, error) { return Decode(XPayment(header)) }
-
 // Decode decodes a presented payment: for a header, base64 (standard alphabet, as x402 clients send it;
 // padding and the URL-safe alphabet are tolerated) of the JSON payment payload; for MCP, the JSON itself. Every
 // field of its version must be present and well formed, and the version must be the one its place carries.
@@ -225,7 +223,7 @@ func Decode(in Presented) (*Payment, error) {
 		}
 		pl.Accepted, pl.Resource = &acc, w.Resource
 		if len(w.Extensions) > 0 && string(w.Extensions) != "null" {
-			if firstNonSpace(w.Extensions) != '{' {
+			if t := bytes.TrimSpace(w.Extensions); len(t) == 0 || t[0] != '{' {
 				return nil, refuse("%s field extensions: must be of type object", src)
 			}
 			pl.Extensions = w.Extensions
@@ -255,15 +253,6 @@ func Decode(in Presented) (*Payment, error) {
 	}}
 	p := &Payment{Payload: pl}
 	return p, p.parseFields(src)
-}
-
-func firstNonSpace(b []byte) byte {
-	for _, c := range b {
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return c
-		}
-	}
-	return 0
 }
 
 // parseFields checks the formats of the authorization and signature and fills the typed fields.
