@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 func sortKeys(ks []key) {
@@ -63,32 +65,30 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 			audioOut = hasAny(m.m.Modalities.Output, "audio") && hasAny(m.m.Modalities.Output, "text")
 		}
 		_, modelTask := refine(task, k.model, audioOut)
-		r := ModelRecord{ProviderID: k.provider, ModelID: k.model, Task: modelTask}
+		r := ModelRecord{ProviderId: k.provider, ModelId: k.model, Task: api.ModelTask(modelTask)}
 		if m != nil && m.m.Limit.Context > 0 {
-			v := m.m.Limit.Context
-			r.ContextWindow = &v
+			r.ContextWindow = intPtr(m.m.Limit.Context)
 		} else if l != nil && l.context != nil {
-			r.ContextWindow = l.context
+			r.ContextWindow = intPtr(*l.context)
 		}
 		if task != "embedding" {
 			if m != nil && m.m.Limit.Output > 0 {
-				v := m.m.Limit.Output
-				r.MaxOutputTokens = &v
+				r.MaxOutputTokens = intPtr(m.m.Limit.Output)
 			} else if l != nil && l.maxOut != nil {
-				r.MaxOutputTokens = l.maxOut
+				r.MaxOutputTokens = intPtr(*l.maxOut)
 			}
 		}
 		if m != nil {
 			r.Capabilities.Vision = hasAny(m.m.Modalities.Input, "image")
 			r.Capabilities.FunctionCalling = m.m.ToolCall
 			if m.m.StructuredOutput != nil {
-				r.Capabilities.JSONMode = *m.m.StructuredOutput
+				r.Capabilities.JsonMode = *m.m.StructuredOutput
 			} else if l != nil {
-				r.Capabilities.JSONMode = l.jsonMode
+				r.Capabilities.JsonMode = l.jsonMode
 			}
 			r.KnowledgeCutoff = month(m.m.Knowledge)
 		} else if l != nil {
-			r.Capabilities = Capabilities{Vision: l.vision, FunctionCalling: l.fc, JSONMode: l.jsonMode}
+			r.Capabilities = Capabilities{Vision: l.vision, FunctionCalling: l.fc, JsonMode: l.jsonMode}
 		}
 		if r.KnowledgeCutoff == nil {
 			if mo, ok := c.knowledge[k]; ok {
@@ -139,13 +139,13 @@ func mdRates(m mdModel, task string) PricingRates {
 		return r
 	}
 	if m.Cost.Input != nil {
-		r.InputPer1M = ptr(roundSig(*m.Cost.Input, 9))
+		r.InputPer1mTokens = ptr(roundSig(*m.Cost.Input, 9))
 	}
 	if m.Cost.Output != nil && !(task == "embedding" && *m.Cost.Output == 0) {
-		r.OutputPer1M = ptr(roundSig(*m.Cost.Output, 9))
+		r.OutputPer1mTokens = ptr(roundSig(*m.Cost.Output, 9))
 	}
 	if m.Cost.CacheRead != nil {
-		r.CachedInputPer1M = ptr(roundSig(*m.Cost.CacheRead, 9))
+		r.CachedInputPer1mTokens = ptr(roundSig(*m.Cost.CacheRead, 9))
 	}
 	return r
 }
@@ -153,13 +153,13 @@ func mdRates(m mdModel, task string) PricingRates {
 func gpRates(s gpPriceSet, task string) PricingRates {
 	var r PricingRates
 	if s.Input != nil {
-		r.InputPer1M = ptr(roundSig(*s.Input, 9))
+		r.InputPer1mTokens = ptr(roundSig(*s.Input, 9))
 	}
 	if s.Output != nil && !(task == "embedding" && *s.Output == 0) {
-		r.OutputPer1M = ptr(roundSig(*s.Output, 9))
+		r.OutputPer1mTokens = ptr(roundSig(*s.Output, 9))
 	}
 	if s.CacheRead != nil {
-		r.CachedInputPer1M = ptr(roundSig(*s.CacheRead, 9))
+		r.CachedInputPer1mTokens = ptr(roundSig(*s.CacheRead, 9))
 	}
 	return r
 }
@@ -245,7 +245,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 				}
 				if ok && since != "" && since > cd.date {
 					gr := gpRates(set, cd.task)
-					cd.rates.InputPer1M, cd.rates.OutputPer1M, cd.rates.CachedInputPer1M = gr.InputPer1M, gr.OutputPer1M, gr.CachedInputPer1M
+					cd.rates.InputPer1mTokens, cd.rates.OutputPer1mTokens, cd.rates.CachedInputPer1mTokens = gr.InputPer1mTokens, gr.OutputPer1mTokens, gr.CachedInputPer1mTokens
 					cd.date = c.snap.GenAI.Date
 					cd.override = true
 					c.stats.GenAIOverrides = append(c.stats.GenAIOverrides, fmt.Sprintf("%s (price from %s)", k, since))
@@ -253,11 +253,11 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 				}
 			}
 		}
-		if cd.rates.CachedInputPer1M == nil && cd.rates.InputPer1M != nil {
+		if cd.rates.CachedInputPer1mTokens == nil && cd.rates.InputPer1mTokens != nil {
 			if m, ok := c.mm[k]; ok {
 				mr := mdRates(m.m, m.task)
-				if mr.CachedInputPer1M != nil && eq(mr.InputPer1M, cd.rates.InputPer1M) && eq(mr.OutputPer1M, cd.rates.OutputPer1M) {
-					cd.rates.CachedInputPer1M = mr.CachedInputPer1M
+				if mr.CachedInputPer1mTokens != nil && eq(mr.InputPer1mTokens, cd.rates.InputPer1mTokens) && eq(mr.OutputPer1mTokens, cd.rates.OutputPer1mTokens) {
+					cd.rates.CachedInputPer1mTokens = mr.CachedInputPer1mTokens
 					c.stats.CachedFilled++
 				}
 			}
@@ -328,7 +328,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 	for _, k := range list {
 		cd := out[k]
 		ptask, _ := refine(cd.task, k.model, cd.audio)
-		rec := PricingRecord{ProviderID: k.provider, Model: k.model, Task: ptask, Pricing: cd.rates}
+		rec := PricingRecord{ProviderId: k.provider, Model: k.model, Task: api.Task(ptask), Pricing: cd.rates}
 		c.settlePricing(&rec, cd.override, cd.src)
 		if !anyPrice(rec.Pricing) {
 			continue // every price was rejected or disputed: nothing left to serve
@@ -418,7 +418,7 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksReco
 	counts := map[string]int{}
 	recs := make([]BenchmarksRecord, 0, len(list))
 	for _, k := range list {
-		recs = append(recs, BenchmarksRecord{ProviderID: k.provider, ModelID: k.model, Scores: scores[k]})
+		recs = append(recs, BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k]})
 		counts[k.provider]++
 	}
 	var sources []Source

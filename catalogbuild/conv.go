@@ -55,6 +55,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/switchboard/switchboard/gen/api"
 	"math"
 	"regexp"
 	"sort"
@@ -97,62 +98,34 @@ type Stats struct {
 	SkippedLiteLLMProviders             map[string]int
 }
 
-// ---- catalog records (the OpenAPI record schemas) ----
+// ---- catalog records: the generated API types (gen/api), one record type per catalog ----
 
-// PricingRates is the OpenAPI PricingRates schema.
-type PricingRates struct {
-	InputPer1M       *float64 `json:"input_per_1m_tokens"`
-	OutputPer1M      *float64 `json:"output_per_1m_tokens"`
-	CachedInputPer1M *float64 `json:"cached_input_per_1m_tokens"`
-	PerImage         *float64 `json:"per_image"`
-	PerMinuteAudio   *float64 `json:"per_minute_audio"`
-	Per1kCharacters  *float64 `json:"per_1k_characters"`
-	PerRequest       *float64 `json:"per_request"`
-}
-
-// PricingRecord is the OpenAPI PricingRecord schema.
-type PricingRecord struct {
-	ProviderID string       `json:"provider_id"`
-	Model      string       `json:"model"`
-	Task       string       `json:"task"`
-	Pricing    PricingRates `json:"pricing"`
-	FreeTier   bool         `json:"free_tier"`
-	Sources    []string     `json:"sources"`
-	Confidence string       `json:"confidence"`
-}
-
-// Capabilities is the OpenAPI ModelsCapabilities schema.
-type Capabilities struct {
-	Vision          bool `json:"vision"`
-	FunctionCalling bool `json:"function_calling"`
-	JSONMode        bool `json:"json_mode"`
-}
-
-// ModelRecord is the OpenAPI ModelRecord schema.
-type ModelRecord struct {
-	ProviderID      string       `json:"provider_id"`
-	ModelID         string       `json:"model_id"`
-	Task            string       `json:"task"`
-	ContextWindow   *int64       `json:"context_window"`
-	MaxOutputTokens *int64       `json:"max_output_tokens"`
-	Capabilities    Capabilities `json:"capabilities"`
-	KnowledgeCutoff *string      `json:"knowledge_cutoff"`
-	Sources         []string     `json:"sources"`
-	Confidence      string       `json:"confidence"`
-}
-
-// BenchmarksRecord is the OpenAPI BenchmarksRecord schema.
-type BenchmarksRecord struct {
-	ProviderID string             `json:"provider_id"`
-	ModelID    string             `json:"model_id"`
-	Scores     map[string]float64 `json:"scores"`
-}
+type (
+	PricingRates     = api.PricingRates
+	PricingRecord    = api.PricingRecord
+	Capabilities     = api.ModelsCapabilities
+	ModelRecord      = api.ModelRecord
+	BenchmarksRecord = api.BenchmarksRecord
+)
 
 // Catalog is the envelope of every catalog file.
 type Catalog[R any] struct {
 	AsOf    string   `json:"as_of"`
 	Sources []Source `json:"sources"`
 	Records []R      `json:"records"`
+}
+
+// ordered is the catalog with each record encoded in the order of its OpenAPI schema (SchemaOrdered).
+func (c Catalog[R]) ordered() (Catalog[json.RawMessage], error) {
+	recs, err := SchemaOrdered(c.Records)
+	if err != nil {
+		return Catalog[json.RawMessage]{}, err
+	}
+	raw, ok := recs.([]json.RawMessage)
+	if !ok {
+		return Catalog[json.RawMessage]{}, fmt.Errorf("records of type %T are not generated API records", c.Records)
+	}
+	return Catalog[json.RawMessage]{AsOf: c.AsOf, Sources: c.Sources, Records: raw}, nil
 }
 
 // Result is a conversion's output.
@@ -221,7 +194,13 @@ func Convert(in Input) (*Result, error) {
 	}
 	c.report.sort()
 	res := &Result{Files: map[string][]byte{}, Stats: c.stats, Report: c.report}
-	for name, v := range map[string]any{"pricing.json": pricingCat, "models.json": modelsCat, "benchmarks.json": benchCat} {
+	for name, cat := range map[string]interface {
+		ordered() (Catalog[json.RawMessage], error)
+	}{"pricing.json": pricingCat, "models.json": modelsCat, "benchmarks.json": benchCat} {
+		v, err := cat.ordered()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		b, err := encode(v)
 		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", name, err)
@@ -299,6 +278,10 @@ func roundSig(x float64, n int) float64 {
 }
 
 func ptr(x float64) *float64 { return &x }
+
+// intPtr narrows a count read from a data set to the int of the generated types (64 bits on every platform the
+// build runs on).
+func intPtr(x int64) *int { v := int(x); return &v }
 
 // perToken converts a litellm per-token price to USD per 1M tokens.
 func perToken(x float64) *float64 { return ptr(roundSig(x*1e6, 9)) }

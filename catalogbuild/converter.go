@@ -326,7 +326,7 @@ func better(a, b *lModel) bool {
 }
 
 func anyPrice(r PricingRates) bool {
-	return r.InputPer1M != nil || r.OutputPer1M != nil || r.CachedInputPer1M != nil || r.PerImage != nil ||
+	return r.InputPer1mTokens != nil || r.OutputPer1mTokens != nil || r.CachedInputPer1mTokens != nil || r.PerImage != nil ||
 		r.PerMinuteAudio != nil || r.Per1kCharacters != nil || r.PerRequest != nil
 }
 
@@ -334,7 +334,7 @@ func allZero(r PricingRates) bool {
 	if !anyPrice(r) {
 		return false
 	}
-	for _, p := range []*float64{r.InputPer1M, r.OutputPer1M, r.CachedInputPer1M, r.PerImage, r.PerMinuteAudio, r.Per1kCharacters, r.PerRequest} {
+	for _, p := range []*float64{r.InputPer1mTokens, r.OutputPer1mTokens, r.CachedInputPer1mTokens, r.PerImage, r.PerMinuteAudio, r.Per1kCharacters, r.PerRequest} {
 		if p != nil && *p != 0 {
 			return false
 		}
@@ -346,20 +346,20 @@ func allZero(r PricingRates) bool {
 func litellmRates(e litellmEntry, task string) PricingRates {
 	var r PricingRates
 	if v, ok := e.num("input_cost_per_token"); ok {
-		r.InputPer1M = perToken(v)
+		r.InputPer1mTokens = perToken(v)
 	}
 	if v, ok := e.num("output_cost_per_token"); ok {
-		r.OutputPer1M = perToken(v)
+		r.OutputPer1mTokens = perToken(v)
 	} else if v, ok := e.num("output_cost_per_image_token"); ok && task == "image" {
 		// Token-priced image generators (gpt-image-*): their output tokens are image tokens.
-		r.OutputPer1M = perToken(v)
+		r.OutputPer1mTokens = perToken(v)
 	}
 	if v, ok := e.num("cache_read_input_token_cost"); ok {
-		r.CachedInputPer1M = perToken(v)
+		r.CachedInputPer1mTokens = perToken(v)
 	}
 	if task == "speech" || task == "image" || task == "video" {
 		// A zero token price on a per-minute, per-character or per-image product means "not priced by token".
-		for _, f := range []**float64{&r.InputPer1M, &r.OutputPer1M, &r.CachedInputPer1M} {
+		for _, f := range []**float64{&r.InputPer1mTokens, &r.OutputPer1mTokens, &r.CachedInputPer1mTokens} {
 			if *f != nil && **f == 0 {
 				*f = nil
 			}
@@ -367,8 +367,8 @@ func litellmRates(e litellmEntry, task string) PricingRates {
 	}
 	switch task {
 	case "embedding":
-		if r.OutputPer1M != nil && *r.OutputPer1M == 0 {
-			r.OutputPer1M = nil // embeddings have no output tokens
+		if r.OutputPer1mTokens != nil && *r.OutputPer1mTokens == 0 {
+			r.OutputPer1mTokens = nil // embeddings have no output tokens
 		}
 	case "image":
 		if v, ok := e.num("output_cost_per_image"); ok {

@@ -36,18 +36,18 @@ type Retirement struct {
 
 // CurrentModel is a model the provider's models or pricing page lists as available.
 type CurrentModel struct {
-	ModelID          string   `json:"model_id"`
-	Name             *string  `json:"name"`
-	Task             string   `json:"task"`
-	Stage            string   `json:"stage"`
-	Released         *string  `json:"released"`
-	ContextWindow    *int64   `json:"context_window"`
-	MaxOutputTokens  *int64   `json:"max_output_tokens"`
-	InputPer1M       *float64 `json:"input_per_1m_tokens"`
-	OutputPer1M      *float64 `json:"output_per_1m_tokens"`
-	CachedInputPer1M *float64 `json:"cached_input_per_1m_tokens"`
-	Sources          []string `json:"sources"`
-	Note             *string  `json:"note"`
+	ModelID                string   `json:"model_id"`
+	Name                   *string  `json:"name"`
+	Task                   string   `json:"task"`
+	Stage                  string   `json:"stage"`
+	Released               *string  `json:"released"`
+	ContextWindow          *int64   `json:"context_window"`
+	MaxOutputTokens        *int64   `json:"max_output_tokens"`
+	InputPer1mTokens       *float64 `json:"input_per_1m_tokens"`
+	OutputPer1mTokens      *float64 `json:"output_per_1m_tokens"`
+	CachedInputPer1mTokens *float64 `json:"cached_input_per_1m_tokens"`
+	Sources                []string `json:"sources"`
+	Note                   *string  `json:"note"`
 }
 
 // LifecycleFile is sources/official/lifecycle/<provider>.json.
@@ -195,7 +195,7 @@ func (f *LifecycleFile) check(file string) error {
 		if err := checkOptDay(file+": current "+m.ModelID+" released", m.Released); err != nil {
 			return err
 		}
-		for _, p := range []*float64{m.InputPer1M, m.OutputPer1M, m.CachedInputPer1M} {
+		for _, p := range []*float64{m.InputPer1mTokens, m.OutputPer1mTokens, m.CachedInputPer1mTokens} {
 			if p != nil && *p < 0 {
 				return fmt.Errorf("%s: current %s has a negative price", file, m.ModelID)
 			}

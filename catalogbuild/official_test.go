@@ -35,22 +35,22 @@ func TestOfficialPagesWin(t *testing.T) {
 		t.Fatal(err)
 	}
 	price := func(id string) *PricingRecord {
-		i := slices.IndexFunc(pricing.Records, func(r PricingRecord) bool { return r.ProviderID == "openai" && r.Model == id })
+		i := slices.IndexFunc(pricing.Records, func(r PricingRecord) bool { return r.ProviderId == "openai" && r.Model == id })
 		if i < 0 {
 			return nil
 		}
 		return &pricing.Records[i]
 	}
-	if p := price("gpt-page-only"); p == nil || *p.Pricing.InputPer1M != 1.5 || p.Confidence != ConfidenceVerified || !slices.Equal(p.Sources, []string{"openai-test-models"}) {
+	if p := price("gpt-page-only"); p == nil || *p.Pricing.InputPer1mTokens != 1.5 || p.Confidence != ConfidenceVerified || !slices.Equal(p.Sources, []string{"openai-test-models"}) {
 		t.Errorf("page-only model in pricing: %+v", p)
 	}
-	if p := price("gpt-4.1"); p == nil || *p.Pricing.InputPer1M != 1.99 || !slices.Contains(p.Sources, "openai-test-models") {
+	if p := price("gpt-4.1"); p == nil || *p.Pricing.InputPer1mTokens != 1.99 || !slices.Contains(p.Sources, "openai-test-models") {
 		t.Errorf("the page's input price does not win: %+v", p)
 	}
 	if p := price("gpt-4o-mini"); p != nil {
 		t.Errorf("a model the page shut down before the reference day is still priced: %+v", p)
 	}
-	i := slices.IndexFunc(models.Records, func(r ModelRecord) bool { return r.ProviderID == "openai" && r.ModelID == "gpt-page-only" })
+	i := slices.IndexFunc(models.Records, func(r ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == "gpt-page-only" })
 	if i < 0 || *models.Records[i].ContextWindow != 200000 || *models.Records[i].MaxOutputTokens != 32000 || models.Records[i].Confidence != ConfidenceVerified {
 		t.Errorf("page-only model in models: %v", i)
 	}

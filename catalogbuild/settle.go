@@ -2,6 +2,8 @@ package catalogbuild
 
 import (
 	"slices"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 // officialKeys lists every model the providers' own pages list as current, sorted.
@@ -51,6 +53,12 @@ func (p *provenance) add(level string, srcs ...string) {
 		}
 	}
 	p.levels = append(p.levels, level)
+}
+
+// record is result in the generated record's types.
+func (p *provenance) record(fallback string) (api.RecordSources, api.Confidence) {
+	srcs, conf := p.result(fallback)
+	return srcs, api.Confidence(conf)
 }
 
 // result is the record's sources (sorted) and its confidence: disputed when any field was disputed, verified
@@ -104,9 +112,9 @@ func (c *converter) sourceRates(k key, task string) map[string]PricingRates {
 // that $0 is a fact only where a source says the model is free. Per-image, per-minute and per-request prices come
 // from the one data set that gives them.
 func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen string) {
-	k := key{rec.ProviderID, rec.Model}
+	k := key{rec.ProviderId, rec.Model}
 	off := c.officialModel(k)
-	task := rec.Task
+	task := string(rec.Task)
 	if task == "code" {
 		task = "llm"
 	}
@@ -118,14 +126,14 @@ func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen stri
 		of       func(PricingRates) *float64
 		official *float64
 	}{
-		{"input_per_1m_tokens", &rec.Pricing.InputPer1M, func(r PricingRates) *float64 { return r.InputPer1M }, nil},
-		{"output_per_1m_tokens", &rec.Pricing.OutputPer1M, func(r PricingRates) *float64 { return r.OutputPer1M }, nil},
-		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1M, func(r PricingRates) *float64 { return r.CachedInputPer1M }, nil},
+		{"input_per_1m_tokens", &rec.Pricing.InputPer1mTokens, func(r PricingRates) *float64 { return r.InputPer1mTokens }, nil},
+		{"output_per_1m_tokens", &rec.Pricing.OutputPer1mTokens, func(r PricingRates) *float64 { return r.OutputPer1mTokens }, nil},
+		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1mTokens, func(r PricingRates) *float64 { return r.CachedInputPer1mTokens }, nil},
 	}
 	if off != nil {
-		fields[0].official, fields[1].official, fields[2].official = off.InputPer1M, off.OutputPer1M, off.CachedInputPer1M
+		fields[0].official, fields[1].official, fields[2].official = off.InputPer1mTokens, off.OutputPer1mTokens, off.CachedInputPer1mTokens
 	}
-	officialFree := off != nil && off.InputPer1M != nil && *off.InputPer1M == 0 && (off.OutputPer1M == nil || *off.OutputPer1M == 0)
+	officialFree := off != nil && off.InputPer1mTokens != nil && *off.InputPer1mTokens == 0 && (off.OutputPer1mTokens == nil || *off.OutputPer1mTokens == 0)
 	for _, f := range fields {
 		if f.official != nil {
 			v := *f.official
@@ -173,8 +181,8 @@ func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen stri
 	for _, f := range []struct {
 		name string
 		dst  **float64
-	}{{"input_per_1m_tokens", &rec.Pricing.InputPer1M}, {"output_per_1m_tokens", &rec.Pricing.OutputPer1M},
-		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1M}, {"per_image", &rec.Pricing.PerImage},
+	}{{"input_per_1m_tokens", &rec.Pricing.InputPer1mTokens}, {"output_per_1m_tokens", &rec.Pricing.OutputPer1mTokens},
+		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1mTokens}, {"per_image", &rec.Pricing.PerImage},
 		{"per_minute_audio", &rec.Pricing.PerMinuteAudio}, {"per_1k_characters", &rec.Pricing.Per1kCharacters},
 		{"per_request", &rec.Pricing.PerRequest}} {
 		if *f.dst != nil && **f.dst == 0 && !free {
@@ -182,25 +190,25 @@ func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen stri
 			*f.dst = nil
 		}
 	}
-	if tokenTask(rec.Task) {
-		if p := rec.Pricing.InputPer1M; p != nil && *p > MaxLLMInputPer1M {
+	if tokenTask(string(rec.Task)) {
+		if p := rec.Pricing.InputPer1mTokens; p != nil && *p > MaxLLMInputPer1M {
 			c.report.reject("pricing", k, "input_per_1m_tokens", *p, "above the bound of $150 per 1M input tokens")
-			rec.Pricing.InputPer1M = nil
+			rec.Pricing.InputPer1mTokens = nil
 		}
-		if p := rec.Pricing.OutputPer1M; p != nil && *p > MaxLLMOutputPer1M {
+		if p := rec.Pricing.OutputPer1mTokens; p != nil && *p > MaxLLMOutputPer1M {
 			c.report.reject("pricing", k, "output_per_1m_tokens", *p, "above the bound of $600 per 1M output tokens")
-			rec.Pricing.OutputPer1M = nil
+			rec.Pricing.OutputPer1mTokens = nil
 		}
 	}
 	rec.FreeTier = free
-	rec.Sources, rec.Confidence = prov.result(chosen)
+	rec.Sources, rec.Confidence = prov.record(chosen)
 }
 
 // settleModel applies the providers' pages and the bounds to one model record: the page's context window and
 // output limit win; a window above MaxContextWindow, an output limit above the window, and an output limit equal to
 // the window that no official page states (a number copied across fields) are rejected into the report.
 func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM bool, ctxVals []sourced) {
-	k := key{rec.ProviderID, rec.ModelID}
+	k := key{rec.ProviderId, rec.ModelId}
 	off := c.officialModel(k)
 	var prov provenance
 	officialOut := false
@@ -210,12 +218,10 @@ func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM boo
 			ids[i] = c.officialSource(k.provider, s)
 		}
 		if off.ContextWindow != nil {
-			v := *off.ContextWindow
-			rec.ContextWindow = &v
+			rec.ContextWindow = intPtr(*off.ContextWindow)
 		}
 		if off.MaxOutputTokens != nil {
-			v := *off.MaxOutputTokens
-			rec.MaxOutputTokens = &v
+			rec.MaxOutputTokens = intPtr(*off.MaxOutputTokens)
 			officialOut = true
 		}
 		prov.add(ConfidenceVerified, ids...)
@@ -263,7 +269,7 @@ func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM boo
 	if !fromModelsDev {
 		fallback = SourceLiteLLM
 	}
-	rec.Sources, rec.Confidence = prov.result(fallback)
+	rec.Sources, rec.Confidence = prov.record(fallback)
 }
 
 func agreeInts(vals []sourced) bool {

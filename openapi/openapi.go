@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -51,9 +52,17 @@ func Load(ctx context.Context) (*openapi3.T, error) {
 	return doc, nil
 }
 
-// propertyOrder maps each component schema to its property names in the order the document writes them (kin-openapi
+// Property is one property of a component schema: its name and, when its value is an object or an array of
+// objects of another component schema (a $ref, directly, as array items, or as the one $ref of an anyOf/oneOf/allOf),
+// that schema's name.
+type Property struct {
+	Name string
+	Ref  string
+}
+
+// properties maps each component schema to its properties in the order the document writes them (kin-openapi
 // keeps properties in a map, which has none).
-var propertyOrder = sync.OnceValues(func() (map[string][]string, error) {
+var properties = sync.OnceValues(func() (map[string][]Property, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(document, &root); err != nil {
 		return nil, fmt.Errorf("parsing openapi.yaml: %w", err)
@@ -62,20 +71,48 @@ var propertyOrder = sync.OnceValues(func() (map[string][]string, error) {
 	if schemas == nil {
 		return nil, fmt.Errorf("openapi.yaml has no components.schemas")
 	}
-	out := map[string][]string{}
+	out := map[string][]Property{}
 	for i := 0; i+1 < len(schemas.Content); i += 2 {
 		props := child(schemas.Content[i+1], "properties")
 		if props == nil {
 			continue
 		}
-		names := make([]string, 0, len(props.Content)/2)
+		list := make([]Property, 0, len(props.Content)/2)
 		for j := 0; j+1 < len(props.Content); j += 2 {
-			names = append(names, props.Content[j].Value)
+			list = append(list, Property{Name: props.Content[j].Value, Ref: refOf(props.Content[j+1])})
 		}
-		out[schemas.Content[i].Value] = names
+		out[schemas.Content[i].Value] = list
 	}
 	return out, nil
 })
+
+// refOf is the component schema name a property schema refers to (see Property); "" when none or several.
+func refOf(n *yaml.Node) string {
+	const prefix = "#/components/schemas/"
+	if r := child(n, "$ref"); r != nil && strings.HasPrefix(r.Value, prefix) {
+		return strings.TrimPrefix(r.Value, prefix)
+	}
+	if items := child(n, "items"); items != nil {
+		return refOf(items)
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		alt := child(n, k)
+		if alt == nil || alt.Kind != yaml.SequenceNode {
+			continue
+		}
+		ref := ""
+		for _, a := range alt.Content {
+			if r := refOf(a); r != "" {
+				if ref != "" {
+					return ""
+				}
+				ref = r
+			}
+		}
+		return ref
+	}
+	return ""
+}
 
 // child is the value of key in a YAML mapping node; nil when absent.
 func child(n *yaml.Node, key string) *yaml.Node {
@@ -93,7 +130,21 @@ func child(n *yaml.Node, key string) *yaml.Node {
 // PropertyOrder returns the property names of the component schema name, in the document's order; false when the
 // schema does not exist or has no properties.
 func PropertyOrder(name string) ([]string, bool) {
-	m, err := propertyOrder()
+	props, ok := Properties(name)
+	if !ok {
+		return nil, false
+	}
+	names := make([]string, len(props))
+	for i, p := range props {
+		names[i] = p.Name
+	}
+	return names, true
+}
+
+// Properties returns the properties of the component schema name, in the document's order; false when the schema
+// does not exist or has no properties.
+func Properties(name string) ([]Property, bool) {
+	m, err := properties()
 	if err != nil {
 		return nil, false
 	}

@@ -14,75 +14,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 
 	"github.com/switchboard/switchboard/catalogbuild"
-	"github.com/switchboard/switchboard/gen/api"
-	"github.com/switchboard/switchboard/openapi"
 	"github.com/switchboard/switchboard/seeds"
 )
-
-// apiPackage is the import path of the generated API types, whose records Encode orders by their schema.
-var apiPackage = reflect.TypeFor[api.Confidence]().PkgPath()
-
-// schemaOrdered returns records (a slice) as encoded JSON objects whose keys follow the OpenAPI schema of their
-// type, when the type is a generated API record: generated structs order their fields by Go name, and the files
-// keep the schema's order, as the document shows it. The provenance keys (sources, confidence) are left out
-// while still empty: WithProvenance fills them. A key the schema does not list is an error, so the files cannot
-// hold what the document does not describe. Records of another type are returned unchanged.
-func schemaOrdered(records any) (any, error) {
-	v := reflect.ValueOf(records)
-	if v.Kind() != reflect.Slice || v.Type().Elem().PkgPath() != apiPackage {
-		return records, nil
-	}
-	name := v.Type().Elem().Name()
-	order, ok := openapi.PropertyOrder(name)
-	if !ok {
-		return nil, fmt.Errorf("record type %s has no schema with properties in the OpenAPI document", name)
-	}
-	out := make([]json.RawMessage, v.Len())
-	for i := range out {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v.Index(i).Interface()); err != nil {
-			return nil, err
-		}
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(buf.Bytes(), &fields); err != nil {
-			return nil, err
-		}
-		var rec bytes.Buffer
-		rec.WriteByte('{')
-		n := 0
-		for _, key := range order {
-			val, ok := fields[key]
-			if !ok {
-				continue
-			}
-			delete(fields, key)
-			if (key == "sources" && string(val) == "null") || (key == "confidence" && string(val) == `""`) {
-				continue
-			}
-			if n > 0 {
-				rec.WriteByte(',')
-			}
-			k, _ := json.Marshal(key)
-			rec.Write(k)
-			rec.WriteByte(':')
-			rec.Write(val)
-			n++
-		}
-		for key := range fields {
-			return nil, fmt.Errorf("%s record %d: field %s is not in the schema", name, i, key)
-		}
-		rec.WriteByte('}')
-		out[i] = rec.Bytes()
-	}
-	return out, nil
-}
 
 // Input is what derivers read.
 type Input struct {
@@ -237,7 +174,7 @@ func Encode(c *Catalog) ([]byte, error) {
 	if c.Sources == nil || c.Records == nil {
 		return nil, fmt.Errorf("catalog needs sources and records")
 	}
-	records, err := schemaOrdered(c.Records)
+	records, err := catalogbuild.SchemaOrdered(c.Records)
 	if err != nil {
 		return nil, err
 	}
