@@ -507,3 +507,35 @@ func TestPickPrefersGenerallyAvailable(t *testing.T) {
 		t.Errorf("pick with min_context = %+v %v, want preview-big saying why", best, err)
 	}
 }
+
+// TestPinnedVersionRankedOnce: a pinned version priced and sized as its alias is one offer, ranked once under the
+// alias, and still estimated by its own ID; a pinned version priced differently is an offer of its own.
+func TestPinnedVersionRankedOnce(t *testing.T) {
+	ix, err := Build(seeds.Providers(), Catalogs{
+		Pricing: []seeds.PricingRecord{
+			{ProviderId: "openai", Model: "m", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderId: "openai", Model: "m-2026-01-01", Task: "llm", Pricing: rates(f(1), f(2), nil)},
+			{ProviderId: "openai", Model: "m-2025-01-01", Task: "llm", Pricing: rates(f(3), f(6), nil)},
+		},
+		Models: []seeds.ModelRecord{
+			{ProviderId: "openai", ModelId: "m", Task: "llm", ContextWindow: iptr(100000)},
+			{ProviderId: "openai", ModelId: "m-2026-01-01", Task: "llm", ContextWindow: iptr(100000)},
+			{ProviderId: "openai", ModelId: "m-2025-01-01", Task: "llm", ContextWindow: iptr(100000)},
+		},
+		Pinned: map[string]string{"openai/m-2026-01-01": "m", "openai/m-2025-01-01": "m"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ix.Cheapest(CheapestQuery{Task: "llm", Input: 1000, Output: 1000, Limit: 10}, Statuses{"openai": op(100)}) {
+		got = append(got, r.Model)
+	}
+	if !slices.Equal(got, []string{"m", "m-2025-01-01"}) {
+		t.Errorf("cheapest = %v, want the alias once and the differently priced version", got)
+	}
+	e, err := ix.CostEstimate(EstimateQuery{Provider: "openai", Model: "m-2026-01-01", Input: 1000}, nil)
+	if err != nil || e.Model != "m-2026-01-01" {
+		t.Errorf("estimate of the pinned version = %+v %v", e, err)
+	}
+}

@@ -105,6 +105,9 @@ type Model struct {
 	// Stage is the lifecycle stage ("" when the lifecycle catalog does not list the model).
 	Stage  string
 	Scores map[string]float64
+	// AliasOf is the alias this pinned version is the same offer as (same prices, same window): the alias stands
+	// for it in rankings, and it stays reachable by its own ID. "" when it is no such duplicate.
+	AliasOf string
 }
 
 // Benchmark names, in the document's order.
@@ -139,6 +142,9 @@ type Catalogs struct {
 	Today     string
 	// Stages maps "provider/model" to its lifecycle stage; experimental and sunset models are no candidates.
 	Stages map[string]string
+	// Pinned maps "provider/version" to its alias (model_versions): a pinned version priced and sized as its
+	// alias is one offer, ranked once under the alias.
+	Pinned map[string]string
 }
 
 // retired reports whether the model is shut down on c.Today, or is no candidate by its stage: experimental
@@ -176,6 +182,9 @@ var embedded = sync.OnceValues(func() (Catalogs, error) {
 	}
 	if c.Stages, err = seeds.Stages(); err != nil {
 		return c, fmt.Errorf("decide: loading lifecycle stages: %w", err)
+	}
+	if c.Pinned, err = seeds.PinnedVersions(); err != nil {
+		return c, fmt.Errorf("decide: loading model versions: %w", err)
 	}
 	return c, nil
 })
@@ -251,6 +260,13 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 			m.Scores = b.Scores
 		}
 	}
+	for k, m := range models {
+		if alias := c.Pinned[k.provider+"/"+k.model]; alias != "" {
+			if a := models[modelKey{k.provider, alias}]; a != nil && sameOffer(a, m) {
+				m.AliasOf = alias
+			}
+		}
+	}
 	all := make([]*Model, 0, len(models))
 	for _, m := range models {
 		if !reg.Known(m.Provider) {
@@ -267,8 +283,11 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		ix.catalogTasks[p.ID] = map[string]int{}
 	}
 	for _, m := range all {
-		ix.byTask[m.Task] = append(ix.byTask[m.Task], m)
 		ix.byProvider[m.Provider] = append(ix.byProvider[m.Provider], m)
+		if m.AliasOf != "" {
+			continue // ranked once, under its alias
+		}
+		ix.byTask[m.Task] = append(ix.byTask[m.Task], m)
 		ix.serves[m.Provider][m.Task] = true
 		ix.catalogTasks[m.Provider][m.Task]++
 		if m.Input != nil {
@@ -287,6 +306,14 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		slices.Sort(ids)
 	}
 	return ix, nil
+}
+
+// sameOffer reports whether a pinned version is its alias again: the same task, prices and context window.
+func sameOffer(alias, v *Model) bool {
+	samePrice := func(a, b *Price) bool { return (a == nil) == (b == nil) && (a == nil || a.USD == b.USD) }
+	sameInt := func(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+	return alias.Task == v.Task && samePrice(alias.Input, v.Input) && samePrice(alias.Output, v.Output) &&
+		samePrice(alias.Cached, v.Cached) && sameInt(alias.Context, v.Context)
 }
 
 // Registry is the provider registry the index was built over.

@@ -259,6 +259,30 @@ func Stages() (map[string]string, error) {
 	return out, nil
 }
 
+// PinnedVersions maps "provider/version" to its alias for every pinned version that model_versions lists under an
+// alias of the same provider (gpt-4o-2024-08-06 under gpt-4o).
+func PinnedVersions() (map[string]string, error) {
+	recs, err := typed[struct {
+		ProviderID string `json:"provider_id"`
+		Alias      string `json:"alias"`
+		Versions   []struct {
+			VersionID string `json:"version_id"`
+		} `json:"versions"`
+	}]("model_versions")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range recs {
+		for _, v := range r.Versions {
+			if v.VersionID != r.Alias {
+				out[r.ProviderID+"/"+v.VersionID] = r.Alias
+			}
+		}
+	}
+	return out, nil
+}
+
 // CatalogSourceDate is one source of one catalog with the date its data holds for.
 type CatalogSourceDate struct {
 	Catalog, Source string
