@@ -89,9 +89,17 @@ func testPick(t *testing.T, s *apitest.Server) {
 		t.Fatalf("pick = %+v", p)
 	}
 	all := append([]api.PickEntry{*p.Pick}, p.RunnersUp...)
+	stages, err := seeds.Stages()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i, e := range all {
 		if e.ProviderId == "groq" || (i > 0 && e.Score > all[i-1].Score) {
 			t.Errorf("entry %d = %+v", i, e)
+		}
+		// A generally available, priced model: never an experimental build at an unknown price.
+		if stage := stages[e.ProviderId+"/"+e.Model]; stage != "ga" || e.InputPer1mUsd == nil {
+			t.Errorf("entry %d = %s/%s, stage %q, input price %v: want a generally available, priced model", i, e.ProviderId, e.Model, stage, e.InputPer1mUsd)
 		}
 	}
 	get(t, s, "/api/v1/pick?task=llm&needs=vision,function_calling&min_context=100000&budget=5&avoid=openai", &p)
