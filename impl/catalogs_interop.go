@@ -8,14 +8,12 @@ import (
 	"strings"
 
 	"github.com/switchboard/switchboard/catalog"
-	"github.com/switchboard/switchboard/catalogbuild/derive"
 	"github.com/switchboard/switchboard/gen/api"
-	"github.com/switchboard/switchboard/seeds"
 )
 
 // The catalogs of the trust and compliance the interoperability catalogs: overflow behaviour, reference compatibility, error codes and
-// rate-limit recovery (hand-curated, seeds/catalogs), and migration guides (computed from other catalogs when the
-// catalogs load, by the rules of catalogbuild/derive/migration_guide.go).
+// rate-limit recovery (hand-curated, seeds/catalogs), and migration guides (built from other catalogs by the rules of
+// catalogbuild/derive/migration_guide.go).
 const (
 	catalogOverflowBehaviour = "overflow_behaviour"
 	catalogReferenceCompat   = "reference_compat"
@@ -166,54 +164,9 @@ func guideOrder(a, b *api.MigrationGuideRecord) int {
 }
 
 // The guides are indexed by their source provider, so `from` walks only that provider's guides.
-var migrationCatalog = declareComputed(catalog.Spec[api.MigrationGuideRecord]{
+var migrationCatalog = declare(catalog.Spec[api.MigrationGuideRecord]{
 	Name: catalogMigrationGuide, Provider: guideFrom, Natural: guideOrder,
-}, migrationRecords)
-
-// migrationRecords builds the guides from the embedded catalogs, in the document's types.
-func migrationRecords() (string, []seeds.Source, []api.MigrationGuideRecord, error) {
-	asOf, sources, guides, err := derive.MigrationGuides(seeds.LoadCatalog)
-	if err != nil {
-		return "", nil, nil, err
-	}
-	// A guide is computed by rule from all of the input catalogs: it cites them all, and is as sure as one source.
-	ids := make([]string, len(sources))
-	for i, src := range sources {
-		ids[i] = src.ID
-	}
-	out := make([]api.MigrationGuideRecord, len(guides))
-	for i, g := range guides {
-		changes := make([]api.MigrationGuideParamChange, len(g.ParamChanges))
-		for j, c := range g.ParamChanges {
-			changes[j] = api.MigrationGuideParamChange{From: c.From, To: c.To}
-		}
-		out[i] = api.MigrationGuideRecord{
-			FromProvider: g.FromProvider, ToProvider: g.ToProvider, Difficulty: api.MigrationGuideDifficulty(g.Difficulty),
-			Sources: ids, Confidence: api.ConfidenceSingle,
-			ReferenceCompat: g.ReferenceCompat, ParamChanges: changes, MissingFeatures: g.MissingFeatures,
-			AuthChange: g.AuthChange, Gotchas: g.Gotchas,
-		}
-	}
-	return asOf, sources, out, nil
-}
-
-// declareComputed is declare for a catalog built in memory at load time rather than read from a seeds file.
-func declareComputed[T any](spec catalog.Spec[T], build func() (string, []seeds.Source, []T, error)) catalogRef[T] {
-	declared = append(declared, func(known func(string) bool) (any, error) {
-		asOf, sources, recs, err := build()
-		if err != nil {
-			return nil, fmt.Errorf("building catalog %s: %w", spec.Name, err)
-		}
-		sp := spec
-		sp.Known = known
-		c, err := catalog.New(sp, asOf, sources, recs)
-		if err != nil {
-			return nil, err
-		}
-		return serve(c, spec.Name)
-	})
-	return catalogRef[T]{i: len(declared) - 1}
-}
+})
 
 // atMostDifficulty keeps the guides no harder than max; nil is no filter.
 func atMostDifficulty(max *api.MigrationGuideDifficulty) catalog.Filter[api.MigrationGuideRecord] {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/switchboard/switchboard/apitest"
-	"github.com/switchboard/switchboard/catalogbuild/derive"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/seeds"
@@ -258,15 +257,20 @@ var gfTop15 = []string{"openai", "anthropic", "google-gemini", "google-vertex-ai
 	"cohere", "groq", "together", "fireworks", "deepseek", "perplexity", "xai", "openrouter"}
 
 func testMigrationGuide(t *testing.T, s *apitest.Server) {
-	// The rules are unit-tested in catalogbuild/derive; here the guides they build are the expectation, and the checks
+	// The rules are unit-tested in catalogbuild/derive; here the guides they built (seeds/catalogs/migration_guide.json) are the expectation, and the checks
 	// are the endpoint's: which guides each parameter keeps, in which order, with which meta.
-	asOf, sources, guides, err := derive.MigrationGuides(seeds.LoadCatalog)
+	built, err := seeds.LoadCatalog("migration_guide")
 	if err != nil {
 		t.Fatal(err)
 	}
+	guides, err := seeds.Records[api.MigrationGuideRecord](built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asOf, sources := built.AsOf, built.Sources
 	rank := map[string]int{"drop_in": 0, "easy": 1, "moderate": 2, "hard": 3}
-	slices.SortFunc(guides, func(a, b derive.MigrationGuide) int {
-		return cmp.Or(cmp.Compare(rank[a.Difficulty], rank[b.Difficulty]), strings.Compare(a.FromProvider, b.FromProvider),
+	slices.SortFunc(guides, func(a, b api.MigrationGuideRecord) int {
+		return cmp.Or(cmp.Compare(rank[string(a.Difficulty)], rank[string(b.Difficulty)]), strings.Compare(a.FromProvider, b.FromProvider),
 			strings.Compare(a.ToProvider, b.ToProvider))
 	})
 	if len(guides) != 210 {
@@ -284,8 +288,10 @@ func testMigrationGuide(t *testing.T, s *apitest.Server) {
 			}
 		}
 	}
-	key := func(g derive.MigrationGuide) string { return g.FromProvider + ">" + g.ToProvider + ":" + g.Difficulty }
-	check := func(path string, want []derive.MigrationGuide) {
+	key := func(g api.MigrationGuideRecord) string {
+		return g.FromProvider + ">" + g.ToProvider + ":" + string(g.Difficulty)
+	}
+	check := func(path string, want []api.MigrationGuideRecord) {
 		t.Helper()
 		b := catGet[api.MigrationGuideResponse](t, s, path)
 		got := catKeys(b.MigrationGuides, func(r api.MigrationGuideRecord) string {
@@ -303,37 +309,39 @@ func testMigrationGuide(t *testing.T, s *apitest.Server) {
 			}
 		}
 	}
-	where := func(keep func(derive.MigrationGuide) bool) []derive.MigrationGuide {
+	where := func(keep func(api.MigrationGuideRecord) bool) []api.MigrationGuideRecord {
 		return catWhere(guides, keep)
 	}
-	check("/api/v1/migration-guide?from=openai", where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
-	check("/api/v1/migration-guide?to=anthropic", where(func(g derive.MigrationGuide) bool { return g.ToProvider == "anthropic" }))
-	check("/api/v1/migration-guide?from=openai&to=anthropic", where(func(g derive.MigrationGuide) bool {
+	check("/api/v1/migration-guide?from=openai", where(func(g api.MigrationGuideRecord) bool { return g.FromProvider == "openai" }))
+	check("/api/v1/migration-guide?to=anthropic", where(func(g api.MigrationGuideRecord) bool { return g.ToProvider == "anthropic" }))
+	check("/api/v1/migration-guide?from=openai&to=anthropic", where(func(g api.MigrationGuideRecord) bool {
 		return g.FromProvider == "openai" && g.ToProvider == "anthropic"
 	}))
-	check("/api/v1/migration-guide?from=openai&to=openai", []derive.MigrationGuide{})
+	check("/api/v1/migration-guide?from=openai&to=openai", []api.MigrationGuideRecord{})
 	for lvl, r := range rank {
 		for _, p := range []string{"from=openai", "to=groq", "from=anthropic"} {
 			field := strings.SplitN(p, "=", 2)
-			check("/api/v1/migration-guide?"+p+"&max_difficulty="+lvl, where(func(g derive.MigrationGuide) bool {
+			check("/api/v1/migration-guide?"+p+"&max_difficulty="+lvl, where(func(g api.MigrationGuideRecord) bool {
 				side := g.FromProvider
 				if field[0] == "to" {
 					side = g.ToProvider
 				}
-				return side == field[1] && rank[g.Difficulty] <= r
+				return side == field[1] && rank[string(g.Difficulty)] <= r
 			}))
 		}
 	}
-	dropIn := where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" && g.Difficulty == "drop_in" })
-	catSplits(t, "drop_in_only from openai", dropIn, where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
+	dropIn := where(func(g api.MigrationGuideRecord) bool {
+		return g.FromProvider == "openai" && g.Difficulty == api.MigrationGuideDifficultyDropIn
+	})
+	catSplits(t, "drop_in_only from openai", dropIn, where(func(g api.MigrationGuideRecord) bool { return g.FromProvider == "openai" }))
 	check("/api/v1/migration-guide?from=openai&drop_in_only=true", dropIn)
-	check("/api/v1/migration-guide?from=openai&drop_in_only=false", where(func(g derive.MigrationGuide) bool { return g.FromProvider == "openai" }))
-	check("/api/v1/migration-guide?to=openai&drop_in_only=true&max_difficulty=hard", where(func(g derive.MigrationGuide) bool {
-		return g.ToProvider == "openai" && g.Difficulty == "drop_in"
+	check("/api/v1/migration-guide?from=openai&drop_in_only=false", where(func(g api.MigrationGuideRecord) bool { return g.FromProvider == "openai" }))
+	check("/api/v1/migration-guide?to=openai&drop_in_only=true&max_difficulty=hard", where(func(g api.MigrationGuideRecord) bool {
+		return g.ToProvider == "openai" && g.Difficulty == api.MigrationGuideDifficultyDropIn
 	}))
 	// A known provider outside the 15 has no guides.
-	check("/api/v1/migration-guide?from=cerebras", []derive.MigrationGuide{})
-	check("/api/v1/migration-guide?to=elevenlabs&from=openai", []derive.MigrationGuide{})
+	check("/api/v1/migration-guide?from=cerebras", []api.MigrationGuideRecord{})
+	check("/api/v1/migration-guide?to=elevenlabs&from=openai", []api.MigrationGuideRecord{})
 
 	catRefused(t, s, "/api/v1/migration-guide", 400, "from and to")
 	catRefused(t, s, "/api/v1/migration-guide?max_difficulty=easy", 400, "from and to")

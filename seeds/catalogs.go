@@ -136,14 +136,23 @@ func ParseCatalog(name string, b []byte) (*Catalog, error) {
 	}
 	reg := Providers()
 	for i, r := range c.Records {
+		// A record names its provider, or (migration guides) the two providers it goes between.
 		var id struct {
 			ProviderID string `json:"provider_id"`
+			From       string `json:"from_provider"`
+			To         string `json:"to_provider"`
 		}
 		if err := json.Unmarshal(r, &id); err != nil {
 			return nil, fmt.Errorf("seeds: catalogs/%s.json record %d: %w", name, i, err)
 		}
-		if !reg.Known(id.ProviderID) {
-			return nil, fmt.Errorf("seeds: catalogs/%s.json record %d: unknown provider %q", name, i, id.ProviderID)
+		ids := []string{id.ProviderID}
+		if id.ProviderID == "" && (id.From != "" || id.To != "") {
+			ids = []string{id.From, id.To}
+		}
+		for _, p := range ids {
+			if !reg.Known(p) {
+				return nil, fmt.Errorf("seeds: catalogs/%s.json record %d: unknown provider %q", name, i, p)
+			}
 		}
 	}
 	return &c, nil

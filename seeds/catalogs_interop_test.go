@@ -7,13 +7,14 @@ import (
 	"testing"
 )
 
-// the interoperability catalogs catalogs: overflow behaviour, reference compatibility, error codes, rate-limit recovery and migration
+// The interoperability catalogs: overflow behaviour, reference compatibility, error codes, rate-limit recovery and migration
 // guides.
 func init() {
 	recordSchemas["overflow_behaviour"] = "OverflowBehaviourRecord"
 	recordSchemas["reference_compat"] = "ReferenceCompatRecord"
 	recordSchemas["error_codes"] = "ErrorCodesRecord"
 	recordSchemas["rate_limit_recovery"] = "RateLimitRecoveryRecord"
+	recordSchemas["migration_guide"] = "MigrationGuideRecord"
 }
 
 // topLLMProviders are the 15 most used LLM providers: the first 15 of providers.json.

@@ -340,6 +340,7 @@ func TestParseCatalogRejects(t *testing.T) {
 		"no records":       `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}]}`,
 		"unknown provider": `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}],"records":[{"provider_id":"nope"}]}`,
 		"unknown field":    `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}],"records":[],"x":1}`,
+		"unknown target":   `{"as_of":"2026-07-01","sources":[{"name":"a","url":"https://a","license":null}],"records":[{"from_provider":"openai","to_provider":"nope"}]}`,
 	} {
 		if _, err := ParseCatalog("test", []byte(in)); err == nil {
 			t.Errorf("%s: accepted", name)

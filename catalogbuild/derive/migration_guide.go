@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -96,24 +97,6 @@ type MigrationFacts struct {
 	StrictRoles                         *bool
 }
 
-// MigrationGuide is one MigrationGuideRecord, fields in schema order.
-type MigrationGuide struct {
-	FromProvider    string        `json:"from_provider"`
-	ToProvider      string        `json:"to_provider"`
-	Difficulty      string        `json:"difficulty"`
-	ReferenceCompat bool          `json:"reference_compat"`
-	ParamChanges    []ParamChange `json:"param_changes"`
-	MissingFeatures []string      `json:"missing_features"`
-	AuthChange      string        `json:"auth_change"`
-	Gotchas         []string      `json:"gotchas"`
-}
-
-// ParamChange is one MigrationGuideParamChange.
-type ParamChange struct {
-	From *string `json:"from"`
-	To   *string `json:"to"`
-}
-
 func isTrueFact(b *bool) bool  { return b != nil && *b }
 func isFalseFact(b *bool) bool { return b != nil && !*b }
 
@@ -145,10 +128,10 @@ var migrationFeatures = []struct {
 //     that the target is not drop-in and a different tool schema format; a target stricter on role ordering;
 //     a lower tool count limit.
 //   - auth_change: the two providers' authentication on the path taken.
-func BuildMigrationGuide(from, to *MigrationFacts) MigrationGuide {
-	g := MigrationGuide{
+func BuildMigrationGuide(from, to *MigrationFacts) api.MigrationGuideRecord {
+	g := api.MigrationGuideRecord{
 		FromProvider: from.ID, ToProvider: to.ID, ReferenceCompat: isTrueFact(to.Compatible),
-		ParamChanges: []ParamChange{}, MissingFeatures: []string{}, Gotchas: []string{},
+		ParamChanges: []api.MigrationGuideParamChange{}, MissingFeatures: []string{}, Gotchas: []string{},
 	}
 	reference := isTrueFact(from.DropIn) && isTrueFact(to.DropIn)
 	unconfirmed := 0
@@ -180,7 +163,7 @@ func BuildMigrationGuide(from, to *MigrationFacts) MigrationGuide {
 	if slices.Contains(g.MissingFeatures, "tool calling") {
 		level = 3
 	}
-	g.Difficulty = migrationDifficulties[min(level, 3)]
+	g.Difficulty = api.MigrationGuideDifficulty(migrationDifficulties[min(level, 3)])
 
 	if reference {
 		g.Gotchas = append(g.Gotchas, prefixAll(to.ID+": ", to.Quirks)...)
@@ -227,11 +210,11 @@ func optional(s string) *string {
 }
 
 // paramChanges are the native-path renames; a side that has no such parameter is null.
-func paramChanges(from, to *MigrationFacts) []ParamChange {
-	out := []ParamChange{}
+func paramChanges(from, to *MigrationFacts) []api.MigrationGuideParamChange {
+	out := []api.MigrationGuideParamChange{}
 	add := func(a, b string) {
 		if a != b && (a != "" || b != "") {
-			out = append(out, ParamChange{From: optional(a), To: optional(b)})
+			out = append(out, api.MigrationGuideParamChange{From: optional(a), To: optional(b)})
 		}
 	}
 	add(from.SchemaParam, to.SchemaParam)
@@ -388,13 +371,20 @@ func migrationFactsFrom(ids []string, compat []mgCompat, fc []mgFunctionCalling,
 // MigrationInputs are the catalogs the guides are built from.
 var MigrationInputs = []string{"reference_compat", "function_calling", "structured_output", "tool_call_format"}
 
-// MigrationGuides builds the guide of every ordered pair of MigrationProviders, in the endpoint's order, from the
-// catalogs read returns (seeds.LoadCatalog at run time). asOf is the newest as_of of the inputs.
-func MigrationGuides(read func(name string) (*seeds.Catalog, error)) (asOf string, sources []seeds.Source, guides []MigrationGuide, err error) {
+func init() {
+	// reference_compat and function_calling are curated files; the other two inputs are derived in the same run.
+	Register(Deriver{Name: "migration_guide", Needs: []string{"structured_output", "tool_call_format"}, Build: buildMigrationGuides})
+}
+
+// buildMigrationGuides builds the guide of every ordered pair of MigrationProviders, in the endpoint's order, from
+// the input catalogs. A guide follows by rule from all of its inputs: it cites every source of the catalog and is
+// as sure as one source (single). as_of is the oldest as_of of the inputs.
+func buildMigrationGuides(in *Input) (*Catalog, error) {
 	cats := make([]*seeds.Catalog, len(MigrationInputs))
 	for i, n := range MigrationInputs {
-		if cats[i], err = read(n); err != nil {
-			return "", nil, nil, fmt.Errorf("migration guides: reading %s: %w", n, err)
+		var err error
+		if cats[i], err = in.Catalog(n); err != nil {
+			return nil, fmt.Errorf("migration guides: reading %s: %w", n, err)
 		}
 	}
 	compat, err1 := seeds.Records[mgCompat](cats[0])
@@ -402,24 +392,32 @@ func MigrationGuides(read func(name string) (*seeds.Catalog, error)) (asOf strin
 	so, err3 := seeds.Records[mgStructured](cats[2])
 	tf, err4 := seeds.Records[mgToolFormat](cats[3])
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		return "", nil, nil, fmt.Errorf("migration guides: %w", err)
+		return nil, fmt.Errorf("migration guides: %w", err)
+	}
+	sources := migrationSources(cats)
+	ids := make(api.RecordSources, len(sources))
+	for i, src := range sources {
+		ids[i] = src.ID
 	}
 	facts := migrationFactsFrom(MigrationProviders, compat, fc, so, tf)
+	var guides []api.MigrationGuideRecord
 	for _, a := range MigrationProviders {
 		for _, b := range MigrationProviders {
 			if a != b {
-				guides = append(guides, BuildMigrationGuide(facts[a], facts[b]))
+				g := BuildMigrationGuide(facts[a], facts[b])
+				g.Sources, g.Confidence = ids, api.ConfidenceSingle
+				guides = append(guides, g)
 			}
 		}
 	}
 	SortMigrationGuides(guides)
-	return oldestAsOf(cats), migrationSources(cats), guides, nil
+	return &Catalog{AsOf: oldestAsOf(cats), Sources: sources, Records: guides}, nil
 }
 
 // SortMigrationGuides puts guides in the endpoint's order: difficulty (easiest first), then from, then to.
-func SortMigrationGuides(g []MigrationGuide) {
-	slices.SortFunc(g, func(a, b MigrationGuide) int {
-		return cmp.Or(cmp.Compare(slices.Index(migrationDifficulties, a.Difficulty), slices.Index(migrationDifficulties, b.Difficulty)),
+func SortMigrationGuides(g []api.MigrationGuideRecord) {
+	slices.SortFunc(g, func(a, b api.MigrationGuideRecord) int {
+		return cmp.Or(cmp.Compare(slices.Index(migrationDifficulties, string(a.Difficulty)), slices.Index(migrationDifficulties, string(b.Difficulty))),
 			strings.Compare(a.FromProvider, b.FromProvider), strings.Compare(a.ToProvider, b.ToProvider))
 	})
 }

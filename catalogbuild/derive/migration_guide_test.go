@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -143,10 +144,11 @@ func TestMigrationFactsFrom(t *testing.T) {
 // TestMigrationGuidesFromSeeds builds the guides from the embedded catalogs: every ordered pair of the 15 once, in
 // the endpoint's order, with reference_compat read from the target's reference-compat record.
 func TestMigrationGuidesFromSeeds(t *testing.T) {
-	asOf, sources, guides, err := MigrationGuides(seeds.LoadCatalog)
+	built, err := buildMigrationGuides(&Input{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	asOf, sources, guides := built.AsOf, built.Sources, built.Records.([]api.MigrationGuideRecord)
 	if len(guides) != 15*14 || len(sources) == 0 || asOf == "" {
 		t.Fatalf("%d guides, %d sources, as_of %q", len(guides), len(sources), asOf)
 	}
@@ -167,7 +169,7 @@ func TestMigrationGuidesFromSeeds(t *testing.T) {
 			t.Errorf("guide %d: %s repeated or outside the 15", i, k)
 		}
 		seen[k] = true
-		levels[g.Difficulty]++
+		levels[string(g.Difficulty)]++
 		if g.ReferenceCompat != compat[g.ToProvider] {
 			t.Errorf("%s: reference_compat %v, the target's record says %v", k, g.ReferenceCompat, compat[g.ToProvider])
 		}
@@ -176,7 +178,7 @@ func TestMigrationGuidesFromSeeds(t *testing.T) {
 		}
 		if i > 0 {
 			p := guides[i-1]
-			pi, gi := slices.Index(migrationDifficulties, p.Difficulty), slices.Index(migrationDifficulties, g.Difficulty)
+			pi, gi := slices.Index(migrationDifficulties, string(p.Difficulty)), slices.Index(migrationDifficulties, string(g.Difficulty))
 			if pi > gi || (pi == gi && p.FromProvider+">"+p.ToProvider > k) {
 				t.Errorf("guide %d (%s) is out of order", i, k)
 			}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,19 @@ func TestCommands(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"serve", "--poll-interval", "1s"}, env, &out, &errOut); err == nil || !strings.Contains(err.Error(), "SWITCHBOARD_POLL_INTERVAL") {
 		t.Errorf("bad setting: %v", err)
+	}
+}
+
+// TestServerCarriesNoCatalogBuild: the server embeds and serves the built catalogs; the conversion code
+// (catalogbuild and its derivers) belongs to cmd/catalogbuild alone.
+func TestServerCarriesNoCatalogBuild(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "/switchboard/catalogbuild") {
+			t.Errorf("the server imports %s", dep)
+		}
 	}
 }
