@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -176,6 +177,9 @@ func (s *Server) Do(method, path string, body any, header http.Header) *Response
 // Check validates one answer against the document. Answers outside the documented routes (unknown paths,
 // wrong methods, /healthz) must still be the service's JSON error or status shape.
 func (s *Server) Check(req *http.Request, r *Response) error {
+	if r.Status == http.StatusNotModified || req.Method == http.MethodHead {
+		return s.checkBodiless(req, r)
+	}
 	if ct := r.Header.Get("Content-Type"); r.Status != http.StatusAccepted && !strings.HasPrefix(ct, "application/json") {
 		return errors.New("Content-Type is " + ct + ", want application/json")
 	}
@@ -210,6 +214,30 @@ func (s *Server) Check(req *http.Request, r *Response) error {
 		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	}
 	return openapi3filter.ValidateResponse(context.Background(), in)
+}
+
+// checkBodiless checks an answer that has no body: a 304 to a conditional GET (the operation lists 304 and the
+// answer names its ETag), or the answer to a HEAD, which is the GET's status and headers.
+func (s *Server) checkBodiless(req *http.Request, r *Response) error {
+	if len(r.Body) > 0 {
+		return fmt.Errorf("a %s answer %d has a body", req.Method, r.Status)
+	}
+	probe := req.Clone(context.Background())
+	probe.Method = http.MethodGet
+	route, _, err := s.router.FindRoute(probe)
+	if err != nil {
+		if r.Status < 400 && strings.HasPrefix(req.URL.Path, server.APIPrefix+"/") {
+			return errors.New("a route the document does not have answered " + http.StatusText(r.Status))
+		}
+		return nil
+	}
+	if route.Operation.Responses.Status(r.Status) == nil {
+		return fmt.Errorf("status %d is not documented for GET %s", r.Status, route.Path)
+	}
+	if r.Status == http.StatusNotModified && r.Header.Get("ETag") == "" {
+		return errors.New("304 without an ETag")
+	}
+	return nil
 }
 
 // jsonrpcPath reports whether the request's path is that of a JSON-RPC operation (x-jsonrpc), whatever the

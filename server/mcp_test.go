@@ -181,11 +181,11 @@ func TestMCPErrorsAreJSONRPC(t *testing.T) {
 	}
 	// Elsewhere a 405 keeps the service's error shape, with Allow.
 	r := s.Do(http.MethodPost, "/api/v1/health", "{}", http.Header{"Content-Type": {"application/json"}})
-	if r.Status != 405 || r.Header.Get("Allow") != "GET" || r.Error(t) == "" {
+	if r.Status != 405 || r.Header.Get("Allow") != "GET, HEAD" || r.Error(t) == "" {
 		t.Errorf("POST /health: %d Allow %q %s", r.Status, r.Header.Get("Allow"), r.Body)
 	}
 	r = s.Do(http.MethodPut, "/api/v1/webhooks", "{}", http.Header{"Content-Type": {"application/json"}})
-	if r.Status != 405 || r.Header.Get("Allow") != "GET, POST, DELETE" {
+	if r.Status != 405 || r.Header.Get("Allow") != "GET, HEAD, POST, DELETE" {
 		t.Errorf("PUT /webhooks: %d Allow %q", r.Status, r.Header.Get("Allow"))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/openapi"
@@ -91,7 +92,12 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	if o.Instrument != nil {
 		r.Use(o.Instrument)
 	}
-	r.Use(logRequests(o.Logger), guardJSONRPC(jsonrpcPaths(doc), o.MCPHosts, o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes))
+	gzip, err := compress()
+	if err != nil {
+		return nil, fmt.Errorf("server: gzip: %w", err)
+	}
+	r.Use(logRequests(o.Logger), guardJSONRPC(jsonrpcPaths(doc), o.MCPHosts, o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes),
+		gzip, etags, middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
 	})

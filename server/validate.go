@@ -49,7 +49,13 @@ func newValidator(doc *openapi3.T) (*validator, error) {
 
 func (v *validator) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		route, params, err := v.router.FindRoute(r)
+		// HEAD is GET without the body (RFC 9110 9.3.2): it is routed and validated as the GET it stands for.
+		probe := r
+		if r.Method == http.MethodHead {
+			probe = r.Clone(r.Context())
+			probe.Method = http.MethodGet
+		}
+		route, params, err := v.router.FindRoute(probe)
 		switch {
 		case errors.Is(err, routers.ErrMethodNotAllowed):
 			v.methodNotAllowed(w, r)
@@ -58,7 +64,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 			WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
 			return
 		}
-		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: v.options}
+		in := &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route, Options: v.options}
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
@@ -74,6 +80,9 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 			WriteError(w, http.StatusBadRequest, DescribeValidationError(err))
 			return
 		}
+		if probe.Method == http.MethodGet {
+			w.Header().Set("Cache-Control", cacheControlOf(route.Operation))
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -82,11 +91,14 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 // the path (for the MCP endpoint, POST: it offers no server-sent event stream).
 func (v *validator) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	var allowed []string
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, _, err := v.router.FindRoute(probe); err == nil {
 			allowed = append(allowed, m)
+			if m == http.MethodGet {
+				allowed = append(allowed, http.MethodHead) // served wherever GET is
+			}
 		}
 	}
 	if len(allowed) > 0 {

@@ -16678,6 +16678,11 @@ type ClientWithResponsesInterface interface {
 	GetWebsocketSupportWithResponse(ctx context.Context, params *GetWebsocketSupportParams, reqEditors ...RequestEditorFn) (*GetWebsocketSupportResponse, error)
 }
 
+// GetAgentProtocolsResponse304Headers the declared response headers of an HTTP 304 response for GetAgentProtocols
+type GetAgentProtocolsResponse304Headers struct {
+	ETag *string
+}
+
 // GetAgentProtocolsResponse429Headers the declared response headers of an HTTP 429 response for GetAgentProtocols
 type GetAgentProtocolsResponse429Headers struct {
 	RetryAfter *int
@@ -16703,6 +16708,8 @@ type GetAgentProtocolsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetAgentProtocolsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetAgentProtocolsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -16865,6 +16872,11 @@ func (r CreateAttestationResponse) ContentType() string {
 	return ""
 }
 
+// GetAudioPricingResponse304Headers the declared response headers of an HTTP 304 response for GetAudioPricing
+type GetAudioPricingResponse304Headers struct {
+	ETag *string
+}
+
 // GetAudioPricingResponse429Headers the declared response headers of an HTTP 429 response for GetAudioPricing
 type GetAudioPricingResponse429Headers struct {
 	RetryAfter *int
@@ -16890,6 +16902,8 @@ type GetAudioPricingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetAudioPricingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetAudioPricingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -16955,6 +16969,11 @@ func (r GetAudioPricingResponse) ContentType() string {
 	return ""
 }
 
+// GetBatchApiResponse304Headers the declared response headers of an HTTP 304 response for GetBatchApi
+type GetBatchApiResponse304Headers struct {
+	ETag *string
+}
+
 // GetBatchApiResponse429Headers the declared response headers of an HTTP 429 response for GetBatchApi
 type GetBatchApiResponse429Headers struct {
 	RetryAfter *int
@@ -16980,6 +16999,8 @@ type GetBatchApiResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetBatchApiResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetBatchApiResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17045,6 +17066,11 @@ func (r GetBatchApiResponse) ContentType() string {
 	return ""
 }
 
+// GetBenchmarksResponse304Headers the declared response headers of an HTTP 304 response for GetBenchmarks
+type GetBenchmarksResponse304Headers struct {
+	ETag *string
+}
+
 // GetBenchmarksResponse429Headers the declared response headers of an HTTP 429 response for GetBenchmarks
 type GetBenchmarksResponse429Headers struct {
 	RetryAfter *int
@@ -17070,6 +17096,8 @@ type GetBenchmarksResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetBenchmarksResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetBenchmarksResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17135,6 +17163,11 @@ func (r GetBenchmarksResponse) ContentType() string {
 	return ""
 }
 
+// GetCachingGranularityResponse304Headers the declared response headers of an HTTP 304 response for GetCachingGranularity
+type GetCachingGranularityResponse304Headers struct {
+	ETag *string
+}
+
 // GetCachingGranularityResponse429Headers the declared response headers of an HTTP 429 response for GetCachingGranularity
 type GetCachingGranularityResponse429Headers struct {
 	RetryAfter *int
@@ -17160,6 +17193,8 @@ type GetCachingGranularityResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetCachingGranularityResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetCachingGranularityResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17225,6 +17260,11 @@ func (r GetCachingGranularityResponse) ContentType() string {
 	return ""
 }
 
+// GetChangelogResponse304Headers the declared response headers of an HTTP 304 response for GetChangelog
+type GetChangelogResponse304Headers struct {
+	ETag *string
+}
+
 // GetChangelogResponse429Headers the declared response headers of an HTTP 429 response for GetChangelog
 type GetChangelogResponse429Headers struct {
 	RetryAfter *int
@@ -17250,6 +17290,8 @@ type GetChangelogResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetChangelogResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetChangelogResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17315,6 +17357,11 @@ func (r GetChangelogResponse) ContentType() string {
 	return ""
 }
 
+// GetApiChangelogResponse304Headers the declared response headers of an HTTP 304 response for GetApiChangelog
+type GetApiChangelogResponse304Headers struct {
+	ETag *string
+}
+
 // GetApiChangelogResponse429Headers the declared response headers of an HTTP 429 response for GetApiChangelog
 type GetApiChangelogResponse429Headers struct {
 	RetryAfter *int
@@ -17340,6 +17387,8 @@ type GetApiChangelogResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetApiChangelogResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiChangelogResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17405,6 +17454,11 @@ func (r GetApiChangelogResponse) ContentType() string {
 	return ""
 }
 
+// GetCheapestResponse304Headers the declared response headers of an HTTP 304 response for GetCheapest
+type GetCheapestResponse304Headers struct {
+	ETag *string
+}
+
 // GetCheapestResponse429Headers the declared response headers of an HTTP 429 response for GetCheapest
 type GetCheapestResponse429Headers struct {
 	RetryAfter *int
@@ -17428,6 +17482,8 @@ type GetCheapestResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetCheapestResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetCheapestResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17488,6 +17544,11 @@ func (r GetCheapestResponse) ContentType() string {
 	return ""
 }
 
+// GetCompareResponse304Headers the declared response headers of an HTTP 304 response for GetCompare
+type GetCompareResponse304Headers struct {
+	ETag *string
+}
+
 // GetCompareResponse429Headers the declared response headers of an HTTP 429 response for GetCompare
 type GetCompareResponse429Headers struct {
 	RetryAfter *int
@@ -17513,6 +17574,8 @@ type GetCompareResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetCompareResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetCompareResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17578,6 +17641,11 @@ func (r GetCompareResponse) ContentType() string {
 	return ""
 }
 
+// GetComplianceResponse304Headers the declared response headers of an HTTP 304 response for GetCompliance
+type GetComplianceResponse304Headers struct {
+	ETag *string
+}
+
 // GetComplianceResponse429Headers the declared response headers of an HTTP 429 response for GetCompliance
 type GetComplianceResponse429Headers struct {
 	RetryAfter *int
@@ -17603,6 +17671,8 @@ type GetComplianceResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetComplianceResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetComplianceResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17668,6 +17738,11 @@ func (r GetComplianceResponse) ContentType() string {
 	return ""
 }
 
+// GetContextCompressionResponse304Headers the declared response headers of an HTTP 304 response for GetContextCompression
+type GetContextCompressionResponse304Headers struct {
+	ETag *string
+}
+
 // GetContextCompressionResponse429Headers the declared response headers of an HTTP 429 response for GetContextCompression
 type GetContextCompressionResponse429Headers struct {
 	RetryAfter *int
@@ -17693,6 +17768,8 @@ type GetContextCompressionResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetContextCompressionResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetContextCompressionResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17758,6 +17835,11 @@ func (r GetContextCompressionResponse) ContentType() string {
 	return ""
 }
 
+// GetContextWindowResponse304Headers the declared response headers of an HTTP 304 response for GetContextWindow
+type GetContextWindowResponse304Headers struct {
+	ETag *string
+}
+
 // GetContextWindowResponse429Headers the declared response headers of an HTTP 429 response for GetContextWindow
 type GetContextWindowResponse429Headers struct {
 	RetryAfter *int
@@ -17783,6 +17865,8 @@ type GetContextWindowResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetContextWindowResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetContextWindowResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17848,6 +17932,11 @@ func (r GetContextWindowResponse) ContentType() string {
 	return ""
 }
 
+// GetCostEstimateResponse304Headers the declared response headers of an HTTP 304 response for GetCostEstimate
+type GetCostEstimateResponse304Headers struct {
+	ETag *string
+}
+
 // GetCostEstimateResponse429Headers the declared response headers of an HTTP 429 response for GetCostEstimate
 type GetCostEstimateResponse429Headers struct {
 	RetryAfter *int
@@ -17873,6 +17962,8 @@ type GetCostEstimateResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetCostEstimateResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetCostEstimateResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -17938,6 +18029,11 @@ func (r GetCostEstimateResponse) ContentType() string {
 	return ""
 }
 
+// GetCostForecastResponse304Headers the declared response headers of an HTTP 304 response for GetCostForecast
+type GetCostForecastResponse304Headers struct {
+	ETag *string
+}
+
 // GetCostForecastResponse429Headers the declared response headers of an HTTP 429 response for GetCostForecast
 type GetCostForecastResponse429Headers struct {
 	RetryAfter *int
@@ -17961,6 +18057,8 @@ type GetCostForecastResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetCostForecastResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetCostForecastResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18021,6 +18119,11 @@ func (r GetCostForecastResponse) ContentType() string {
 	return ""
 }
 
+// GetDataRetentionResponse304Headers the declared response headers of an HTTP 304 response for GetDataRetention
+type GetDataRetentionResponse304Headers struct {
+	ETag *string
+}
+
 // GetDataRetentionResponse429Headers the declared response headers of an HTTP 429 response for GetDataRetention
 type GetDataRetentionResponse429Headers struct {
 	RetryAfter *int
@@ -18046,6 +18149,8 @@ type GetDataRetentionResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetDataRetentionResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDataRetentionResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18111,6 +18216,11 @@ func (r GetDataRetentionResponse) ContentType() string {
 	return ""
 }
 
+// GetDelegationSupportResponse304Headers the declared response headers of an HTTP 304 response for GetDelegationSupport
+type GetDelegationSupportResponse304Headers struct {
+	ETag *string
+}
+
 // GetDelegationSupportResponse429Headers the declared response headers of an HTTP 429 response for GetDelegationSupport
 type GetDelegationSupportResponse429Headers struct {
 	RetryAfter *int
@@ -18136,6 +18246,8 @@ type GetDelegationSupportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetDelegationSupportResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDelegationSupportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18201,6 +18313,11 @@ func (r GetDelegationSupportResponse) ContentType() string {
 	return ""
 }
 
+// GetDeprecationsResponse304Headers the declared response headers of an HTTP 304 response for GetDeprecations
+type GetDeprecationsResponse304Headers struct {
+	ETag *string
+}
+
 // GetDeprecationsResponse429Headers the declared response headers of an HTTP 429 response for GetDeprecations
 type GetDeprecationsResponse429Headers struct {
 	RetryAfter *int
@@ -18226,6 +18343,8 @@ type GetDeprecationsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetDeprecationsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDeprecationsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18291,6 +18410,11 @@ func (r GetDeprecationsResponse) ContentType() string {
 	return ""
 }
 
+// GetEmbeddingQualityResponse304Headers the declared response headers of an HTTP 304 response for GetEmbeddingQuality
+type GetEmbeddingQualityResponse304Headers struct {
+	ETag *string
+}
+
 // GetEmbeddingQualityResponse429Headers the declared response headers of an HTTP 429 response for GetEmbeddingQuality
 type GetEmbeddingQualityResponse429Headers struct {
 	RetryAfter *int
@@ -18316,6 +18440,8 @@ type GetEmbeddingQualityResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetEmbeddingQualityResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetEmbeddingQualityResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18381,6 +18507,11 @@ func (r GetEmbeddingQualityResponse) ContentType() string {
 	return ""
 }
 
+// GetErrorCodesResponse304Headers the declared response headers of an HTTP 304 response for GetErrorCodes
+type GetErrorCodesResponse304Headers struct {
+	ETag *string
+}
+
 // GetErrorCodesResponse429Headers the declared response headers of an HTTP 429 response for GetErrorCodes
 type GetErrorCodesResponse429Headers struct {
 	RetryAfter *int
@@ -18406,6 +18537,8 @@ type GetErrorCodesResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetErrorCodesResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetErrorCodesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18471,6 +18604,11 @@ func (r GetErrorCodesResponse) ContentType() string {
 	return ""
 }
 
+// GetFailoverResponse304Headers the declared response headers of an HTTP 304 response for GetFailover
+type GetFailoverResponse304Headers struct {
+	ETag *string
+}
+
 // GetFailoverResponse429Headers the declared response headers of an HTTP 429 response for GetFailover
 type GetFailoverResponse429Headers struct {
 	RetryAfter *int
@@ -18496,6 +18634,8 @@ type GetFailoverResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetFailoverResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetFailoverResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18561,6 +18701,11 @@ func (r GetFailoverResponse) ContentType() string {
 	return ""
 }
 
+// GetFineTuningResponse304Headers the declared response headers of an HTTP 304 response for GetFineTuning
+type GetFineTuningResponse304Headers struct {
+	ETag *string
+}
+
 // GetFineTuningResponse429Headers the declared response headers of an HTTP 429 response for GetFineTuning
 type GetFineTuningResponse429Headers struct {
 	RetryAfter *int
@@ -18586,6 +18731,8 @@ type GetFineTuningResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetFineTuningResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetFineTuningResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18651,6 +18798,11 @@ func (r GetFineTuningResponse) ContentType() string {
 	return ""
 }
 
+// GetFreeTierResponse304Headers the declared response headers of an HTTP 304 response for GetFreeTier
+type GetFreeTierResponse304Headers struct {
+	ETag *string
+}
+
 // GetFreeTierResponse429Headers the declared response headers of an HTTP 429 response for GetFreeTier
 type GetFreeTierResponse429Headers struct {
 	RetryAfter *int
@@ -18676,6 +18828,8 @@ type GetFreeTierResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetFreeTierResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetFreeTierResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18741,6 +18895,11 @@ func (r GetFreeTierResponse) ContentType() string {
 	return ""
 }
 
+// GetFreshnessResponse304Headers the declared response headers of an HTTP 304 response for GetFreshness
+type GetFreshnessResponse304Headers struct {
+	ETag *string
+}
+
 // GetFreshnessResponse429Headers the declared response headers of an HTTP 429 response for GetFreshness
 type GetFreshnessResponse429Headers struct {
 	RetryAfter *int
@@ -18766,6 +18925,8 @@ type GetFreshnessResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetFreshnessResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetFreshnessResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18831,6 +18992,11 @@ func (r GetFreshnessResponse) ContentType() string {
 	return ""
 }
 
+// GetFunctionCallingResponse304Headers the declared response headers of an HTTP 304 response for GetFunctionCalling
+type GetFunctionCallingResponse304Headers struct {
+	ETag *string
+}
+
 // GetFunctionCallingResponse429Headers the declared response headers of an HTTP 429 response for GetFunctionCalling
 type GetFunctionCallingResponse429Headers struct {
 	RetryAfter *int
@@ -18856,6 +19022,8 @@ type GetFunctionCallingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetFunctionCallingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetFunctionCallingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -18921,6 +19089,11 @@ func (r GetFunctionCallingResponse) ContentType() string {
 	return ""
 }
 
+// GetGuardrailsResponse304Headers the declared response headers of an HTTP 304 response for GetGuardrails
+type GetGuardrailsResponse304Headers struct {
+	ETag *string
+}
+
 // GetGuardrailsResponse429Headers the declared response headers of an HTTP 429 response for GetGuardrails
 type GetGuardrailsResponse429Headers struct {
 	RetryAfter *int
@@ -18946,6 +19119,8 @@ type GetGuardrailsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetGuardrailsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetGuardrailsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19106,6 +19281,11 @@ type GetHealthResponse200Headers struct {
 	CacheControl *string
 }
 
+// GetHealthResponse304Headers the declared response headers of an HTTP 304 response for GetHealth
+type GetHealthResponse304Headers struct {
+	ETag *string
+}
+
 // GetHealthResponse429Headers the declared response headers of an HTTP 429 response for GetHealth
 type GetHealthResponse429Headers struct {
 	RetryAfter *int
@@ -19129,6 +19309,8 @@ type GetHealthResponse struct {
 	JSON503 *ServiceUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetHealthResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetHealthResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19190,6 +19372,11 @@ type GetHealthPremiumResponse200Headers struct {
 	XPAYMENTRESPONSE *string
 }
 
+// GetHealthPremiumResponse304Headers the declared response headers of an HTTP 304 response for GetHealthPremium
+type GetHealthPremiumResponse304Headers struct {
+	ETag *string
+}
+
 // GetHealthPremiumResponse402Headers the declared response headers of an HTTP 402 response for GetHealthPremium
 type GetHealthPremiumResponse402Headers struct {
 	PAYMENTREQUIRED string
@@ -19217,6 +19404,8 @@ type GetHealthPremiumResponse struct {
 	JSON503 *Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetHealthPremiumResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetHealthPremiumResponse304Headers
 	// Headers402 the parsed response headers for an HTTP 402 response
 	Headers402 *GetHealthPremiumResponse402Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -19282,6 +19471,11 @@ func (r GetHealthPremiumResponse) ContentType() string {
 	return ""
 }
 
+// GetIncidentsResponse304Headers the declared response headers of an HTTP 304 response for GetIncidents
+type GetIncidentsResponse304Headers struct {
+	ETag *string
+}
+
 // GetIncidentsResponse429Headers the declared response headers of an HTTP 429 response for GetIncidents
 type GetIncidentsResponse429Headers struct {
 	RetryAfter *int
@@ -19307,6 +19501,8 @@ type GetIncidentsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetIncidentsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetIncidentsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19372,6 +19568,11 @@ func (r GetIncidentsResponse) ContentType() string {
 	return ""
 }
 
+// GetJsonModeResponse304Headers the declared response headers of an HTTP 304 response for GetJsonMode
+type GetJsonModeResponse304Headers struct {
+	ETag *string
+}
+
 // GetJsonModeResponse429Headers the declared response headers of an HTTP 429 response for GetJsonMode
 type GetJsonModeResponse429Headers struct {
 	RetryAfter *int
@@ -19397,6 +19598,8 @@ type GetJsonModeResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetJsonModeResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetJsonModeResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19462,6 +19665,11 @@ func (r GetJsonModeResponse) ContentType() string {
 	return ""
 }
 
+// GetKnowledgeCutoffResponse304Headers the declared response headers of an HTTP 304 response for GetKnowledgeCutoff
+type GetKnowledgeCutoffResponse304Headers struct {
+	ETag *string
+}
+
 // GetKnowledgeCutoffResponse429Headers the declared response headers of an HTTP 429 response for GetKnowledgeCutoff
 type GetKnowledgeCutoffResponse429Headers struct {
 	RetryAfter *int
@@ -19487,6 +19695,8 @@ type GetKnowledgeCutoffResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetKnowledgeCutoffResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetKnowledgeCutoffResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19552,6 +19762,11 @@ func (r GetKnowledgeCutoffResponse) ContentType() string {
 	return ""
 }
 
+// GetLatencyResponse304Headers the declared response headers of an HTTP 304 response for GetLatency
+type GetLatencyResponse304Headers struct {
+	ETag *string
+}
+
 // GetLatencyResponse429Headers the declared response headers of an HTTP 429 response for GetLatency
 type GetLatencyResponse429Headers struct {
 	RetryAfter *int
@@ -19577,6 +19792,8 @@ type GetLatencyResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetLatencyResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetLatencyResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19642,6 +19859,11 @@ func (r GetLatencyResponse) ContentType() string {
 	return ""
 }
 
+// GetLogprobSupportResponse304Headers the declared response headers of an HTTP 304 response for GetLogprobSupport
+type GetLogprobSupportResponse304Headers struct {
+	ETag *string
+}
+
 // GetLogprobSupportResponse429Headers the declared response headers of an HTTP 429 response for GetLogprobSupport
 type GetLogprobSupportResponse429Headers struct {
 	RetryAfter *int
@@ -19667,6 +19889,8 @@ type GetLogprobSupportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetLogprobSupportResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetLogprobSupportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19732,6 +19956,11 @@ func (r GetLogprobSupportResponse) ContentType() string {
 	return ""
 }
 
+// GetMaxOutputTokensResponse304Headers the declared response headers of an HTTP 304 response for GetMaxOutputTokens
+type GetMaxOutputTokensResponse304Headers struct {
+	ETag *string
+}
+
 // GetMaxOutputTokensResponse429Headers the declared response headers of an HTTP 429 response for GetMaxOutputTokens
 type GetMaxOutputTokensResponse429Headers struct {
 	RetryAfter *int
@@ -19757,6 +19986,8 @@ type GetMaxOutputTokensResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetMaxOutputTokensResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetMaxOutputTokensResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -19919,6 +20150,11 @@ func (r PostMcpResponse) ContentType() string {
 	return ""
 }
 
+// GetMcpSupportResponse304Headers the declared response headers of an HTTP 304 response for GetMcpSupport
+type GetMcpSupportResponse304Headers struct {
+	ETag *string
+}
+
 // GetMcpSupportResponse429Headers the declared response headers of an HTTP 429 response for GetMcpSupport
 type GetMcpSupportResponse429Headers struct {
 	RetryAfter *int
@@ -19944,6 +20180,8 @@ type GetMcpSupportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetMcpSupportResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetMcpSupportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20009,6 +20247,11 @@ func (r GetMcpSupportResponse) ContentType() string {
 	return ""
 }
 
+// GetMigrationGuideResponse304Headers the declared response headers of an HTTP 304 response for GetMigrationGuide
+type GetMigrationGuideResponse304Headers struct {
+	ETag *string
+}
+
 // GetMigrationGuideResponse429Headers the declared response headers of an HTTP 429 response for GetMigrationGuide
 type GetMigrationGuideResponse429Headers struct {
 	RetryAfter *int
@@ -20034,6 +20277,8 @@ type GetMigrationGuideResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetMigrationGuideResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetMigrationGuideResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20099,6 +20344,11 @@ func (r GetMigrationGuideResponse) ContentType() string {
 	return ""
 }
 
+// GetModelLifecycleResponse304Headers the declared response headers of an HTTP 304 response for GetModelLifecycle
+type GetModelLifecycleResponse304Headers struct {
+	ETag *string
+}
+
 // GetModelLifecycleResponse429Headers the declared response headers of an HTTP 429 response for GetModelLifecycle
 type GetModelLifecycleResponse429Headers struct {
 	RetryAfter *int
@@ -20124,6 +20374,8 @@ type GetModelLifecycleResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetModelLifecycleResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetModelLifecycleResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20189,6 +20441,11 @@ func (r GetModelLifecycleResponse) ContentType() string {
 	return ""
 }
 
+// GetModelTaskFitResponse304Headers the declared response headers of an HTTP 304 response for GetModelTaskFit
+type GetModelTaskFitResponse304Headers struct {
+	ETag *string
+}
+
 // GetModelTaskFitResponse429Headers the declared response headers of an HTTP 429 response for GetModelTaskFit
 type GetModelTaskFitResponse429Headers struct {
 	RetryAfter *int
@@ -20214,6 +20471,8 @@ type GetModelTaskFitResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetModelTaskFitResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetModelTaskFitResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20279,6 +20538,11 @@ func (r GetModelTaskFitResponse) ContentType() string {
 	return ""
 }
 
+// GetModelVersionsResponse304Headers the declared response headers of an HTTP 304 response for GetModelVersions
+type GetModelVersionsResponse304Headers struct {
+	ETag *string
+}
+
 // GetModelVersionsResponse429Headers the declared response headers of an HTTP 429 response for GetModelVersions
 type GetModelVersionsResponse429Headers struct {
 	RetryAfter *int
@@ -20304,6 +20568,8 @@ type GetModelVersionsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetModelVersionsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetModelVersionsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20369,6 +20635,11 @@ func (r GetModelVersionsResponse) ContentType() string {
 	return ""
 }
 
+// GetModelsResponse304Headers the declared response headers of an HTTP 304 response for GetModels
+type GetModelsResponse304Headers struct {
+	ETag *string
+}
+
 // GetModelsResponse429Headers the declared response headers of an HTTP 429 response for GetModels
 type GetModelsResponse429Headers struct {
 	RetryAfter *int
@@ -20394,6 +20665,8 @@ type GetModelsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetModelsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetModelsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20459,6 +20732,11 @@ func (r GetModelsResponse) ContentType() string {
 	return ""
 }
 
+// GetMultimodalResponse304Headers the declared response headers of an HTTP 304 response for GetMultimodal
+type GetMultimodalResponse304Headers struct {
+	ETag *string
+}
+
 // GetMultimodalResponse429Headers the declared response headers of an HTTP 429 response for GetMultimodal
 type GetMultimodalResponse429Headers struct {
 	RetryAfter *int
@@ -20484,6 +20762,8 @@ type GetMultimodalResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetMultimodalResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetMultimodalResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20549,6 +20829,11 @@ func (r GetMultimodalResponse) ContentType() string {
 	return ""
 }
 
+// GetNativeToolsResponse304Headers the declared response headers of an HTTP 304 response for GetNativeTools
+type GetNativeToolsResponse304Headers struct {
+	ETag *string
+}
+
 // GetNativeToolsResponse429Headers the declared response headers of an HTTP 429 response for GetNativeTools
 type GetNativeToolsResponse429Headers struct {
 	RetryAfter *int
@@ -20574,6 +20859,8 @@ type GetNativeToolsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetNativeToolsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetNativeToolsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20639,6 +20926,11 @@ func (r GetNativeToolsResponse) ContentType() string {
 	return ""
 }
 
+// GetOpenAPIDocumentResponse304Headers the declared response headers of an HTTP 304 response for GetOpenAPIDocument
+type GetOpenAPIDocumentResponse304Headers struct {
+	ETag *string
+}
+
 // GetOpenAPIDocumentResponse429Headers the declared response headers of an HTTP 429 response for GetOpenAPIDocument
 type GetOpenAPIDocumentResponse429Headers struct {
 	RetryAfter *int
@@ -20660,6 +20952,8 @@ type GetOpenAPIDocumentResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetOpenAPIDocumentResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetOpenAPIDocumentResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20715,6 +21009,11 @@ func (r GetOpenAPIDocumentResponse) ContentType() string {
 	return ""
 }
 
+// GetOutputReproducibilityResponse304Headers the declared response headers of an HTTP 304 response for GetOutputReproducibility
+type GetOutputReproducibilityResponse304Headers struct {
+	ETag *string
+}
+
 // GetOutputReproducibilityResponse429Headers the declared response headers of an HTTP 429 response for GetOutputReproducibility
 type GetOutputReproducibilityResponse429Headers struct {
 	RetryAfter *int
@@ -20740,6 +21039,8 @@ type GetOutputReproducibilityResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetOutputReproducibilityResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetOutputReproducibilityResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20805,6 +21106,11 @@ func (r GetOutputReproducibilityResponse) ContentType() string {
 	return ""
 }
 
+// GetOverflowBehaviourResponse304Headers the declared response headers of an HTTP 304 response for GetOverflowBehaviour
+type GetOverflowBehaviourResponse304Headers struct {
+	ETag *string
+}
+
 // GetOverflowBehaviourResponse429Headers the declared response headers of an HTTP 429 response for GetOverflowBehaviour
 type GetOverflowBehaviourResponse429Headers struct {
 	RetryAfter *int
@@ -20830,6 +21136,8 @@ type GetOverflowBehaviourResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetOverflowBehaviourResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetOverflowBehaviourResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20895,6 +21203,11 @@ func (r GetOverflowBehaviourResponse) ContentType() string {
 	return ""
 }
 
+// GetPickResponse304Headers the declared response headers of an HTTP 304 response for GetPick
+type GetPickResponse304Headers struct {
+	ETag *string
+}
+
 // GetPickResponse429Headers the declared response headers of an HTTP 429 response for GetPick
 type GetPickResponse429Headers struct {
 	RetryAfter *int
@@ -20920,6 +21233,8 @@ type GetPickResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPickResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPickResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -20985,6 +21300,11 @@ func (r GetPickResponse) ContentType() string {
 	return ""
 }
 
+// GetPiiHandlingResponse304Headers the declared response headers of an HTTP 304 response for GetPiiHandling
+type GetPiiHandlingResponse304Headers struct {
+	ETag *string
+}
+
 // GetPiiHandlingResponse429Headers the declared response headers of an HTTP 429 response for GetPiiHandling
 type GetPiiHandlingResponse429Headers struct {
 	RetryAfter *int
@@ -21010,6 +21330,8 @@ type GetPiiHandlingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPiiHandlingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPiiHandlingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21075,6 +21397,11 @@ func (r GetPiiHandlingResponse) ContentType() string {
 	return ""
 }
 
+// GetPricingResponse304Headers the declared response headers of an HTTP 304 response for GetPricing
+type GetPricingResponse304Headers struct {
+	ETag *string
+}
+
 // GetPricingResponse429Headers the declared response headers of an HTTP 429 response for GetPricing
 type GetPricingResponse429Headers struct {
 	RetryAfter *int
@@ -21100,6 +21427,8 @@ type GetPricingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPricingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPricingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21165,6 +21494,11 @@ func (r GetPricingResponse) ContentType() string {
 	return ""
 }
 
+// GetPromptCachingResponse304Headers the declared response headers of an HTTP 304 response for GetPromptCaching
+type GetPromptCachingResponse304Headers struct {
+	ETag *string
+}
+
 // GetPromptCachingResponse429Headers the declared response headers of an HTTP 429 response for GetPromptCaching
 type GetPromptCachingResponse429Headers struct {
 	RetryAfter *int
@@ -21190,6 +21524,8 @@ type GetPromptCachingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPromptCachingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPromptCachingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21255,6 +21591,11 @@ func (r GetPromptCachingResponse) ContentType() string {
 	return ""
 }
 
+// GetPromptModerationResponse304Headers the declared response headers of an HTTP 304 response for GetPromptModeration
+type GetPromptModerationResponse304Headers struct {
+	ETag *string
+}
+
 // GetPromptModerationResponse429Headers the declared response headers of an HTTP 429 response for GetPromptModeration
 type GetPromptModerationResponse429Headers struct {
 	RetryAfter *int
@@ -21280,6 +21621,8 @@ type GetPromptModerationResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPromptModerationResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPromptModerationResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21345,6 +21688,11 @@ func (r GetPromptModerationResponse) ContentType() string {
 	return ""
 }
 
+// GetQuotaCheckResponse304Headers the declared response headers of an HTTP 304 response for GetQuotaCheck
+type GetQuotaCheckResponse304Headers struct {
+	ETag *string
+}
+
 // GetQuotaCheckResponse429Headers the declared response headers of an HTTP 429 response for GetQuotaCheck
 type GetQuotaCheckResponse429Headers struct {
 	RetryAfter *int
@@ -21370,6 +21718,8 @@ type GetQuotaCheckResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetQuotaCheckResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetQuotaCheckResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21435,6 +21785,11 @@ func (r GetQuotaCheckResponse) ContentType() string {
 	return ""
 }
 
+// GetRateLimitRecoveryResponse304Headers the declared response headers of an HTTP 304 response for GetRateLimitRecovery
+type GetRateLimitRecoveryResponse304Headers struct {
+	ETag *string
+}
+
 // GetRateLimitRecoveryResponse429Headers the declared response headers of an HTTP 429 response for GetRateLimitRecovery
 type GetRateLimitRecoveryResponse429Headers struct {
 	RetryAfter *int
@@ -21460,6 +21815,8 @@ type GetRateLimitRecoveryResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetRateLimitRecoveryResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetRateLimitRecoveryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21525,6 +21882,11 @@ func (r GetRateLimitRecoveryResponse) ContentType() string {
 	return ""
 }
 
+// GetRateLimitStatusResponse304Headers the declared response headers of an HTTP 304 response for GetRateLimitStatus
+type GetRateLimitStatusResponse304Headers struct {
+	ETag *string
+}
+
 // GetRateLimitStatusResponse429Headers the declared response headers of an HTTP 429 response for GetRateLimitStatus
 type GetRateLimitStatusResponse429Headers struct {
 	RetryAfter *int
@@ -21550,6 +21912,8 @@ type GetRateLimitStatusResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetRateLimitStatusResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetRateLimitStatusResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21615,6 +21979,11 @@ func (r GetRateLimitStatusResponse) ContentType() string {
 	return ""
 }
 
+// GetRateLimitsResponse304Headers the declared response headers of an HTTP 304 response for GetRateLimits
+type GetRateLimitsResponse304Headers struct {
+	ETag *string
+}
+
 // GetRateLimitsResponse429Headers the declared response headers of an HTTP 429 response for GetRateLimits
 type GetRateLimitsResponse429Headers struct {
 	RetryAfter *int
@@ -21640,6 +22009,8 @@ type GetRateLimitsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetRateLimitsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetRateLimitsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21705,6 +22076,11 @@ func (r GetRateLimitsResponse) ContentType() string {
 	return ""
 }
 
+// GetRecommendResponse304Headers the declared response headers of an HTTP 304 response for GetRecommend
+type GetRecommendResponse304Headers struct {
+	ETag *string
+}
+
 // GetRecommendResponse429Headers the declared response headers of an HTTP 429 response for GetRecommend
 type GetRecommendResponse429Headers struct {
 	RetryAfter *int
@@ -21730,6 +22106,8 @@ type GetRecommendResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetRecommendResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetRecommendResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21795,6 +22173,11 @@ func (r GetRecommendResponse) ContentType() string {
 	return ""
 }
 
+// GetReferenceCompatResponse304Headers the declared response headers of an HTTP 304 response for GetReferenceCompat
+type GetReferenceCompatResponse304Headers struct {
+	ETag *string
+}
+
 // GetReferenceCompatResponse429Headers the declared response headers of an HTTP 429 response for GetReferenceCompat
 type GetReferenceCompatResponse429Headers struct {
 	RetryAfter *int
@@ -21820,6 +22203,8 @@ type GetReferenceCompatResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetReferenceCompatResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetReferenceCompatResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21885,6 +22270,11 @@ func (r GetReferenceCompatResponse) ContentType() string {
 	return ""
 }
 
+// GetRegionsResponse304Headers the declared response headers of an HTTP 304 response for GetRegions
+type GetRegionsResponse304Headers struct {
+	ETag *string
+}
+
 // GetRegionsResponse429Headers the declared response headers of an HTTP 429 response for GetRegions
 type GetRegionsResponse429Headers struct {
 	RetryAfter *int
@@ -21910,6 +22300,8 @@ type GetRegionsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetRegionsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetRegionsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -21975,6 +22367,11 @@ func (r GetRegionsResponse) ContentType() string {
 	return ""
 }
 
+// GetRerankingResponse304Headers the declared response headers of an HTTP 304 response for GetReranking
+type GetRerankingResponse304Headers struct {
+	ETag *string
+}
+
 // GetRerankingResponse429Headers the declared response headers of an HTTP 429 response for GetReranking
 type GetRerankingResponse429Headers struct {
 	RetryAfter *int
@@ -22000,6 +22397,8 @@ type GetRerankingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetRerankingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetRerankingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22065,6 +22464,11 @@ func (r GetRerankingResponse) ContentType() string {
 	return ""
 }
 
+// GetResolveAliasResponse304Headers the declared response headers of an HTTP 304 response for GetResolveAlias
+type GetResolveAliasResponse304Headers struct {
+	ETag *string
+}
+
 // GetResolveAliasResponse429Headers the declared response headers of an HTTP 429 response for GetResolveAlias
 type GetResolveAliasResponse429Headers struct {
 	RetryAfter *int
@@ -22090,6 +22494,8 @@ type GetResolveAliasResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetResolveAliasResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetResolveAliasResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22155,6 +22561,11 @@ func (r GetResolveAliasResponse) ContentType() string {
 	return ""
 }
 
+// GetSdkSupportResponse304Headers the declared response headers of an HTTP 304 response for GetSdkSupport
+type GetSdkSupportResponse304Headers struct {
+	ETag *string
+}
+
 // GetSdkSupportResponse429Headers the declared response headers of an HTTP 429 response for GetSdkSupport
 type GetSdkSupportResponse429Headers struct {
 	RetryAfter *int
@@ -22180,6 +22591,8 @@ type GetSdkSupportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetSdkSupportResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetSdkSupportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22245,6 +22658,11 @@ func (r GetSdkSupportResponse) ContentType() string {
 	return ""
 }
 
+// GetSecurityCertificationsResponse304Headers the declared response headers of an HTTP 304 response for GetSecurityCertifications
+type GetSecurityCertificationsResponse304Headers struct {
+	ETag *string
+}
+
 // GetSecurityCertificationsResponse429Headers the declared response headers of an HTTP 429 response for GetSecurityCertifications
 type GetSecurityCertificationsResponse429Headers struct {
 	RetryAfter *int
@@ -22270,6 +22688,8 @@ type GetSecurityCertificationsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetSecurityCertificationsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetSecurityCertificationsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22335,6 +22755,11 @@ func (r GetSecurityCertificationsResponse) ContentType() string {
 	return ""
 }
 
+// GetSemanticCachingResponse304Headers the declared response headers of an HTTP 304 response for GetSemanticCaching
+type GetSemanticCachingResponse304Headers struct {
+	ETag *string
+}
+
 // GetSemanticCachingResponse429Headers the declared response headers of an HTTP 429 response for GetSemanticCaching
 type GetSemanticCachingResponse429Headers struct {
 	RetryAfter *int
@@ -22360,6 +22785,8 @@ type GetSemanticCachingResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetSemanticCachingResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetSemanticCachingResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22425,6 +22852,11 @@ func (r GetSemanticCachingResponse) ContentType() string {
 	return ""
 }
 
+// GetSlaResponse304Headers the declared response headers of an HTTP 304 response for GetSla
+type GetSlaResponse304Headers struct {
+	ETag *string
+}
+
 // GetSlaResponse429Headers the declared response headers of an HTTP 429 response for GetSla
 type GetSlaResponse429Headers struct {
 	RetryAfter *int
@@ -22450,6 +22882,8 @@ type GetSlaResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetSlaResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetSlaResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22515,6 +22949,11 @@ func (r GetSlaResponse) ContentType() string {
 	return ""
 }
 
+// GetStreamingLatencyResponse304Headers the declared response headers of an HTTP 304 response for GetStreamingLatency
+type GetStreamingLatencyResponse304Headers struct {
+	ETag *string
+}
+
 // GetStreamingLatencyResponse429Headers the declared response headers of an HTTP 429 response for GetStreamingLatency
 type GetStreamingLatencyResponse429Headers struct {
 	RetryAfter *int
@@ -22540,6 +22979,8 @@ type GetStreamingLatencyResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetStreamingLatencyResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetStreamingLatencyResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22605,6 +23046,11 @@ func (r GetStreamingLatencyResponse) ContentType() string {
 	return ""
 }
 
+// GetStreamingProtocolsResponse304Headers the declared response headers of an HTTP 304 response for GetStreamingProtocols
+type GetStreamingProtocolsResponse304Headers struct {
+	ETag *string
+}
+
 // GetStreamingProtocolsResponse429Headers the declared response headers of an HTTP 429 response for GetStreamingProtocols
 type GetStreamingProtocolsResponse429Headers struct {
 	RetryAfter *int
@@ -22630,6 +23076,8 @@ type GetStreamingProtocolsResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetStreamingProtocolsResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetStreamingProtocolsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22695,6 +23143,11 @@ func (r GetStreamingProtocolsResponse) ContentType() string {
 	return ""
 }
 
+// GetStructuredOutputResponse304Headers the declared response headers of an HTTP 304 response for GetStructuredOutput
+type GetStructuredOutputResponse304Headers struct {
+	ETag *string
+}
+
 // GetStructuredOutputResponse429Headers the declared response headers of an HTTP 429 response for GetStructuredOutput
 type GetStructuredOutputResponse429Headers struct {
 	RetryAfter *int
@@ -22720,6 +23173,8 @@ type GetStructuredOutputResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetStructuredOutputResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetStructuredOutputResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22785,6 +23240,11 @@ func (r GetStructuredOutputResponse) ContentType() string {
 	return ""
 }
 
+// GetTaskCostResponse304Headers the declared response headers of an HTTP 304 response for GetTaskCost
+type GetTaskCostResponse304Headers struct {
+	ETag *string
+}
+
 // GetTaskCostResponse429Headers the declared response headers of an HTTP 429 response for GetTaskCost
 type GetTaskCostResponse429Headers struct {
 	RetryAfter *int
@@ -22808,6 +23268,8 @@ type GetTaskCostResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetTaskCostResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetTaskCostResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -22868,6 +23330,11 @@ func (r GetTaskCostResponse) ContentType() string {
 	return ""
 }
 
+// GetThinkingSupportResponse304Headers the declared response headers of an HTTP 304 response for GetThinkingSupport
+type GetThinkingSupportResponse304Headers struct {
+	ETag *string
+}
+
 // GetThinkingSupportResponse429Headers the declared response headers of an HTTP 429 response for GetThinkingSupport
 type GetThinkingSupportResponse429Headers struct {
 	RetryAfter *int
@@ -22893,6 +23360,8 @@ type GetThinkingSupportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetThinkingSupportResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetThinkingSupportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23055,6 +23524,11 @@ func (r EstimateTokensResponse) ContentType() string {
 	return ""
 }
 
+// GetToolCallFormatResponse304Headers the declared response headers of an HTTP 304 response for GetToolCallFormat
+type GetToolCallFormatResponse304Headers struct {
+	ETag *string
+}
+
 // GetToolCallFormatResponse429Headers the declared response headers of an HTTP 429 response for GetToolCallFormat
 type GetToolCallFormatResponse429Headers struct {
 	RetryAfter *int
@@ -23080,6 +23554,8 @@ type GetToolCallFormatResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetToolCallFormatResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetToolCallFormatResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23145,6 +23621,11 @@ func (r GetToolCallFormatResponse) ContentType() string {
 	return ""
 }
 
+// GetUptimeHistoryResponse304Headers the declared response headers of an HTTP 304 response for GetUptimeHistory
+type GetUptimeHistoryResponse304Headers struct {
+	ETag *string
+}
+
 // GetUptimeHistoryResponse429Headers the declared response headers of an HTTP 429 response for GetUptimeHistory
 type GetUptimeHistoryResponse429Headers struct {
 	RetryAfter *int
@@ -23170,6 +23651,8 @@ type GetUptimeHistoryResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetUptimeHistoryResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetUptimeHistoryResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23235,6 +23718,11 @@ func (r GetUptimeHistoryResponse) ContentType() string {
 	return ""
 }
 
+// GetValidationResponse304Headers the declared response headers of an HTTP 304 response for GetValidation
+type GetValidationResponse304Headers struct {
+	ETag *string
+}
+
 // GetValidationResponse429Headers the declared response headers of an HTTP 429 response for GetValidation
 type GetValidationResponse429Headers struct {
 	RetryAfter *int
@@ -23260,6 +23748,8 @@ type GetValidationResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetValidationResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetValidationResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23415,6 +23905,11 @@ func (r DeleteWebhookResponse) ContentType() string {
 	return ""
 }
 
+// GetWebhookResponse304Headers the declared response headers of an HTTP 304 response for GetWebhook
+type GetWebhookResponse304Headers struct {
+	ETag *string
+}
+
 // GetWebhookResponse429Headers the declared response headers of an HTTP 429 response for GetWebhook
 type GetWebhookResponse429Headers struct {
 	RetryAfter *int
@@ -23440,6 +23935,8 @@ type GetWebhookResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetWebhookResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23602,6 +24099,11 @@ func (r CreateWebhookResponse) ContentType() string {
 	return ""
 }
 
+// GetWebsocketSupportResponse304Headers the declared response headers of an HTTP 304 response for GetWebsocketSupport
+type GetWebsocketSupportResponse304Headers struct {
+	ETag *string
+}
+
 // GetWebsocketSupportResponse429Headers the declared response headers of an HTTP 429 response for GetWebsocketSupport
 type GetWebsocketSupportResponse429Headers struct {
 	RetryAfter *int
@@ -23627,6 +24129,8 @@ type GetWebsocketSupportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetWebsocketSupportResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetWebsocketSupportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -25090,6 +25594,9 @@ func ParseGetAgentProtocolsResponse(rsp *http.Response) (*GetAgentProtocolsRespo
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25128,6 +25635,16 @@ func ParseGetAgentProtocolsResponse(rsp *http.Response) (*GetAgentProtocolsRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetAgentProtocolsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetAgentProtocolsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25265,6 +25782,9 @@ func ParseGetAudioPricingResponse(rsp *http.Response) (*GetAudioPricingResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25303,6 +25823,16 @@ func ParseGetAudioPricingResponse(rsp *http.Response) (*GetAudioPricingResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetAudioPricingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetAudioPricingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25349,6 +25879,9 @@ func ParseGetBatchApiResponse(rsp *http.Response) (*GetBatchApiResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25387,6 +25920,16 @@ func ParseGetBatchApiResponse(rsp *http.Response) (*GetBatchApiResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetBatchApiResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetBatchApiResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25433,6 +25976,9 @@ func ParseGetBenchmarksResponse(rsp *http.Response) (*GetBenchmarksResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25471,6 +26017,16 @@ func ParseGetBenchmarksResponse(rsp *http.Response) (*GetBenchmarksResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetBenchmarksResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetBenchmarksResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25517,6 +26073,9 @@ func ParseGetCachingGranularityResponse(rsp *http.Response) (*GetCachingGranular
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25555,6 +26114,16 @@ func ParseGetCachingGranularityResponse(rsp *http.Response) (*GetCachingGranular
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetCachingGranularityResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetCachingGranularityResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25601,6 +26170,9 @@ func ParseGetChangelogResponse(rsp *http.Response) (*GetChangelogResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25639,6 +26211,16 @@ func ParseGetChangelogResponse(rsp *http.Response) (*GetChangelogResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetChangelogResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetChangelogResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25685,6 +26267,9 @@ func ParseGetApiChangelogResponse(rsp *http.Response) (*GetApiChangelogResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25723,6 +26308,16 @@ func ParseGetApiChangelogResponse(rsp *http.Response) (*GetApiChangelogResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetApiChangelogResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetApiChangelogResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25769,6 +26364,9 @@ func ParseGetCheapestResponse(rsp *http.Response) (*GetCheapestResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25800,6 +26398,16 @@ func ParseGetCheapestResponse(rsp *http.Response) (*GetCheapestResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetCheapestResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetCheapestResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25846,6 +26454,9 @@ func ParseGetCompareResponse(rsp *http.Response) (*GetCompareResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25884,6 +26495,16 @@ func ParseGetCompareResponse(rsp *http.Response) (*GetCompareResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetCompareResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetCompareResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -25930,6 +26551,9 @@ func ParseGetComplianceResponse(rsp *http.Response) (*GetComplianceResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25968,6 +26592,16 @@ func ParseGetComplianceResponse(rsp *http.Response) (*GetComplianceResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetComplianceResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetComplianceResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26014,6 +26648,9 @@ func ParseGetContextCompressionResponse(rsp *http.Response) (*GetContextCompress
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26052,6 +26689,16 @@ func ParseGetContextCompressionResponse(rsp *http.Response) (*GetContextCompress
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetContextCompressionResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetContextCompressionResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26098,6 +26745,9 @@ func ParseGetContextWindowResponse(rsp *http.Response) (*GetContextWindowRespons
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26136,6 +26786,16 @@ func ParseGetContextWindowResponse(rsp *http.Response) (*GetContextWindowRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetContextWindowResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetContextWindowResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26182,6 +26842,9 @@ func ParseGetCostEstimateResponse(rsp *http.Response) (*GetCostEstimateResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26220,6 +26883,16 @@ func ParseGetCostEstimateResponse(rsp *http.Response) (*GetCostEstimateResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetCostEstimateResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetCostEstimateResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26266,6 +26939,9 @@ func ParseGetCostForecastResponse(rsp *http.Response) (*GetCostForecastResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26297,6 +26973,16 @@ func ParseGetCostForecastResponse(rsp *http.Response) (*GetCostForecastResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetCostForecastResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetCostForecastResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26343,6 +27029,9 @@ func ParseGetDataRetentionResponse(rsp *http.Response) (*GetDataRetentionRespons
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26381,6 +27070,16 @@ func ParseGetDataRetentionResponse(rsp *http.Response) (*GetDataRetentionRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetDataRetentionResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDataRetentionResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26427,6 +27126,9 @@ func ParseGetDelegationSupportResponse(rsp *http.Response) (*GetDelegationSuppor
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26465,6 +27167,16 @@ func ParseGetDelegationSupportResponse(rsp *http.Response) (*GetDelegationSuppor
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetDelegationSupportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDelegationSupportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26511,6 +27223,9 @@ func ParseGetDeprecationsResponse(rsp *http.Response) (*GetDeprecationsResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26549,6 +27264,16 @@ func ParseGetDeprecationsResponse(rsp *http.Response) (*GetDeprecationsResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetDeprecationsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDeprecationsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26595,6 +27320,9 @@ func ParseGetEmbeddingQualityResponse(rsp *http.Response) (*GetEmbeddingQualityR
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26633,6 +27361,16 @@ func ParseGetEmbeddingQualityResponse(rsp *http.Response) (*GetEmbeddingQualityR
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetEmbeddingQualityResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetEmbeddingQualityResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26679,6 +27417,9 @@ func ParseGetErrorCodesResponse(rsp *http.Response) (*GetErrorCodesResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26717,6 +27458,16 @@ func ParseGetErrorCodesResponse(rsp *http.Response) (*GetErrorCodesResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetErrorCodesResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetErrorCodesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26763,6 +27514,9 @@ func ParseGetFailoverResponse(rsp *http.Response) (*GetFailoverResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26801,6 +27555,16 @@ func ParseGetFailoverResponse(rsp *http.Response) (*GetFailoverResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetFailoverResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetFailoverResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26847,6 +27611,9 @@ func ParseGetFineTuningResponse(rsp *http.Response) (*GetFineTuningResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26885,6 +27652,16 @@ func ParseGetFineTuningResponse(rsp *http.Response) (*GetFineTuningResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetFineTuningResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetFineTuningResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -26931,6 +27708,9 @@ func ParseGetFreeTierResponse(rsp *http.Response) (*GetFreeTierResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26969,6 +27749,16 @@ func ParseGetFreeTierResponse(rsp *http.Response) (*GetFreeTierResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetFreeTierResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetFreeTierResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27015,6 +27805,9 @@ func ParseGetFreshnessResponse(rsp *http.Response) (*GetFreshnessResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27053,6 +27846,16 @@ func ParseGetFreshnessResponse(rsp *http.Response) (*GetFreshnessResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetFreshnessResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetFreshnessResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27099,6 +27902,9 @@ func ParseGetFunctionCallingResponse(rsp *http.Response) (*GetFunctionCallingRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27137,6 +27943,16 @@ func ParseGetFunctionCallingResponse(rsp *http.Response) (*GetFunctionCallingRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetFunctionCallingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetFunctionCallingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27183,6 +27999,9 @@ func ParseGetGuardrailsResponse(rsp *http.Response) (*GetGuardrailsResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27221,6 +28040,16 @@ func ParseGetGuardrailsResponse(rsp *http.Response) (*GetGuardrailsResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetGuardrailsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGuardrailsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27351,6 +28180,9 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27385,6 +28217,16 @@ func ParseGetHealthResponse(rsp *http.Response) (*GetHealthResponse, error) {
 			headers.CacheControl = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetHealthResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetHealthResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27430,6 +28272,9 @@ func ParseGetHealthPremiumResponse(rsp *http.Response) (*GetHealthPremiumRespons
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -27486,6 +28331,16 @@ func ParseGetHealthPremiumResponse(rsp *http.Response) (*GetHealthPremiumRespons
 			headers.XPAYMENTRESPONSE = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetHealthPremiumResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 402:
 		var headers GetHealthPremiumResponse402Headers
 		if values := rsp.Header.Values("PAYMENT-REQUIRED"); len(values) > 0 {
@@ -27532,6 +28387,9 @@ func ParseGetIncidentsResponse(rsp *http.Response) (*GetIncidentsResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27570,6 +28428,16 @@ func ParseGetIncidentsResponse(rsp *http.Response) (*GetIncidentsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetIncidentsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIncidentsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27616,6 +28484,9 @@ func ParseGetJsonModeResponse(rsp *http.Response) (*GetJsonModeResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27654,6 +28525,16 @@ func ParseGetJsonModeResponse(rsp *http.Response) (*GetJsonModeResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetJsonModeResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetJsonModeResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27700,6 +28581,9 @@ func ParseGetKnowledgeCutoffResponse(rsp *http.Response) (*GetKnowledgeCutoffRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27738,6 +28622,16 @@ func ParseGetKnowledgeCutoffResponse(rsp *http.Response) (*GetKnowledgeCutoffRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetKnowledgeCutoffResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetKnowledgeCutoffResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27784,6 +28678,9 @@ func ParseGetLatencyResponse(rsp *http.Response) (*GetLatencyResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27822,6 +28719,16 @@ func ParseGetLatencyResponse(rsp *http.Response) (*GetLatencyResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetLatencyResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetLatencyResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27868,6 +28775,9 @@ func ParseGetLogprobSupportResponse(rsp *http.Response) (*GetLogprobSupportRespo
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27906,6 +28816,16 @@ func ParseGetLogprobSupportResponse(rsp *http.Response) (*GetLogprobSupportRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetLogprobSupportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetLogprobSupportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -27952,6 +28872,9 @@ func ParseGetMaxOutputTokensResponse(rsp *http.Response) (*GetMaxOutputTokensRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27990,6 +28913,16 @@ func ParseGetMaxOutputTokensResponse(rsp *http.Response) (*GetMaxOutputTokensRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetMaxOutputTokensResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetMaxOutputTokensResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28130,6 +29063,9 @@ func ParseGetMcpSupportResponse(rsp *http.Response) (*GetMcpSupportResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28168,6 +29104,16 @@ func ParseGetMcpSupportResponse(rsp *http.Response) (*GetMcpSupportResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetMcpSupportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetMcpSupportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28214,6 +29160,9 @@ func ParseGetMigrationGuideResponse(rsp *http.Response) (*GetMigrationGuideRespo
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28252,6 +29201,16 @@ func ParseGetMigrationGuideResponse(rsp *http.Response) (*GetMigrationGuideRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetMigrationGuideResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetMigrationGuideResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28298,6 +29257,9 @@ func ParseGetModelLifecycleResponse(rsp *http.Response) (*GetModelLifecycleRespo
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28336,6 +29298,16 @@ func ParseGetModelLifecycleResponse(rsp *http.Response) (*GetModelLifecycleRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetModelLifecycleResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetModelLifecycleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28382,6 +29354,9 @@ func ParseGetModelTaskFitResponse(rsp *http.Response) (*GetModelTaskFitResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28420,6 +29395,16 @@ func ParseGetModelTaskFitResponse(rsp *http.Response) (*GetModelTaskFitResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetModelTaskFitResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetModelTaskFitResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28466,6 +29451,9 @@ func ParseGetModelVersionsResponse(rsp *http.Response) (*GetModelVersionsRespons
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28504,6 +29492,16 @@ func ParseGetModelVersionsResponse(rsp *http.Response) (*GetModelVersionsRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetModelVersionsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetModelVersionsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28550,6 +29548,9 @@ func ParseGetModelsResponse(rsp *http.Response) (*GetModelsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28588,6 +29589,16 @@ func ParseGetModelsResponse(rsp *http.Response) (*GetModelsResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetModelsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetModelsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28634,6 +29645,9 @@ func ParseGetMultimodalResponse(rsp *http.Response) (*GetMultimodalResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28672,6 +29686,16 @@ func ParseGetMultimodalResponse(rsp *http.Response) (*GetMultimodalResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetMultimodalResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetMultimodalResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28718,6 +29742,9 @@ func ParseGetNativeToolsResponse(rsp *http.Response) (*GetNativeToolsResponse, e
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28756,6 +29783,16 @@ func ParseGetNativeToolsResponse(rsp *http.Response) (*GetNativeToolsResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetNativeToolsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetNativeToolsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28802,6 +29839,9 @@ func ParseGetOpenAPIDocumentResponse(rsp *http.Response) (*GetOpenAPIDocumentRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28826,6 +29866,16 @@ func ParseGetOpenAPIDocumentResponse(rsp *http.Response) (*GetOpenAPIDocumentRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetOpenAPIDocumentResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetOpenAPIDocumentResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28872,6 +29922,9 @@ func ParseGetOutputReproducibilityResponse(rsp *http.Response) (*GetOutputReprod
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28910,6 +29963,16 @@ func ParseGetOutputReproducibilityResponse(rsp *http.Response) (*GetOutputReprod
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetOutputReproducibilityResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetOutputReproducibilityResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -28956,6 +30019,9 @@ func ParseGetOverflowBehaviourResponse(rsp *http.Response) (*GetOverflowBehaviou
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -28994,6 +30060,16 @@ func ParseGetOverflowBehaviourResponse(rsp *http.Response) (*GetOverflowBehaviou
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetOverflowBehaviourResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetOverflowBehaviourResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29040,6 +30116,9 @@ func ParseGetPickResponse(rsp *http.Response) (*GetPickResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29078,6 +30157,16 @@ func ParseGetPickResponse(rsp *http.Response) (*GetPickResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPickResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPickResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29124,6 +30213,9 @@ func ParseGetPiiHandlingResponse(rsp *http.Response) (*GetPiiHandlingResponse, e
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29162,6 +30254,16 @@ func ParseGetPiiHandlingResponse(rsp *http.Response) (*GetPiiHandlingResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPiiHandlingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPiiHandlingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29208,6 +30310,9 @@ func ParseGetPricingResponse(rsp *http.Response) (*GetPricingResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29246,6 +30351,16 @@ func ParseGetPricingResponse(rsp *http.Response) (*GetPricingResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPricingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPricingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29292,6 +30407,9 @@ func ParseGetPromptCachingResponse(rsp *http.Response) (*GetPromptCachingRespons
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29330,6 +30448,16 @@ func ParseGetPromptCachingResponse(rsp *http.Response) (*GetPromptCachingRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPromptCachingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPromptCachingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29376,6 +30504,9 @@ func ParseGetPromptModerationResponse(rsp *http.Response) (*GetPromptModerationR
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29414,6 +30545,16 @@ func ParseGetPromptModerationResponse(rsp *http.Response) (*GetPromptModerationR
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetPromptModerationResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPromptModerationResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29460,6 +30601,9 @@ func ParseGetQuotaCheckResponse(rsp *http.Response) (*GetQuotaCheckResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29498,6 +30642,16 @@ func ParseGetQuotaCheckResponse(rsp *http.Response) (*GetQuotaCheckResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetQuotaCheckResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetQuotaCheckResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29544,6 +30698,9 @@ func ParseGetRateLimitRecoveryResponse(rsp *http.Response) (*GetRateLimitRecover
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29582,6 +30739,16 @@ func ParseGetRateLimitRecoveryResponse(rsp *http.Response) (*GetRateLimitRecover
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetRateLimitRecoveryResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRateLimitRecoveryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29628,6 +30795,9 @@ func ParseGetRateLimitStatusResponse(rsp *http.Response) (*GetRateLimitStatusRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29666,6 +30836,16 @@ func ParseGetRateLimitStatusResponse(rsp *http.Response) (*GetRateLimitStatusRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetRateLimitStatusResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRateLimitStatusResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29712,6 +30892,9 @@ func ParseGetRateLimitsResponse(rsp *http.Response) (*GetRateLimitsResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29750,6 +30933,16 @@ func ParseGetRateLimitsResponse(rsp *http.Response) (*GetRateLimitsResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetRateLimitsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRateLimitsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29796,6 +30989,9 @@ func ParseGetRecommendResponse(rsp *http.Response) (*GetRecommendResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29834,6 +31030,16 @@ func ParseGetRecommendResponse(rsp *http.Response) (*GetRecommendResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetRecommendResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRecommendResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29880,6 +31086,9 @@ func ParseGetReferenceCompatResponse(rsp *http.Response) (*GetReferenceCompatRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -29918,6 +31127,16 @@ func ParseGetReferenceCompatResponse(rsp *http.Response) (*GetReferenceCompatRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetReferenceCompatResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetReferenceCompatResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -29964,6 +31183,9 @@ func ParseGetRegionsResponse(rsp *http.Response) (*GetRegionsResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30002,6 +31224,16 @@ func ParseGetRegionsResponse(rsp *http.Response) (*GetRegionsResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetRegionsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRegionsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30048,6 +31280,9 @@ func ParseGetRerankingResponse(rsp *http.Response) (*GetRerankingResponse, error
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30086,6 +31321,16 @@ func ParseGetRerankingResponse(rsp *http.Response) (*GetRerankingResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetRerankingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetRerankingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30132,6 +31377,9 @@ func ParseGetResolveAliasResponse(rsp *http.Response) (*GetResolveAliasResponse,
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30170,6 +31418,16 @@ func ParseGetResolveAliasResponse(rsp *http.Response) (*GetResolveAliasResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetResolveAliasResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetResolveAliasResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30216,6 +31474,9 @@ func ParseGetSdkSupportResponse(rsp *http.Response) (*GetSdkSupportResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30254,6 +31515,16 @@ func ParseGetSdkSupportResponse(rsp *http.Response) (*GetSdkSupportResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetSdkSupportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetSdkSupportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30300,6 +31571,9 @@ func ParseGetSecurityCertificationsResponse(rsp *http.Response) (*GetSecurityCer
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30338,6 +31612,16 @@ func ParseGetSecurityCertificationsResponse(rsp *http.Response) (*GetSecurityCer
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetSecurityCertificationsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetSecurityCertificationsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30384,6 +31668,9 @@ func ParseGetSemanticCachingResponse(rsp *http.Response) (*GetSemanticCachingRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30422,6 +31709,16 @@ func ParseGetSemanticCachingResponse(rsp *http.Response) (*GetSemanticCachingRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetSemanticCachingResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetSemanticCachingResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30468,6 +31765,9 @@ func ParseGetSlaResponse(rsp *http.Response) (*GetSlaResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30506,6 +31806,16 @@ func ParseGetSlaResponse(rsp *http.Response) (*GetSlaResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetSlaResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetSlaResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30552,6 +31862,9 @@ func ParseGetStreamingLatencyResponse(rsp *http.Response) (*GetStreamingLatencyR
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30590,6 +31903,16 @@ func ParseGetStreamingLatencyResponse(rsp *http.Response) (*GetStreamingLatencyR
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetStreamingLatencyResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetStreamingLatencyResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30636,6 +31959,9 @@ func ParseGetStreamingProtocolsResponse(rsp *http.Response) (*GetStreamingProtoc
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30674,6 +32000,16 @@ func ParseGetStreamingProtocolsResponse(rsp *http.Response) (*GetStreamingProtoc
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetStreamingProtocolsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetStreamingProtocolsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30720,6 +32056,9 @@ func ParseGetStructuredOutputResponse(rsp *http.Response) (*GetStructuredOutputR
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30758,6 +32097,16 @@ func ParseGetStructuredOutputResponse(rsp *http.Response) (*GetStructuredOutputR
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetStructuredOutputResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetStructuredOutputResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30804,6 +32153,9 @@ func ParseGetTaskCostResponse(rsp *http.Response) (*GetTaskCostResponse, error) 
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30835,6 +32187,16 @@ func ParseGetTaskCostResponse(rsp *http.Response) (*GetTaskCostResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetTaskCostResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetTaskCostResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -30881,6 +32243,9 @@ func ParseGetThinkingSupportResponse(rsp *http.Response) (*GetThinkingSupportRes
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30919,6 +32284,16 @@ func ParseGetThinkingSupportResponse(rsp *http.Response) (*GetThinkingSupportRes
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetThinkingSupportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetThinkingSupportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31056,6 +32431,9 @@ func ParseGetToolCallFormatResponse(rsp *http.Response) (*GetToolCallFormatRespo
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31094,6 +32472,16 @@ func ParseGetToolCallFormatResponse(rsp *http.Response) (*GetToolCallFormatRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetToolCallFormatResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetToolCallFormatResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31140,6 +32528,9 @@ func ParseGetUptimeHistoryResponse(rsp *http.Response) (*GetUptimeHistoryRespons
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31178,6 +32569,16 @@ func ParseGetUptimeHistoryResponse(rsp *http.Response) (*GetUptimeHistoryRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetUptimeHistoryResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUptimeHistoryResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31224,6 +32625,9 @@ func ParseGetValidationResponse(rsp *http.Response) (*GetValidationResponse, err
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31262,6 +32666,16 @@ func ParseGetValidationResponse(rsp *http.Response) (*GetValidationResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetValidationResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetValidationResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31392,6 +32806,9 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31430,6 +32847,16 @@ func ParseGetWebhookResponse(rsp *http.Response) (*GetWebhookResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetWebhookResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetWebhookResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -31567,6 +32994,9 @@ func ParseGetWebsocketSupportResponse(rsp *http.Response) (*GetWebsocketSupportR
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -31605,6 +33035,16 @@ func ParseGetWebsocketSupportResponse(rsp *http.Response) (*GetWebsocketSupportR
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		var headers GetWebsocketSupportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetWebsocketSupportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -37264,6 +38704,13 @@ type InternalErrorJSONResponse Error
 
 type NotFoundJSONResponse Error
 
+type NotModifiedResponseHeaders struct {
+	ETag *string
+}
+type NotModifiedResponse struct {
+	Headers NotModifiedResponseHeaders
+}
+
 type ServiceUnavailableResponseHeaders struct {
 	RetryAfter *int
 }
@@ -37302,6 +38749,16 @@ func (response GetAgentProtocols200JSONResponse) VisitGetAgentProtocolsResponse(
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetAgentProtocols304Response = NotModifiedResponse
+
+func (response GetAgentProtocols304Response) VisitGetAgentProtocolsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetAgentProtocols400JSONResponse struct{ BadRequestJSONResponse }
@@ -37514,6 +38971,16 @@ func (response GetAudioPricing200JSONResponse) VisitGetAudioPricingResponse(w ht
 	return err
 }
 
+type GetAudioPricing304Response = NotModifiedResponse
+
+func (response GetAudioPricing304Response) VisitGetAudioPricingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetAudioPricing400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetAudioPricing400JSONResponse) VisitGetAudioPricingResponse(w http.ResponseWriter) error {
@@ -37610,6 +39077,16 @@ func (response GetBatchApi200JSONResponse) VisitGetBatchApiResponse(w http.Respo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetBatchApi304Response = NotModifiedResponse
+
+func (response GetBatchApi304Response) VisitGetBatchApiResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetBatchApi400JSONResponse struct{ BadRequestJSONResponse }
@@ -37710,6 +39187,16 @@ func (response GetBenchmarks200JSONResponse) VisitGetBenchmarksResponse(w http.R
 	return err
 }
 
+type GetBenchmarks304Response = NotModifiedResponse
+
+func (response GetBenchmarks304Response) VisitGetBenchmarksResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetBenchmarks400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetBenchmarks400JSONResponse) VisitGetBenchmarksResponse(w http.ResponseWriter) error {
@@ -37806,6 +39293,16 @@ func (response GetCachingGranularity200JSONResponse) VisitGetCachingGranularityR
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetCachingGranularity304Response = NotModifiedResponse
+
+func (response GetCachingGranularity304Response) VisitGetCachingGranularityResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetCachingGranularity400JSONResponse struct{ BadRequestJSONResponse }
@@ -37906,6 +39403,16 @@ func (response GetChangelog200JSONResponse) VisitGetChangelogResponse(w http.Res
 	return err
 }
 
+type GetChangelog304Response = NotModifiedResponse
+
+func (response GetChangelog304Response) VisitGetChangelogResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetChangelog400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetChangelog400JSONResponse) VisitGetChangelogResponse(w http.ResponseWriter) error {
@@ -38002,6 +39509,16 @@ func (response GetApiChangelog200JSONResponse) VisitGetApiChangelogResponse(w ht
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetApiChangelog304Response = NotModifiedResponse
+
+func (response GetApiChangelog304Response) VisitGetApiChangelogResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetApiChangelog400JSONResponse struct{ BadRequestJSONResponse }
@@ -38102,6 +39619,16 @@ func (response GetCheapest200JSONResponse) VisitGetCheapestResponse(w http.Respo
 	return err
 }
 
+type GetCheapest304Response = NotModifiedResponse
+
+func (response GetCheapest304Response) VisitGetCheapestResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetCheapest400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetCheapest400JSONResponse) VisitGetCheapestResponse(w http.ResponseWriter) error {
@@ -38184,6 +39711,16 @@ func (response GetCompare200JSONResponse) VisitGetCompareResponse(w http.Respons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetCompare304Response = NotModifiedResponse
+
+func (response GetCompare304Response) VisitGetCompareResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetCompare400JSONResponse struct{ BadRequestJSONResponse }
@@ -38284,6 +39821,16 @@ func (response GetCompliance200JSONResponse) VisitGetComplianceResponse(w http.R
 	return err
 }
 
+type GetCompliance304Response = NotModifiedResponse
+
+func (response GetCompliance304Response) VisitGetComplianceResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetCompliance400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetCompliance400JSONResponse) VisitGetComplianceResponse(w http.ResponseWriter) error {
@@ -38380,6 +39927,16 @@ func (response GetContextCompression200JSONResponse) VisitGetContextCompressionR
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetContextCompression304Response = NotModifiedResponse
+
+func (response GetContextCompression304Response) VisitGetContextCompressionResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetContextCompression400JSONResponse struct{ BadRequestJSONResponse }
@@ -38480,6 +40037,16 @@ func (response GetContextWindow200JSONResponse) VisitGetContextWindowResponse(w 
 	return err
 }
 
+type GetContextWindow304Response = NotModifiedResponse
+
+func (response GetContextWindow304Response) VisitGetContextWindowResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetContextWindow400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetContextWindow400JSONResponse) VisitGetContextWindowResponse(w http.ResponseWriter) error {
@@ -38576,6 +40143,16 @@ func (response GetCostEstimate200JSONResponse) VisitGetCostEstimateResponse(w ht
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetCostEstimate304Response = NotModifiedResponse
+
+func (response GetCostEstimate304Response) VisitGetCostEstimateResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetCostEstimate400JSONResponse struct{ BadRequestJSONResponse }
@@ -38676,6 +40253,16 @@ func (response GetCostForecast200JSONResponse) VisitGetCostForecastResponse(w ht
 	return err
 }
 
+type GetCostForecast304Response = NotModifiedResponse
+
+func (response GetCostForecast304Response) VisitGetCostForecastResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetCostForecast400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetCostForecast400JSONResponse) VisitGetCostForecastResponse(w http.ResponseWriter) error {
@@ -38758,6 +40345,16 @@ func (response GetDataRetention200JSONResponse) VisitGetDataRetentionResponse(w 
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetDataRetention304Response = NotModifiedResponse
+
+func (response GetDataRetention304Response) VisitGetDataRetentionResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetDataRetention400JSONResponse struct{ BadRequestJSONResponse }
@@ -38858,6 +40455,16 @@ func (response GetDelegationSupport200JSONResponse) VisitGetDelegationSupportRes
 	return err
 }
 
+type GetDelegationSupport304Response = NotModifiedResponse
+
+func (response GetDelegationSupport304Response) VisitGetDelegationSupportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetDelegationSupport400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetDelegationSupport400JSONResponse) VisitGetDelegationSupportResponse(w http.ResponseWriter) error {
@@ -38954,6 +40561,16 @@ func (response GetDeprecations200JSONResponse) VisitGetDeprecationsResponse(w ht
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetDeprecations304Response = NotModifiedResponse
+
+func (response GetDeprecations304Response) VisitGetDeprecationsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetDeprecations400JSONResponse struct{ BadRequestJSONResponse }
@@ -39054,6 +40671,16 @@ func (response GetEmbeddingQuality200JSONResponse) VisitGetEmbeddingQualityRespo
 	return err
 }
 
+type GetEmbeddingQuality304Response = NotModifiedResponse
+
+func (response GetEmbeddingQuality304Response) VisitGetEmbeddingQualityResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetEmbeddingQuality400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetEmbeddingQuality400JSONResponse) VisitGetEmbeddingQualityResponse(w http.ResponseWriter) error {
@@ -39150,6 +40777,16 @@ func (response GetErrorCodes200JSONResponse) VisitGetErrorCodesResponse(w http.R
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetErrorCodes304Response = NotModifiedResponse
+
+func (response GetErrorCodes304Response) VisitGetErrorCodesResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetErrorCodes400JSONResponse struct{ BadRequestJSONResponse }
@@ -39250,6 +40887,16 @@ func (response GetFailover200JSONResponse) VisitGetFailoverResponse(w http.Respo
 	return err
 }
 
+type GetFailover304Response = NotModifiedResponse
+
+func (response GetFailover304Response) VisitGetFailoverResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetFailover400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetFailover400JSONResponse) VisitGetFailoverResponse(w http.ResponseWriter) error {
@@ -39348,6 +40995,16 @@ func (response GetFineTuning200JSONResponse) VisitGetFineTuningResponse(w http.R
 	return err
 }
 
+type GetFineTuning304Response = NotModifiedResponse
+
+func (response GetFineTuning304Response) VisitGetFineTuningResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetFineTuning400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetFineTuning400JSONResponse) VisitGetFineTuningResponse(w http.ResponseWriter) error {
@@ -39444,6 +41101,16 @@ func (response GetFreeTier200JSONResponse) VisitGetFreeTierResponse(w http.Respo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetFreeTier304Response = NotModifiedResponse
+
+func (response GetFreeTier304Response) VisitGetFreeTierResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetFreeTier400JSONResponse struct{ BadRequestJSONResponse }
@@ -39552,6 +41219,16 @@ func (response GetFreshness200JSONResponse) VisitGetFreshnessResponse(w http.Res
 	return err
 }
 
+type GetFreshness304Response = NotModifiedResponse
+
+func (response GetFreshness304Response) VisitGetFreshnessResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetFreshness400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetFreshness400JSONResponse) VisitGetFreshnessResponse(w http.ResponseWriter) error {
@@ -39650,6 +41327,16 @@ func (response GetFunctionCalling200JSONResponse) VisitGetFunctionCallingRespons
 	return err
 }
 
+type GetFunctionCalling304Response = NotModifiedResponse
+
+func (response GetFunctionCalling304Response) VisitGetFunctionCallingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetFunctionCalling400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetFunctionCalling400JSONResponse) VisitGetFunctionCallingResponse(w http.ResponseWriter) error {
@@ -39746,6 +41433,16 @@ func (response GetGuardrails200JSONResponse) VisitGetGuardrailsResponse(w http.R
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetGuardrails304Response = NotModifiedResponse
+
+func (response GetGuardrails304Response) VisitGetGuardrailsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetGuardrails400JSONResponse struct{ BadRequestJSONResponse }
@@ -39953,6 +41650,16 @@ func (response GetHealth200JSONResponse) VisitGetHealthResponse(w http.ResponseW
 	return err
 }
 
+type GetHealth304Response = NotModifiedResponse
+
+func (response GetHealth304Response) VisitGetHealthResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetHealth429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetHealth429JSONResponse) VisitGetHealthResponse(w http.ResponseWriter) error {
@@ -40035,6 +41742,16 @@ func (response GetHealthPremium200JSONResponse) VisitGetHealthPremiumResponse(w 
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetHealthPremium304Response = NotModifiedResponse
+
+func (response GetHealthPremium304Response) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetHealthPremium400JSONResponse struct{ BadRequestJSONResponse }
@@ -40140,6 +41857,16 @@ func (response GetIncidents200JSONResponse) VisitGetIncidentsResponse(w http.Res
 	return err
 }
 
+type GetIncidents304Response = NotModifiedResponse
+
+func (response GetIncidents304Response) VisitGetIncidentsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetIncidents400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetIncidents400JSONResponse) VisitGetIncidentsResponse(w http.ResponseWriter) error {
@@ -40236,6 +41963,16 @@ func (response GetJsonMode200JSONResponse) VisitGetJsonModeResponse(w http.Respo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetJsonMode304Response = NotModifiedResponse
+
+func (response GetJsonMode304Response) VisitGetJsonModeResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetJsonMode400JSONResponse struct{ BadRequestJSONResponse }
@@ -40336,6 +42073,16 @@ func (response GetKnowledgeCutoff200JSONResponse) VisitGetKnowledgeCutoffRespons
 	return err
 }
 
+type GetKnowledgeCutoff304Response = NotModifiedResponse
+
+func (response GetKnowledgeCutoff304Response) VisitGetKnowledgeCutoffResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetKnowledgeCutoff400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetKnowledgeCutoff400JSONResponse) VisitGetKnowledgeCutoffResponse(w http.ResponseWriter) error {
@@ -40432,6 +42179,16 @@ func (response GetLatency200JSONResponse) VisitGetLatencyResponse(w http.Respons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetLatency304Response = NotModifiedResponse
+
+func (response GetLatency304Response) VisitGetLatencyResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetLatency400JSONResponse struct{ BadRequestJSONResponse }
@@ -40532,6 +42289,16 @@ func (response GetLogprobSupport200JSONResponse) VisitGetLogprobSupportResponse(
 	return err
 }
 
+type GetLogprobSupport304Response = NotModifiedResponse
+
+func (response GetLogprobSupport304Response) VisitGetLogprobSupportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetLogprobSupport400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetLogprobSupport400JSONResponse) VisitGetLogprobSupportResponse(w http.ResponseWriter) error {
@@ -40628,6 +42395,16 @@ func (response GetMaxOutputTokens200JSONResponse) VisitGetMaxOutputTokensRespons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetMaxOutputTokens304Response = NotModifiedResponse
+
+func (response GetMaxOutputTokens304Response) VisitGetMaxOutputTokensResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetMaxOutputTokens400JSONResponse struct{ BadRequestJSONResponse }
@@ -40871,6 +42648,16 @@ func (response GetMcpSupport200JSONResponse) VisitGetMcpSupportResponse(w http.R
 	return err
 }
 
+type GetMcpSupport304Response = NotModifiedResponse
+
+func (response GetMcpSupport304Response) VisitGetMcpSupportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetMcpSupport400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetMcpSupport400JSONResponse) VisitGetMcpSupportResponse(w http.ResponseWriter) error {
@@ -40967,6 +42754,16 @@ func (response GetMigrationGuide200JSONResponse) VisitGetMigrationGuideResponse(
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetMigrationGuide304Response = NotModifiedResponse
+
+func (response GetMigrationGuide304Response) VisitGetMigrationGuideResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetMigrationGuide400JSONResponse struct{ BadRequestJSONResponse }
@@ -41067,6 +42864,16 @@ func (response GetModelLifecycle200JSONResponse) VisitGetModelLifecycleResponse(
 	return err
 }
 
+type GetModelLifecycle304Response = NotModifiedResponse
+
+func (response GetModelLifecycle304Response) VisitGetModelLifecycleResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetModelLifecycle400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetModelLifecycle400JSONResponse) VisitGetModelLifecycleResponse(w http.ResponseWriter) error {
@@ -41163,6 +42970,16 @@ func (response GetModelTaskFit200JSONResponse) VisitGetModelTaskFitResponse(w ht
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetModelTaskFit304Response = NotModifiedResponse
+
+func (response GetModelTaskFit304Response) VisitGetModelTaskFitResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetModelTaskFit400JSONResponse struct{ BadRequestJSONResponse }
@@ -41263,6 +43080,16 @@ func (response GetModelVersions200JSONResponse) VisitGetModelVersionsResponse(w 
 	return err
 }
 
+type GetModelVersions304Response = NotModifiedResponse
+
+func (response GetModelVersions304Response) VisitGetModelVersionsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetModelVersions400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetModelVersions400JSONResponse) VisitGetModelVersionsResponse(w http.ResponseWriter) error {
@@ -41359,6 +43186,16 @@ func (response GetModels200JSONResponse) VisitGetModelsResponse(w http.ResponseW
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetModels304Response = NotModifiedResponse
+
+func (response GetModels304Response) VisitGetModelsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetModels400JSONResponse struct{ BadRequestJSONResponse }
@@ -41459,6 +43296,16 @@ func (response GetMultimodal200JSONResponse) VisitGetMultimodalResponse(w http.R
 	return err
 }
 
+type GetMultimodal304Response = NotModifiedResponse
+
+func (response GetMultimodal304Response) VisitGetMultimodalResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetMultimodal400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetMultimodal400JSONResponse) VisitGetMultimodalResponse(w http.ResponseWriter) error {
@@ -41555,6 +43402,16 @@ func (response GetNativeTools200JSONResponse) VisitGetNativeToolsResponse(w http
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetNativeTools304Response = NotModifiedResponse
+
+func (response GetNativeTools304Response) VisitGetNativeToolsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetNativeTools400JSONResponse struct{ BadRequestJSONResponse }
@@ -41654,6 +43511,16 @@ func (response GetOpenAPIDocument200JSONResponse) VisitGetOpenAPIDocumentRespons
 	return err
 }
 
+type GetOpenAPIDocument304Response = NotModifiedResponse
+
+func (response GetOpenAPIDocument304Response) VisitGetOpenAPIDocumentResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetOpenAPIDocument429JSONResponse struct{ TooManyRequestsJSONResponse }
 
 func (response GetOpenAPIDocument429JSONResponse) VisitGetOpenAPIDocumentResponse(w http.ResponseWriter) error {
@@ -41722,6 +43589,16 @@ func (response GetOutputReproducibility200JSONResponse) VisitGetOutputReproducib
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetOutputReproducibility304Response = NotModifiedResponse
+
+func (response GetOutputReproducibility304Response) VisitGetOutputReproducibilityResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetOutputReproducibility400JSONResponse struct{ BadRequestJSONResponse }
@@ -41822,6 +43699,16 @@ func (response GetOverflowBehaviour200JSONResponse) VisitGetOverflowBehaviourRes
 	return err
 }
 
+type GetOverflowBehaviour304Response = NotModifiedResponse
+
+func (response GetOverflowBehaviour304Response) VisitGetOverflowBehaviourResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetOverflowBehaviour400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetOverflowBehaviour400JSONResponse) VisitGetOverflowBehaviourResponse(w http.ResponseWriter) error {
@@ -41918,6 +43805,16 @@ func (response GetPick200JSONResponse) VisitGetPickResponse(w http.ResponseWrite
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetPick304Response = NotModifiedResponse
+
+func (response GetPick304Response) VisitGetPickResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetPick400JSONResponse struct{ BadRequestJSONResponse }
@@ -42018,6 +43915,16 @@ func (response GetPiiHandling200JSONResponse) VisitGetPiiHandlingResponse(w http
 	return err
 }
 
+type GetPiiHandling304Response = NotModifiedResponse
+
+func (response GetPiiHandling304Response) VisitGetPiiHandlingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetPiiHandling400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetPiiHandling400JSONResponse) VisitGetPiiHandlingResponse(w http.ResponseWriter) error {
@@ -42114,6 +44021,16 @@ func (response GetPricing200JSONResponse) VisitGetPricingResponse(w http.Respons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetPricing304Response = NotModifiedResponse
+
+func (response GetPricing304Response) VisitGetPricingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetPricing400JSONResponse struct{ BadRequestJSONResponse }
@@ -42214,6 +44131,16 @@ func (response GetPromptCaching200JSONResponse) VisitGetPromptCachingResponse(w 
 	return err
 }
 
+type GetPromptCaching304Response = NotModifiedResponse
+
+func (response GetPromptCaching304Response) VisitGetPromptCachingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetPromptCaching400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetPromptCaching400JSONResponse) VisitGetPromptCachingResponse(w http.ResponseWriter) error {
@@ -42310,6 +44237,16 @@ func (response GetPromptModeration200JSONResponse) VisitGetPromptModerationRespo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetPromptModeration304Response = NotModifiedResponse
+
+func (response GetPromptModeration304Response) VisitGetPromptModerationResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetPromptModeration400JSONResponse struct{ BadRequestJSONResponse }
@@ -42410,6 +44347,16 @@ func (response GetQuotaCheck200JSONResponse) VisitGetQuotaCheckResponse(w http.R
 	return err
 }
 
+type GetQuotaCheck304Response = NotModifiedResponse
+
+func (response GetQuotaCheck304Response) VisitGetQuotaCheckResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetQuotaCheck400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetQuotaCheck400JSONResponse) VisitGetQuotaCheckResponse(w http.ResponseWriter) error {
@@ -42506,6 +44453,16 @@ func (response GetRateLimitRecovery200JSONResponse) VisitGetRateLimitRecoveryRes
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetRateLimitRecovery304Response = NotModifiedResponse
+
+func (response GetRateLimitRecovery304Response) VisitGetRateLimitRecoveryResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetRateLimitRecovery400JSONResponse struct{ BadRequestJSONResponse }
@@ -42606,6 +44563,16 @@ func (response GetRateLimitStatus200JSONResponse) VisitGetRateLimitStatusRespons
 	return err
 }
 
+type GetRateLimitStatus304Response = NotModifiedResponse
+
+func (response GetRateLimitStatus304Response) VisitGetRateLimitStatusResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetRateLimitStatus400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetRateLimitStatus400JSONResponse) VisitGetRateLimitStatusResponse(w http.ResponseWriter) error {
@@ -42702,6 +44669,16 @@ func (response GetRateLimits200JSONResponse) VisitGetRateLimitsResponse(w http.R
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetRateLimits304Response = NotModifiedResponse
+
+func (response GetRateLimits304Response) VisitGetRateLimitsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetRateLimits400JSONResponse struct{ BadRequestJSONResponse }
@@ -42802,6 +44779,16 @@ func (response GetRecommend200JSONResponse) VisitGetRecommendResponse(w http.Res
 	return err
 }
 
+type GetRecommend304Response = NotModifiedResponse
+
+func (response GetRecommend304Response) VisitGetRecommendResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetRecommend400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetRecommend400JSONResponse) VisitGetRecommendResponse(w http.ResponseWriter) error {
@@ -42898,6 +44885,16 @@ func (response GetReferenceCompat200JSONResponse) VisitGetReferenceCompatRespons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetReferenceCompat304Response = NotModifiedResponse
+
+func (response GetReferenceCompat304Response) VisitGetReferenceCompatResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetReferenceCompat400JSONResponse struct{ BadRequestJSONResponse }
@@ -42998,6 +44995,16 @@ func (response GetRegions200JSONResponse) VisitGetRegionsResponse(w http.Respons
 	return err
 }
 
+type GetRegions304Response = NotModifiedResponse
+
+func (response GetRegions304Response) VisitGetRegionsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetRegions400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetRegions400JSONResponse) VisitGetRegionsResponse(w http.ResponseWriter) error {
@@ -43094,6 +45101,16 @@ func (response GetReranking200JSONResponse) VisitGetRerankingResponse(w http.Res
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetReranking304Response = NotModifiedResponse
+
+func (response GetReranking304Response) VisitGetRerankingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetReranking400JSONResponse struct{ BadRequestJSONResponse }
@@ -43202,6 +45219,16 @@ func (response GetResolveAlias200JSONResponse) VisitGetResolveAliasResponse(w ht
 	return err
 }
 
+type GetResolveAlias304Response = NotModifiedResponse
+
+func (response GetResolveAlias304Response) VisitGetResolveAliasResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetResolveAlias400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetResolveAlias400JSONResponse) VisitGetResolveAliasResponse(w http.ResponseWriter) error {
@@ -43298,6 +45325,16 @@ func (response GetSdkSupport200JSONResponse) VisitGetSdkSupportResponse(w http.R
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetSdkSupport304Response = NotModifiedResponse
+
+func (response GetSdkSupport304Response) VisitGetSdkSupportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetSdkSupport400JSONResponse struct{ BadRequestJSONResponse }
@@ -43398,6 +45435,16 @@ func (response GetSecurityCertifications200JSONResponse) VisitGetSecurityCertifi
 	return err
 }
 
+type GetSecurityCertifications304Response = NotModifiedResponse
+
+func (response GetSecurityCertifications304Response) VisitGetSecurityCertificationsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetSecurityCertifications400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetSecurityCertifications400JSONResponse) VisitGetSecurityCertificationsResponse(w http.ResponseWriter) error {
@@ -43494,6 +45541,16 @@ func (response GetSemanticCaching200JSONResponse) VisitGetSemanticCachingRespons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetSemanticCaching304Response = NotModifiedResponse
+
+func (response GetSemanticCaching304Response) VisitGetSemanticCachingResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetSemanticCaching400JSONResponse struct{ BadRequestJSONResponse }
@@ -43594,6 +45651,16 @@ func (response GetSla200JSONResponse) VisitGetSlaResponse(w http.ResponseWriter)
 	return err
 }
 
+type GetSla304Response = NotModifiedResponse
+
+func (response GetSla304Response) VisitGetSlaResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetSla400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetSla400JSONResponse) VisitGetSlaResponse(w http.ResponseWriter) error {
@@ -43690,6 +45757,16 @@ func (response GetStreamingLatency200JSONResponse) VisitGetStreamingLatencyRespo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetStreamingLatency304Response = NotModifiedResponse
+
+func (response GetStreamingLatency304Response) VisitGetStreamingLatencyResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetStreamingLatency400JSONResponse struct{ BadRequestJSONResponse }
@@ -43790,6 +45867,16 @@ func (response GetStreamingProtocols200JSONResponse) VisitGetStreamingProtocolsR
 	return err
 }
 
+type GetStreamingProtocols304Response = NotModifiedResponse
+
+func (response GetStreamingProtocols304Response) VisitGetStreamingProtocolsResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetStreamingProtocols400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetStreamingProtocols400JSONResponse) VisitGetStreamingProtocolsResponse(w http.ResponseWriter) error {
@@ -43886,6 +45973,16 @@ func (response GetStructuredOutput200JSONResponse) VisitGetStructuredOutputRespo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetStructuredOutput304Response = NotModifiedResponse
+
+func (response GetStructuredOutput304Response) VisitGetStructuredOutputResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetStructuredOutput400JSONResponse struct{ BadRequestJSONResponse }
@@ -43986,6 +46083,16 @@ func (response GetTaskCost200JSONResponse) VisitGetTaskCostResponse(w http.Respo
 	return err
 }
 
+type GetTaskCost304Response = NotModifiedResponse
+
+func (response GetTaskCost304Response) VisitGetTaskCostResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetTaskCost400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetTaskCost400JSONResponse) VisitGetTaskCostResponse(w http.ResponseWriter) error {
@@ -44068,6 +46175,16 @@ func (response GetThinkingSupport200JSONResponse) VisitGetThinkingSupportRespons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetThinkingSupport304Response = NotModifiedResponse
+
+func (response GetThinkingSupport304Response) VisitGetThinkingSupportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetThinkingSupport400JSONResponse struct{ BadRequestJSONResponse }
@@ -44288,6 +46405,16 @@ func (response GetToolCallFormat200JSONResponse) VisitGetToolCallFormatResponse(
 	return err
 }
 
+type GetToolCallFormat304Response = NotModifiedResponse
+
+func (response GetToolCallFormat304Response) VisitGetToolCallFormatResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
 type GetToolCallFormat400JSONResponse struct{ BadRequestJSONResponse }
 
 func (response GetToolCallFormat400JSONResponse) VisitGetToolCallFormatResponse(w http.ResponseWriter) error {
@@ -44384,6 +46511,16 @@ func (response GetUptimeHistory200JSONResponse) VisitGetUptimeHistoryResponse(w 
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetUptimeHistory304Response = NotModifiedResponse
+
+func (response GetUptimeHistory304Response) VisitGetUptimeHistoryResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetUptimeHistory400JSONResponse struct{ BadRequestJSONResponse }
@@ -44483,6 +46620,16 @@ func (response GetValidation200JSONResponse) VisitGetValidationResponse(w http.R
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetValidation304Response = NotModifiedResponse
+
+func (response GetValidation304Response) VisitGetValidationResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetValidation400JSONResponse struct{ BadRequestJSONResponse }
@@ -44679,6 +46826,16 @@ func (response GetWebhook200JSONResponse) VisitGetWebhookResponse(w http.Respons
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetWebhook304Response = NotModifiedResponse
+
+func (response GetWebhook304Response) VisitGetWebhookResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetWebhook400JSONResponse struct{ BadRequestJSONResponse }
@@ -44889,6 +47046,16 @@ func (response GetWebsocketSupport200JSONResponse) VisitGetWebsocketSupportRespo
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
+}
+
+type GetWebsocketSupport304Response = NotModifiedResponse
+
+func (response GetWebsocketSupport304Response) VisitGetWebsocketSupportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetWebsocketSupport400JSONResponse struct{ BadRequestJSONResponse }
