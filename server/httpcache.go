@@ -24,8 +24,12 @@ const CatalogCacheControl = "public, max-age=3600, must-revalidate"
 // CatalogCacheControl: `no-cache` for live answers, `no-store` for paid or private ones.
 const cacheControlExtension = "x-cache-control"
 
-// gzipSuffix marks the ETag of a compressed answer: a strong ETag must differ between representations.
+// gzipSuffix marks the ETag of a gzip-compressed answer (gzhttp makes it "-zstd" for zstd): a strong ETag must
+// differ between representations.
 const gzipSuffix = "-gzip"
+
+// encodingSuffixes are the ETag suffixes of the compressed representations.
+var encodingSuffixes = []string{gzipSuffix, "-zstd"}
 
 // cacheControlOf is the Cache-Control of an operation's GET answers.
 func cacheControlOf(op *openapi3.Operation) string {
@@ -50,8 +54,8 @@ func compressible(ct string) bool {
 	return false
 }
 
-// compress is the gzip middleware (klauspost/compress gzhttp): answers of 1 KiB or more, of a compressible type,
-// to clients that accept gzip; the ETag of a compressed answer gets gzipSuffix.
+// compress is the compression middleware (klauspost/compress gzhttp): answers of 1 KiB or more, of a compressible
+// type, in zstd or gzip as the client accepts (zstd preferred); the ETag of a compressed answer gets its suffix.
 func compress() (func(http.Handler) http.Handler, error) {
 	wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.ContentTypeFilter(compressible), gzhttp.SuffixETag(gzipSuffix))
 	if err != nil {
@@ -167,18 +171,20 @@ func (e *etagWriter) finish(r *http.Request) {
 	_, _ = e.w.Write(e.buf.Bytes())
 }
 
-// match returns the entity tag of the representation an If-None-Match list names: tag, or the compressed
-// representation's (tag + gzipSuffix), by the weak comparison RFC 9110 13.1.2 prescribes (W/ ignored); "*" names
-// tag. "" when it names neither.
+// match returns the entity tag of the representation an If-None-Match list names: tag, or a compressed
+// representation's (tag with an encodingSuffixes suffix), by the weak comparison RFC 9110 13.1.2 prescribes (W/
+// ignored); "*" names tag. "" when it names none.
 func match(values []string, tag string) string {
-	gz := strings.TrimSuffix(tag, `"`) + gzipSuffix + `"`
 	for _, v := range values {
 		for _, t := range strings.Split(v, ",") {
-			switch strings.TrimPrefix(strings.TrimSpace(t), "W/") {
-			case "*", tag:
+			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+			if t == "*" || t == tag {
 				return tag
-			case gz:
-				return gz
+			}
+			for _, suffix := range encodingSuffixes {
+				if t == strings.TrimSuffix(tag, `"`)+suffix+`"` {
+					return t
+				}
 			}
 		}
 	}

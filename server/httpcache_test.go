@@ -126,6 +126,8 @@ func TestETagsMatch(t *testing.T) {
 		{[]string{`"abc"`}, true},
 		{[]string{`W/"abc"`}, true},
 		{[]string{`"abc-gzip"`}, true},
+		{[]string{`"abc-zstd"`}, true},
+		{[]string{`"abc-br"`}, false},
 		{[]string{`"x", "abc"`}, true},
 		{[]string{`"x"`, `"abc"`}, true},
 		{[]string{`*`}, true},
