@@ -294,9 +294,18 @@ func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem
 	return t, nil
 }
 
-// description joins the operation's summary and description, the text a model reads to choose the tool.
+// DescriptionExtension holds a tool's own description: what the tool answers, when to use it and its key
+// arguments, short enough to ride along on every turn of a conversation (the operation's description, with the
+// full rules, stays for HTTP readers).
+const DescriptionExtension = "x-mcp-description"
+
+// description joins the operation's summary and its tool description (x-mcp-description, else the operation's
+// description): the text a model reads to choose the tool.
 func description(op *openapi3.Operation) string {
 	s, d := strings.TrimSpace(op.Summary), strings.TrimSpace(op.Description)
+	if x, ok := op.Extensions[DescriptionExtension].(string); ok && strings.TrimSpace(x) != "" {
+		d = strings.TrimSpace(x)
+	}
 	switch {
 	case s == "":
 		return d

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -58,6 +59,12 @@ var paidTools = []string{"service_health_premium"}
 
 // TestContractToolNames fails when the document's x-mcp-tool names differ from the contract's 34 plus the paid
 // tools, and when tools/list does not offer exactly the document's set.
+// Bounds of tools/list: each description, and all of them together.
+const (
+	maxToolDescription  = 800
+	maxToolDescriptions = 15000
+)
+
 func TestContractToolNames(t *testing.T) {
 	doc := loadDoc(t)
 	if n := len(slices.Compact(slices.Sorted(slices.Values(contractTools)))); len(contractTools) != 34 || n != 34 {
@@ -80,11 +87,21 @@ func TestContractToolNames(t *testing.T) {
 	}
 	call(t, b, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, &res)
 	var listed []string
+	total := 0
 	for _, tl := range res.Tools {
 		listed = append(listed, tl.Name)
 		if tl.Description == "" || len(tl.InputSchema) == 0 {
 			t.Errorf("%s: no description or input schema", tl.Name)
 		}
+		// A tool's description rides along on every turn of every conversation: short, the full rules are in
+		// the OpenAPI description.
+		if n := utf8.RuneCountInString(tl.Description); n > maxToolDescription {
+			t.Errorf("%s: description of %d characters, at most %d (x-mcp-description)", tl.Name, n, maxToolDescription)
+		}
+		total += utf8.RuneCountInString(tl.Description)
+	}
+	if total > maxToolDescriptions {
+		t.Errorf("the tool descriptions add up to %d characters, at most %d", total, maxToolDescriptions)
 	}
 	if !slices.Equal(listed, got) {
 		t.Errorf("tools/list = %v\nthe document has %v", listed, got)
