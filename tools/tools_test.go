@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
 	"time"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
