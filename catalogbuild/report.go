@@ -17,6 +17,22 @@ var MainProviders = []string{"openai", "anthropic", "google-gemini", "google-ver
 var PerProviderCatalogs = []string{"rate_limits", "sla", "data_retention", "security_certifications", "compliance",
 	"free_tier", "batch_api", "guardrails", "regions", "error_codes", "fine_tuning"}
 
+// applicability names, per catalog, the field that says whether the provider offers the feature at all: where it
+// is false, the feature's other fields are not applicable, and the main-provider table leaves them out of their
+// null share (they are null by design, not a gap in what the sources state). Where it is null, they count.
+var applicability = map[string]string{
+	"sla": "sla_available", "free_tier": "has_free_tier", "batch_api": "batch_api_available", "fine_tuning": "available",
+}
+
+// applicable strips from a record of catalog the fields that do not apply (see applicability).
+func applicable(catalog string, r map[string]any) map[string]any {
+	gate, ok := applicability[catalog]
+	if !ok || r[gate] != false {
+		return r
+	}
+	return map[string]any{"provider_id": r["provider_id"], gate: false}
+}
+
 type reportCatalog struct {
 	AsOf    string `json:"as_of"`
 	Sources []struct {
@@ -97,8 +113,11 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 		"records per confidence level, then every value the bounds rejected and every value the sources disputed. " +
 		"Unknown is null: a null share is a gap in what the sources state, not a default.\n\n")
 	b.WriteString("## Main providers: null share of the per-provider catalogs\n\n")
-	b.WriteString("Over the records of " + strings.Join(MainProviders, ", ") + " (target: at most 20% per field).\n\n")
-	b.WriteString("| catalog | records | fields over 20% null | worst field |\n|---|---|---|---|\n")
+	b.WriteString("Over the records of " + strings.Join(MainProviders, ", ") + " (target: at most 20% per field). " +
+		"Where a provider does not offer the feature at all (`sla_available`, `has_free_tier`, `batch_api_available`, " +
+		"`available` of fine-tuning false), the feature's other fields do not apply and are left out of their share; " +
+		"null cells is the share of all the catalog's values that are null.\n\n")
+	b.WriteString("| catalog | records | null cells | fields over 20% null | worst field |\n|---|---|---|---|---|\n")
 	for _, n := range PerProviderCatalogs {
 		c := cats[n]
 		if c == nil {
@@ -107,11 +126,12 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 		var recs []map[string]any
 		for _, r := range c.Records {
 			if id, _ := r["provider_id"].(string); slices.Contains(MainProviders, id) {
-				recs = append(recs, r)
+				recs = append(recs, applicable(n, r))
 			}
 		}
-		over, worst, worstShare := 0, "-", -1.0
+		over, worst, worstShare, nulls, cells := 0, "-", -1.0, 0, 0
 		for _, ns := range nullShares(recs) {
+			nulls, cells = nulls+ns.nulls, cells+ns.all
 			share := float64(ns.nulls) / float64(ns.all)
 			if share > 0.2 {
 				over++
@@ -120,7 +140,7 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 				worst, worstShare = fmt.Sprintf("%s (%s)", ns.field, pct(ns.nulls, ns.all)), share
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s |\n", n, len(recs), over, worst)
+		fmt.Fprintf(&b, "| %s | %d | %s | %d | %s |\n", n, len(recs), pct(nulls, cells), over, worst)
 	}
 	b.WriteString("\n## Main providers: newest model and newest source\n\n" +
 		"The newest model is the one with the latest launch date in `model_lifecycle` that is not retired; the newest " +
