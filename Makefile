@@ -57,7 +57,6 @@ test-mcp: $(NODE_OK)
 generate: $(SQLC) $(OAPI)
 	$(SQLC) generate
 	$(OAPI) -config oapi-codegen.yaml openapi/openapi.yaml
-	$(GO) run ./cmd/stubgen
 
 check-generated: generate
 	@git diff --exit-code --stat -- gen/ || { echo "gen/ is out of date: run make generate and commit"; exit 1; }

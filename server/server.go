@@ -170,10 +170,6 @@ type HandlerUser interface {
 // handlerError answers an error a handler returned. Callers never see its text: it is logged with the request.
 func handlerError(log *slog.Logger) func(http.ResponseWriter, *http.Request, error) {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
-		if errors.Is(err, api.ErrNotImplemented) {
-			WriteError(w, http.StatusNotImplemented, "not implemented")
-			return
-		}
 		if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 			// The caller went away; nobody reads this answer.
 			WriteError(w, http.StatusServiceUnavailable, "request cancelled")

@@ -7789,7 +7789,7 @@ type ClientInterface interface {
 	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -7843,7 +7843,7 @@ type ClientInterface interface {
 	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -8893,7 +8893,7 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 //   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
@@ -8957,7 +8957,7 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 //   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
@@ -16153,7 +16153,7 @@ type ClientWithResponsesInterface interface {
 	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -16207,7 +16207,7 @@ type ClientWithResponsesInterface interface {
 	// - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-	//   answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -24773,7 +24773,7 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 //   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
@@ -24833,7 +24833,7 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 //   - `tools/call` (params: `name` of the tool, `arguments` object, optional `_meta`): result `content`, an
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
-//     answers an error status (400, 404, 501, ...) the result has `isError: true`, the text is the endpoint's
+//     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
