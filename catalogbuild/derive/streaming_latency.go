@@ -55,7 +55,6 @@ const minThroughput = 1.0
 var streamingModels = map[[2]string]mtebServed{
 	{"openai", "gpt-4.1-2025-04-14"}:             {"openai", "gpt-4.1-2025-04-14"},
 	{"openai", "gpt-4.1-mini-2025-04-14"}:        {"openai", "gpt-4.1-mini-2025-04-14"},
-	{"openai", "gpt-4.1-nano-2025-04-14"}:        {"openai", "gpt-4.1-nano-2025-04-14"},
 	{"openai", "gpt-4o-2024-08-06"}:              {"openai", "gpt-4o-2024-08-06"},
 	{"openai", "o3-2025-04-16"}:                  {"openai", "o3-2025-04-16"},
 	{"openai", "o3-pro-2025-06-10"}:              {"openai", "o3-pro-2025-06-10"},
