@@ -24,7 +24,7 @@ func providersOf(counts map[string]int) []string {
 }
 
 // buildModels merges models.dev and litellm into the model catalog.
-func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
+func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 	keys := map[key]bool{}
 	for k := range c.mm {
 		keys[k] = true
@@ -46,7 +46,7 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 	sortKeys(list)
 	usedLLMStats := false
 	counts := map[string]int{}
-	var recs []ModelRecord
+	var recs []api.ModelRecord
 	for _, k := range list {
 		m, l := c.mm[k], c.lm[k]
 		var task string
@@ -65,7 +65,7 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 			audioOut = hasAny(m.m.Modalities.Output, "audio") && hasAny(m.m.Modalities.Output, "text")
 		}
 		_, modelTask := refine(task, k.model, audioOut)
-		r := ModelRecord{ProviderId: k.provider, ModelId: k.model, Task: api.ModelTask(modelTask)}
+		r := api.ModelRecord{ProviderId: k.provider, ModelId: k.model, Task: api.ModelTask(modelTask)}
 		if m != nil && m.m.Limit.Context > 0 {
 			r.ContextWindow = intPtr(m.m.Limit.Context)
 		} else if l != nil && l.context != nil {
@@ -88,7 +88,7 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 			}
 			r.KnowledgeCutoff = month(m.m.Knowledge)
 		} else if l != nil {
-			r.Capabilities = Capabilities{Vision: l.vision, FunctionCalling: l.fc, JsonMode: l.jsonMode}
+			r.Capabilities = api.ModelsCapabilities{Vision: l.vision, FunctionCalling: l.fc, JsonMode: l.jsonMode}
 		}
 		if r.KnowledgeCutoff == nil {
 			if mo, ok := c.knowledge[k]; ok {
@@ -129,12 +129,12 @@ func (c *converter) buildModels() (map[key]bool, Catalog[ModelRecord]) {
 	c.stats.Models = len(recs)
 	c.stats.ByModelsProvider = counts
 	c.stats.ModelsProviders = providersOf(counts)
-	return keys, Catalog[ModelRecord]{AsOf: asOf, Sources: sources, Records: recs}
+	return keys, Catalog[api.ModelRecord]{AsOf: asOf, Sources: sources, Records: recs}
 }
 
 // mdRates converts a models.dev cost block.
-func mdRates(m mdModel, task string) PricingRates {
-	var r PricingRates
+func mdRates(m mdModel, task string) api.PricingRates {
+	var r api.PricingRates
 	if m.Cost == nil {
 		return r
 	}
@@ -150,8 +150,8 @@ func mdRates(m mdModel, task string) PricingRates {
 	return r
 }
 
-func gpRates(s gpPriceSet, task string) PricingRates {
-	var r PricingRates
+func gpRates(s gpPriceSet, task string) api.PricingRates {
+	var r api.PricingRates
 	if s.Input != nil {
 		r.InputPer1mTokens = ptr(roundSig(*s.Input, 9))
 	}
@@ -172,10 +172,10 @@ func eq(a, b *float64) bool {
 }
 
 // buildPricing merges the three price sources into the price catalog.
-func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
+func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 	type cand struct {
 		task     string
-		rates    PricingRates
+		rates    api.PricingRates
 		date     string
 		audio    bool
 		override bool // a dated genai-prices price change after the chosen source's snapshot
@@ -222,7 +222,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 		}
 		set, _, ok, err := gpPrices(g, c.asOf)
 		if err != nil {
-			return Catalog[PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", g.ID, err)
+			return Catalog[api.PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", g.ID, err)
 		}
 		if !ok {
 			continue
@@ -241,7 +241,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 			if g, ok := c.gpLookup(k); ok {
 				set, since, ok, err := gpPrices(g, c.asOf)
 				if err != nil {
-					return Catalog[PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", g.ID, err)
+					return Catalog[api.PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", g.ID, err)
 				}
 				if ok && since != "" && since > cd.date {
 					gr := gpRates(set, cd.task)
@@ -292,7 +292,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 			}
 			set, _, ok, err := gpPrices(m, c.asOf)
 			if err != nil {
-				return Catalog[PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", m.ID, err)
+				return Catalog[api.PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", m.ID, err)
 			}
 			if !ok {
 				continue
@@ -324,11 +324,11 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 	list := sortedCandKeys(out)
 	counts := map[string]int{}
 	tasks := map[string]int{}
-	recs := make([]PricingRecord, 0, len(list))
+	recs := make([]api.PricingRecord, 0, len(list))
 	for _, k := range list {
 		cd := out[k]
 		ptask, _ := refine(cd.task, k.model, cd.audio)
-		rec := PricingRecord{ProviderId: k.provider, Model: k.model, Task: api.Task(ptask), Pricing: cd.rates}
+		rec := api.PricingRecord{ProviderId: k.provider, Model: k.model, Task: api.Task(ptask), Pricing: cd.rates}
 		c.settlePricing(&rec, cd.override, cd.src)
 		if !anyPrice(rec.Pricing) {
 			continue // every price was rejected or disputed: nothing left to serve
@@ -339,7 +339,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 	}
 	sources := []Source{c.snap.LiteLLM.Source, c.snap.ModelsDev.Source}
 	asOf := maxDate(c.snap.LiteLLM.Date, c.snap.ModelsDev.Date)
-	if c.usedGenAI || cites(recs, func(r PricingRecord) []string { return r.Sources }, SourceGenAI) {
+	if c.usedGenAI || cites(recs, func(r api.PricingRecord) []string { return r.Sources }, SourceGenAI) {
 		sources = append(sources, c.snap.GenAI.Source)
 		asOf = maxDate(asOf, c.snap.GenAI.Date)
 	}
@@ -353,7 +353,7 @@ func (c *converter) buildPricing() (Catalog[PricingRecord], error) {
 	c.stats.PricingProviders = providersOf(counts)
 	c.stats.PricingTasks = tasks
 	c.stats.Deprecated = len(c.deprecated)
-	return Catalog[PricingRecord]{AsOf: asOf, Sources: sources, Records: recs}, nil
+	return Catalog[api.PricingRecord]{AsOf: asOf, Sources: sources, Records: recs}, nil
 }
 
 func sortedKeyList[V any](m map[key]V) []key {
@@ -370,7 +370,7 @@ func sortedCandKeys[V any](m map[key]V) []key { return sortedKeyList(m) }
 var benchMetrics = map[string]bool{"mmlu": true, "humaneval": true, "math": true, "gpqa": true, "mgsm": true, "hellaswag": true}
 
 // buildBenchmarks attributes the benchmark rows to (provider, API name) keys of the model catalog.
-func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksRecord], error) {
+func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[api.BenchmarksRecord], error) {
 	apiName := c.llmStatsAPINames()
 	scores := map[key]map[string]float64{}
 	usedDataset := map[string]bool{}
@@ -395,7 +395,7 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksReco
 			}
 			pct = roundSig(math.Round(pct*1000)/1000, 10)
 			if pct < 0 || pct > 100 {
-				return Catalog[BenchmarksRecord]{}, fmt.Errorf("benchmarks.json: %s %s %s: score %v out of 0-100", ds, r.ModelID, r.BenchmarkKey, pct)
+				return Catalog[api.BenchmarksRecord]{}, fmt.Errorf("benchmarks.json: %s %s %s: score %v out of 0-100", ds, r.ModelID, r.BenchmarkKey, pct)
 			}
 			for _, k := range c.benchKeys(*r.Organization, o.ID, o.Prefix, r.ModelID, apiName) {
 				if !models[k] {
@@ -416,9 +416,9 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksReco
 	}
 	list := sortedKeyList(scores)
 	counts := map[string]int{}
-	recs := make([]BenchmarksRecord, 0, len(list))
+	recs := make([]api.BenchmarksRecord, 0, len(list))
 	for _, k := range list {
-		recs = append(recs, BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k]})
+		recs = append(recs, api.BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k]})
 		counts[k.provider]++
 	}
 	var sources []Source
@@ -434,7 +434,7 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[BenchmarksReco
 	c.stats.Benchmarks = len(recs)
 	c.stats.ByBenchmarkProvider = counts
 	c.stats.BenchmarkProviders = providersOf(counts)
-	return Catalog[BenchmarksRecord]{AsOf: maxDate(dates...), Sources: sources, Records: recs}, nil
+	return Catalog[api.BenchmarksRecord]{AsOf: maxDate(dates...), Sources: sources, Records: recs}, nil
 }
 
 // cites reports whether any record cites the source id.

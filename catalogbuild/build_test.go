@@ -1,14 +1,15 @@
 package catalogbuild
 
 import (
-	"github.com/switchboard/switchboard/seeds"
-
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/seeds"
 )
 
 // catalogFile reads a committed catalog of seeds/catalogs.
@@ -203,13 +204,13 @@ func TestUnitConversion(t *testing.T) {
 		entry map[string]any
 		mode  string
 		task  string
-		want  PricingRates
+		want  api.PricingRates
 	}{
 		{map[string]any{"input_cost_per_token": 2.5e-06, "output_cost_per_token": 1e-05, "cache_read_input_token_cost": 1.25e-06}, "chat", "llm",
-			PricingRates{InputPer1mTokens: ptr(2.5), OutputPer1mTokens: ptr(10), CachedInputPer1mTokens: ptr(1.25)}},
-		{map[string]any{"input_cost_per_second": 0.0001}, "audio_transcription", "speech", PricingRates{PerMinuteAudio: ptr(0.006)}},
-		{map[string]any{"input_cost_per_character": 1.5e-05}, "audio_speech", "speech", PricingRates{Per1kCharacters: ptr(0.015)}},
-		{map[string]any{"output_cost_per_image": 0.04}, "image_generation", "image", PricingRates{PerImage: ptr(0.04)}},
+			api.PricingRates{InputPer1mTokens: ptr(2.5), OutputPer1mTokens: ptr(10), CachedInputPer1mTokens: ptr(1.25)}},
+		{map[string]any{"input_cost_per_second": 0.0001}, "audio_transcription", "speech", api.PricingRates{PerMinuteAudio: ptr(0.006)}},
+		{map[string]any{"input_cost_per_character": 1.5e-05}, "audio_speech", "speech", api.PricingRates{Per1kCharacters: ptr(0.015)}},
+		{map[string]any{"output_cost_per_image": 0.04}, "image_generation", "image", api.PricingRates{PerImage: ptr(0.04)}},
 	}
 	for i, c := range cases {
 		got := litellmRates(litellmEntry{Key: "k", Mode: c.mode, Fields: c.entry}, c.task)

@@ -55,7 +55,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/switchboard/switchboard/gen/api"
 	"math"
 	"regexp"
 	"sort"
@@ -97,16 +96,6 @@ type Stats struct {
 	PricingTasks                        map[string]int
 	SkippedLiteLLMProviders             map[string]int
 }
-
-// ---- catalog records: the generated API types (gen/api), one record type per catalog ----
-
-type (
-	PricingRates     = api.PricingRates
-	PricingRecord    = api.PricingRecord
-	Capabilities     = api.ModelsCapabilities
-	ModelRecord      = api.ModelRecord
-	BenchmarksRecord = api.BenchmarksRecord
-)
 
 // Catalog is the envelope of every catalog file.
 type Catalog[R any] struct {

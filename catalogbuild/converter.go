@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 // lModel is one litellm entry after mapping.
@@ -14,7 +16,7 @@ type lModel struct {
 	srcKey               string
 	priority             int
 	task                 string // our Task
-	rates                PricingRates
+	rates                api.PricingRates
 	hasPrice             bool
 	context, maxOut      *int64
 	vision, fc, jsonMode bool
@@ -241,7 +243,7 @@ func (c *converter) readLiteLLM() {
 		l.rates = litellmRates(e, task)
 		if allZero(l.rates) && !trustedZero(e, id) {
 			// A zero price without a cited source is taken as "not filled in", not as free.
-			l.rates = PricingRates{}
+			l.rates = api.PricingRates{}
 		}
 		l.hasPrice = anyPrice(l.rates)
 		if v, ok := e.num("max_input_tokens"); ok && v > 0 {
@@ -325,12 +327,12 @@ func better(a, b *lModel) bool {
 	return a.srcKey < b.srcKey
 }
 
-func anyPrice(r PricingRates) bool {
+func anyPrice(r api.PricingRates) bool {
 	return r.InputPer1mTokens != nil || r.OutputPer1mTokens != nil || r.CachedInputPer1mTokens != nil || r.PerImage != nil ||
 		r.PerMinuteAudio != nil || r.Per1kCharacters != nil || r.PerRequest != nil
 }
 
-func allZero(r PricingRates) bool {
+func allZero(r api.PricingRates) bool {
 	if !anyPrice(r) {
 		return false
 	}
@@ -343,8 +345,8 @@ func allZero(r PricingRates) bool {
 }
 
 // litellmRates converts litellm's prices into our units for a task.
-func litellmRates(e litellmEntry, task string) PricingRates {
-	var r PricingRates
+func litellmRates(e litellmEntry, task string) api.PricingRates {
+	var r api.PricingRates
 	if v, ok := e.num("input_cost_per_token"); ok {
 		r.InputPer1mTokens = perToken(v)
 	}

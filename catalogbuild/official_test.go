@@ -26,16 +26,16 @@ func TestOfficialPagesWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pricing Catalog[PricingRecord]
-	var models Catalog[ModelRecord]
+	var pricing Catalog[api.PricingRecord]
+	var models Catalog[api.ModelRecord]
 	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(res.Files["models.json"], &models); err != nil {
 		t.Fatal(err)
 	}
-	price := func(id string) *PricingRecord {
-		i := slices.IndexFunc(pricing.Records, func(r PricingRecord) bool { return r.ProviderId == "openai" && r.Model == id })
+	price := func(id string) *api.PricingRecord {
+		i := slices.IndexFunc(pricing.Records, func(r api.PricingRecord) bool { return r.ProviderId == "openai" && r.Model == id })
 		if i < 0 {
 			return nil
 		}
@@ -50,7 +50,7 @@ func TestOfficialPagesWin(t *testing.T) {
 	if p := price("gpt-4o-mini"); p != nil {
 		t.Errorf("a model the page shut down before the reference day is still priced: %+v", p)
 	}
-	i := slices.IndexFunc(models.Records, func(r ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == "gpt-page-only" })
+	i := slices.IndexFunc(models.Records, func(r api.ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == "gpt-page-only" })
 	if i < 0 || *models.Records[i].ContextWindow != 200000 || *models.Records[i].MaxOutputTokens != 32000 || models.Records[i].Confidence != ConfidenceVerified {
 		t.Errorf("page-only model in models: %v", i)
 	}

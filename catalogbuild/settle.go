@@ -84,8 +84,8 @@ func (p *provenance) result(fallback string) ([]string, string) {
 }
 
 // sourceRates are each data set's token prices for one model, where it gives any.
-func (c *converter) sourceRates(k key, task string) map[string]PricingRates {
-	out := map[string]PricingRates{}
+func (c *converter) sourceRates(k key, task string) map[string]api.PricingRates {
+	out := map[string]api.PricingRates{}
 	if l := c.lm[k]; l != nil && l.hasPrice {
 		out[SourceLiteLLM] = l.rates
 	}
@@ -111,7 +111,7 @@ func (c *converter) sourceRates(k key, task string) map[string]PricingRates {
 // genai-prices change that postdates the other snapshots, which is the newer fact); then the bounds and the rule
 // that $0 is a fact only where a source says the model is free. Per-image, per-minute and per-request prices come
 // from the one data set that gives them.
-func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen string) {
+func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen string) {
 	k := key{rec.ProviderId, rec.Model}
 	off := c.officialModel(k)
 	task := string(rec.Task)
@@ -123,12 +123,12 @@ func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen stri
 	fields := []struct {
 		name     string
 		dst      **float64
-		of       func(PricingRates) *float64
+		of       func(api.PricingRates) *float64
 		official *float64
 	}{
-		{"input_per_1m_tokens", &rec.Pricing.InputPer1mTokens, func(r PricingRates) *float64 { return r.InputPer1mTokens }, nil},
-		{"output_per_1m_tokens", &rec.Pricing.OutputPer1mTokens, func(r PricingRates) *float64 { return r.OutputPer1mTokens }, nil},
-		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1mTokens, func(r PricingRates) *float64 { return r.CachedInputPer1mTokens }, nil},
+		{"input_per_1m_tokens", &rec.Pricing.InputPer1mTokens, func(r api.PricingRates) *float64 { return r.InputPer1mTokens }, nil},
+		{"output_per_1m_tokens", &rec.Pricing.OutputPer1mTokens, func(r api.PricingRates) *float64 { return r.OutputPer1mTokens }, nil},
+		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1mTokens, func(r api.PricingRates) *float64 { return r.CachedInputPer1mTokens }, nil},
 	}
 	if off != nil {
 		fields[0].official, fields[1].official, fields[2].official = off.InputPer1mTokens, off.OutputPer1mTokens, off.CachedInputPer1mTokens
@@ -207,7 +207,7 @@ func (c *converter) settlePricing(rec *PricingRecord, override bool, chosen stri
 // settleModel applies the providers' pages and the bounds to one model record: the page's context window and
 // output limit win; a window above MaxContextWindow, an output limit above the window, and an output limit equal to
 // the window that no official page states (a number copied across fields) are rejected into the report.
-func (c *converter) settleModel(rec *ModelRecord, fromModelsDev, fromLiteLLM bool, ctxVals []sourced) {
+func (c *converter) settleModel(rec *api.ModelRecord, fromModelsDev, fromLiteLLM bool, ctxVals []sourced) {
 	k := key{rec.ProviderId, rec.ModelId}
 	off := c.officialModel(k)
 	var prov provenance
