@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/switchboard/switchboard/gen/api"
 )
 
 // TestOfficialPagesWin: a model only the provider's page lists joins pricing and models, verified and citing the
