@@ -248,18 +248,31 @@ func benchmarkScore(m api.BenchmarksMetric) func(*api.BenchmarksRecord) *float64
 }
 
 // listMeta is the meta every catalog answer carries. Its fields are those of the document's PricingMeta,
-// ModelsMeta and RateLimitsMeta, so it converts to each.
+// ModelsMeta and RateLimitsMeta, in the generated order, so it converts to each. Count is the page's records,
+// Total every record that matches, NextCursor the next page's cursor (nil on the last page).
 type listMeta struct {
-	AsOf    openapi_types.Date
-	Count   int
-	Sources []api.Source
+	AsOf       openapi_types.Date
+	Count      int
+	NextCursor *string
+	Sources    []api.Source
+	Total      int
 }
 
-// answer runs q, with filters added, on the catalog pick chooses, and shapes the outcome with the operation's
-// own response types: ok builds the 200 answer, NF (the operation's 404 type, which nothing can infer, so the
-// caller names it) the answer for an unknown provider. Any other error is the server's (500, logged, never shown).
-func answer[NF ~struct{ api.NotFoundJSONResponse }, T, R any](
-	s *Server, pick func(*catalogSet) *served[T], ok func([]T, listMeta) R, q catalog.Query[T], filters ...catalog.Filter[T],
+// pageOf is the page a request asks for.
+func pageOf(limit *int, cursor *string) catalog.Page {
+	return catalog.Page{Limit: limit, Cursor: cursor}
+}
+
+// wholeList is the page of the lists that do not page (they are bounded by their own parameters).
+var wholeList = catalog.Page{}
+
+// answer runs q, with filters added, on the catalog pick chooses, cuts the page pg out of it, and shapes the
+// outcome with the operation's own response types: ok builds the 200 answer, NF and BR (the operation's 404 and
+// 400 types, which nothing can infer, so the caller names them) the answers for an unknown provider and for a
+// refused limit or cursor. Any other error is the server's (500, logged, never shown).
+func answer[NF ~struct{ api.NotFoundJSONResponse }, BR ~struct{ api.BadRequestJSONResponse }, T, R any](
+	ctx context.Context, s *Server, pg catalog.Page, pick func(*catalogSet) *served[T], ok func([]T, listMeta) R,
+	q catalog.Query[T], filters ...catalog.Filter[T],
 ) (R, error) {
 	var zero R
 	cs, err := s.catalogs()
@@ -280,7 +293,14 @@ func answer[NF ~struct{ api.NotFoundJSONResponse }, T, R any](
 	case err != nil:
 		return zero, err
 	}
-	return ok(recs, listMeta{AsOf: c.asOf, Count: len(recs), Sources: c.sources}), nil
+	page, next, total, err := catalog.Paginate(ctx, recs, pg)
+	switch {
+	case catalog.IsPageError(err):
+		return any(BR(struct{ api.BadRequestJSONResponse }{badRequest(err.Error())})).(R), nil
+	case err != nil:
+		return zero, err
+	}
+	return ok(page, listMeta{AsOf: c.asOf, Count: len(page), NextCursor: next, Sources: c.sources, Total: total}), nil
 }
 
 // The 200 answers of the catalogs whose meta is listMeta.
@@ -305,17 +325,17 @@ func pricingOrder(compare *bool) string {
 // The handlers below only say which records each parameter keeps; answer does the rest.
 
 // GetPricing serves the price catalog.
-func (s *Server) GetPricing(_ context.Context, req api.GetPricingRequestObject) (api.GetPricingResponseObject, error) {
+func (s *Server) GetPricing(ctx context.Context, req api.GetPricingRequestObject) (api.GetPricingResponseObject, error) {
 	q := catalog.Query[api.PricingRecord]{Provider: orDefault(req.Params.Provider, ""), Order: pricingOrder(req.Params.Compare)}
-	return answer[api.GetPricing404JSONResponse](s, pricingCatalog.from, pricingOK, q,
+	return answer[api.GetPricing404JSONResponse, api.GetPricing400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), pricingCatalog.from, pricingOK, q,
 		catalog.Equal(req.Params.Task, func(r *api.PricingRecord) api.Task { return r.Task }),
 		catalog.Flag(orDefault(req.Params.FreeOnly, false), func(r *api.PricingRecord) bool { return r.FreeTier }))
 }
 
 // GetModels serves the model catalog.
-func (s *Server) GetModels(_ context.Context, req api.GetModelsRequestObject) (api.GetModelsResponseObject, error) {
+func (s *Server) GetModels(ctx context.Context, req api.GetModelsRequestObject) (api.GetModelsResponseObject, error) {
 	q := catalog.Query[api.ModelRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetModels404JSONResponse](s, modelsCatalog.from, modelsOK, q,
+	return answer[api.GetModels404JSONResponse, api.GetModels400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), modelsCatalog.from, modelsOK, q,
 		catalog.AtLeast(orDefault(req.Params.MinContext, 0), func(r *api.ModelRecord) *int { return r.ContextWindow }),
 		catalog.Flag(orDefault(req.Params.Vision, false), func(r *api.ModelRecord) bool { return r.Capabilities.Vision }),
 		catalog.Flag(orDefault(req.Params.FunctionCalling, false), func(r *api.ModelRecord) bool { return r.Capabilities.FunctionCalling }),
@@ -324,9 +344,9 @@ func (s *Server) GetModels(_ context.Context, req api.GetModelsRequestObject) (a
 }
 
 // GetRateLimits serves the published rate limits per tier.
-func (s *Server) GetRateLimits(_ context.Context, req api.GetRateLimitsRequestObject) (api.GetRateLimitsResponseObject, error) {
+func (s *Server) GetRateLimits(ctx context.Context, req api.GetRateLimitsRequestObject) (api.GetRateLimitsResponseObject, error) {
 	q := catalog.Query[api.RateLimitTier]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetRateLimits404JSONResponse](s, rateLimitsCatalog.from, rateLimitsOK, q,
+	return answer[api.GetRateLimits404JSONResponse, api.GetRateLimits400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), rateLimitsCatalog.from, rateLimitsOK, q,
 		catalog.Contains(orDefault(req.Params.Tier, ""), rateLimitTier),
 		catalog.AtLeast(orDefault(req.Params.MinRpm, 0), func(r *api.RateLimitTier) *int { return r.Limits.RequestsPerMinute }),
 		catalog.Flag(orDefault(req.Params.FreeOnly, false), isFreeRateTier))
@@ -346,20 +366,20 @@ func benchmarkMetric(p api.GetBenchmarksParams) api.BenchmarksMetric {
 }
 
 // GetBenchmarks serves benchmark scores, best first by the chosen metric.
-func (s *Server) GetBenchmarks(_ context.Context, req api.GetBenchmarksRequestObject) (api.GetBenchmarksResponseObject, error) {
+func (s *Server) GetBenchmarks(ctx context.Context, req api.GetBenchmarksRequestObject) (api.GetBenchmarksResponseObject, error) {
 	metric := benchmarkMetric(req.Params)
 	limit := orDefault(req.Params.Limit, defaultBenchmarksLimit)
 	ok := func(recs []api.BenchmarksRecord, m listMeta) api.GetBenchmarksResponseObject {
 		meta := api.BenchmarksMeta{SortedBy: metric, AsOf: m.AsOf, Count: m.Count, Sources: m.Sources}
 		return api.GetBenchmarks200JSONResponse{Benchmarks: recs, Meta: meta}
 	}
-	return answer[api.GetBenchmarks404JSONResponse](s, benchmarksCatalog.from, ok,
+	return answer[api.GetBenchmarks404JSONResponse, api.GetBenchmarks400JSONResponse](ctx, s, wholeList, benchmarksCatalog.from, ok,
 		catalog.Query[api.BenchmarksRecord]{Provider: orDefault(req.Params.Provider, ""), Order: string(metric), Limit: limit})
 }
 
 // freeTierOK answers the free tiers with their meta counts, computed over the records returned.
 func freeTierOK(recs []api.FreeTierRecord, m listMeta) api.GetFreeTierResponseObject {
-	return api.GetFreeTier200JSONResponse{FreeTiers: recs, Meta: api.FreeTierMeta{
+	return api.GetFreeTier200JSONResponse{FreeTiers: recs, Meta: api.FreeTierMeta{Total: m.Total, NextCursor: m.NextCursor,
 		PermanentFreeCount: catalog.Count(recs, freeTierIs(tierTypePermanent)),
 		TrialCreditCount:   catalog.Count(recs, freeTierIs(tierTypeTrialCredit)),
 		NoFreeAccessCount:  catalog.Count(recs, func(r *api.FreeTierRecord) bool { return isFalse(r.HasFreeTier) }),
@@ -368,9 +388,9 @@ func freeTierOK(recs []api.FreeTierRecord, m listMeta) api.GetFreeTierResponseOb
 }
 
 // GetFreeTier serves free tiers and trial credits per provider.
-func (s *Server) GetFreeTier(_ context.Context, req api.GetFreeTierRequestObject) (api.GetFreeTierResponseObject, error) {
+func (s *Server) GetFreeTier(ctx context.Context, req api.GetFreeTierRequestObject) (api.GetFreeTierResponseObject, error) {
 	q := catalog.Query[api.FreeTierRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetFreeTier404JSONResponse](s, freeTierCatalog.from, freeTierOK, q,
+	return answer[api.GetFreeTier404JSONResponse, api.GetFreeTier400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), freeTierCatalog.from, freeTierOK, q,
 		catalog.Flag(orDefault(req.Params.PermanentOnly, false), freeTierIs(tierTypePermanent)),
 		catalog.IsKnown(req.Params.HasFreeTier, func(r *api.FreeTierRecord) *bool { return r.HasFreeTier }))
 }

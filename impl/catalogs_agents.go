@@ -98,40 +98,40 @@ var (
 
 // The 200 answers. Counts in meta are computed over the records returned, after filtering.
 func agentProtocolsOK(recs []api.AgentProtocolsRecord, m listMeta) api.GetAgentProtocolsResponseObject {
-	return api.GetAgentProtocols200JSONResponse{Data: recs, Meta: api.AgentProtocolsMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	return api.GetAgentProtocols200JSONResponse{Data: recs, Meta: api.AgentProtocolsMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 func streamingProtocolsOK(recs []api.StreamingProtocolsRecord, m listMeta) api.GetStreamingProtocolsResponseObject {
-	return api.GetStreamingProtocols200JSONResponse{Data: recs, Meta: api.StreamingProtocolsMeta{
+	return api.GetStreamingProtocols200JSONResponse{Data: recs, Meta: api.StreamingProtocolsMeta{Total: m.Total, NextCursor: m.NextCursor,
 		WebsocketCount: countTrue(recs, func(r *api.StreamingProtocolsRecord) *bool { return r.WebsocketSupported }),
 		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
 func outputReproducibilityOK(recs []api.OutputReproducibilityRecord, m listMeta) api.GetOutputReproducibilityResponseObject {
-	return api.GetOutputReproducibility200JSONResponse{Data: recs, Meta: api.OutputReproducibilityMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	return api.GetOutputReproducibility200JSONResponse{Data: recs, Meta: api.OutputReproducibilityMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 func nativeToolsOK(recs []api.NativeToolsRecord, m listMeta) api.GetNativeToolsResponseObject {
-	return api.GetNativeTools200JSONResponse{Data: recs, Meta: api.NativeToolsMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	return api.GetNativeTools200JSONResponse{Data: recs, Meta: api.NativeToolsMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 func piiHandlingOK(recs []api.PiiHandlingRecord, m listMeta) api.GetPiiHandlingResponseObject {
-	return api.GetPiiHandling200JSONResponse{Data: recs, Meta: api.PiiHandlingMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	return api.GetPiiHandling200JSONResponse{Data: recs, Meta: api.PiiHandlingMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 func contextCompressionOK(recs []api.ContextCompressionRecord, m listMeta) api.GetContextCompressionResponseObject {
-	return api.GetContextCompression200JSONResponse{Data: recs, Meta: api.ContextCompressionMeta{
+	return api.GetContextCompression200JSONResponse{Data: recs, Meta: api.ContextCompressionMeta{Total: m.Total, NextCursor: m.NextCursor,
 		NativeCompressionCount: countTrue(recs, func(r *api.ContextCompressionRecord) *bool { return r.NativeCompression }),
 		AsOf:                   m.AsOf, Sources: m.Sources,
 	}}
 }
 func mcpSupportOK(recs []api.McpSupportRecord, m listMeta) api.GetMcpSupportResponseObject {
-	return api.GetMcpSupport200JSONResponse{Data: recs, Meta: api.McpSupportMeta{
+	return api.GetMcpSupport200JSONResponse{Data: recs, Meta: api.McpSupportMeta{Total: m.Total, NextCursor: m.NextCursor,
 		McpClientCount: countTrue(recs, func(r *api.McpSupportRecord) *bool { return r.McpClientSupported }),
 		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
 func delegationSupportOK(recs []api.DelegationSupportRecord, m listMeta) api.GetDelegationSupportResponseObject {
-	return api.GetDelegationSupport200JSONResponse{Data: recs, Meta: api.DelegationSupportMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	return api.GetDelegationSupport200JSONResponse{Data: recs, Meta: api.DelegationSupportMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 func promptModerationOK(recs []api.PromptModerationRecord, m listMeta) api.GetPromptModerationResponseObject {
-	return api.GetPromptModeration200JSONResponse{Data: recs, Meta: api.PromptModerationMeta{
+	return api.GetPromptModeration200JSONResponse{Data: recs, Meta: api.PromptModerationMeta{Total: m.Total, NextCursor: m.NextCursor,
 		InjectionDetectionCount: countTrue(recs, func(r *api.PromptModerationRecord) *bool { return r.PromptInjectionDetection }),
 		AsOf:                    m.AsOf, Sources: m.Sources,
 	}}
@@ -145,19 +145,19 @@ func providerQuery[T any](provider *api.ProviderFilter) catalog.Query[T] {
 // The handlers below only say which records each parameter keeps; answer does the rest.
 
 // GetAgentProtocols serves agent protocol support per provider and protocol.
-func (s *Server) GetAgentProtocols(_ context.Context, req api.GetAgentProtocolsRequestObject) (api.GetAgentProtocolsResponseObject, error) {
+func (s *Server) GetAgentProtocols(ctx context.Context, req api.GetAgentProtocolsRequestObject) (api.GetAgentProtocolsResponseObject, error) {
 	p := req.Params
-	return answer[api.GetAgentProtocols404JSONResponse](s, agentProtocolsCatalog.from, agentProtocolsOK,
+	return answer[api.GetAgentProtocols404JSONResponse, api.GetAgentProtocols400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), agentProtocolsCatalog.from, agentProtocolsOK,
 		providerQuery[api.AgentProtocolsRecord](p.Provider),
 		catalog.Equal(p.Protocol, func(r *api.AgentProtocolsRecord) api.AgentProtocolsProtocol { return r.Protocol }),
 		catalog.Equal(p.SupportLevel, func(r *api.AgentProtocolsRecord) api.AgentProtocolsSupportLevel { return r.SupportLevel }))
 }
 
 // GetStreamingProtocols serves how each provider streams responses.
-func (s *Server) GetStreamingProtocols(_ context.Context, req api.GetStreamingProtocolsRequestObject) (api.GetStreamingProtocolsResponseObject, error) {
+func (s *Server) GetStreamingProtocols(ctx context.Context, req api.GetStreamingProtocolsRequestObject) (api.GetStreamingProtocolsResponseObject, error) {
 	p := req.Params
 	proto := orDefault(p.Protocol, "")
-	return answer[api.GetStreamingProtocols404JSONResponse](s, streamingProtocolsCatalog.from, streamingProtocolsOK,
+	return answer[api.GetStreamingProtocols404JSONResponse, api.GetStreamingProtocols400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), streamingProtocolsCatalog.from, streamingProtocolsOK,
 		providerQuery[api.StreamingProtocolsRecord](p.Provider),
 		catalog.Flag(proto == api.GetStreamingProtocolsParamsProtocolSSE,
 			func(r *api.StreamingProtocolsRecord) bool { return isTrue(r.SseSupported) }),
@@ -166,60 +166,60 @@ func (s *Server) GetStreamingProtocols(_ context.Context, req api.GetStreamingPr
 }
 
 // GetOutputReproducibility serves seed support and determinism per provider.
-func (s *Server) GetOutputReproducibility(_ context.Context, req api.GetOutputReproducibilityRequestObject) (api.GetOutputReproducibilityResponseObject, error) {
+func (s *Server) GetOutputReproducibility(ctx context.Context, req api.GetOutputReproducibilityRequestObject) (api.GetOutputReproducibilityResponseObject, error) {
 	p := req.Params
-	return answer[api.GetOutputReproducibility404JSONResponse](s, outputReproducibilityCatalog.from, outputReproducibilityOK,
+	return answer[api.GetOutputReproducibility404JSONResponse, api.GetOutputReproducibility400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), outputReproducibilityCatalog.from, outputReproducibilityOK,
 		providerQuery[api.OutputReproducibilityRecord](p.Provider),
 		catalog.Flag(orDefault(p.DeterministicOnly, false), isDeterministic))
 }
 
 // GetNativeTools serves the tools providers run on their own side.
-func (s *Server) GetNativeTools(_ context.Context, req api.GetNativeToolsRequestObject) (api.GetNativeToolsResponseObject, error) {
+func (s *Server) GetNativeTools(ctx context.Context, req api.GetNativeToolsRequestObject) (api.GetNativeToolsResponseObject, error) {
 	p := req.Params
-	return answer[api.GetNativeTools404JSONResponse](s, nativeToolsCatalog.from, nativeToolsOK,
+	return answer[api.GetNativeTools404JSONResponse, api.GetNativeTools400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), nativeToolsCatalog.from, nativeToolsOK,
 		providerQuery[api.NativeToolsRecord](p.Provider),
 		catalog.Equal(p.ToolType, func(r *api.NativeToolsRecord) api.NativeToolsToolType { return r.ToolType }),
 		catalog.AnyContains(orDefault(p.Model, ""), func(r *api.NativeToolsRecord) []string { return r.CompatibleModels }))
 }
 
 // GetPiiHandling serves PII detection and redaction per provider.
-func (s *Server) GetPiiHandling(_ context.Context, req api.GetPiiHandlingRequestObject) (api.GetPiiHandlingResponseObject, error) {
+func (s *Server) GetPiiHandling(ctx context.Context, req api.GetPiiHandlingRequestObject) (api.GetPiiHandlingResponseObject, error) {
 	p := req.Params
-	return answer[api.GetPiiHandling404JSONResponse](s, piiHandlingCatalog.from, piiHandlingOK,
+	return answer[api.GetPiiHandling404JSONResponse, api.GetPiiHandling400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), piiHandlingCatalog.from, piiHandlingOK,
 		providerQuery[api.PiiHandlingRecord](p.Provider),
 		trueFlag(p.DetectionOnly, func(r *api.PiiHandlingRecord) *bool { return r.PiiDetectionSupported }),
 		trueFlag(p.Redaction, func(r *api.PiiHandlingRecord) *bool { return r.PiiRedactionSupported }))
 }
 
 // GetContextCompression serves context compression per provider.
-func (s *Server) GetContextCompression(_ context.Context, req api.GetContextCompressionRequestObject) (api.GetContextCompressionResponseObject, error) {
+func (s *Server) GetContextCompression(ctx context.Context, req api.GetContextCompressionRequestObject) (api.GetContextCompressionResponseObject, error) {
 	p := req.Params
-	return answer[api.GetContextCompression404JSONResponse](s, contextCompressionCatalog.from, contextCompressionOK,
+	return answer[api.GetContextCompression404JSONResponse, api.GetContextCompression400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), contextCompressionCatalog.from, contextCompressionOK,
 		providerQuery[api.ContextCompressionRecord](p.Provider),
 		trueFlag(p.NativeOnly, func(r *api.ContextCompressionRecord) *bool { return r.NativeCompression }))
 }
 
 // GetMcpSupport serves providers' Model Context Protocol support.
-func (s *Server) GetMcpSupport(_ context.Context, req api.GetMcpSupportRequestObject) (api.GetMcpSupportResponseObject, error) {
+func (s *Server) GetMcpSupport(ctx context.Context, req api.GetMcpSupportRequestObject) (api.GetMcpSupportResponseObject, error) {
 	p := req.Params
-	return answer[api.GetMcpSupport404JSONResponse](s, mcpSupportCatalog.from, mcpSupportOK,
+	return answer[api.GetMcpSupport404JSONResponse, api.GetMcpSupport400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), mcpSupportCatalog.from, mcpSupportOK,
 		providerQuery[api.McpSupportRecord](p.Provider),
 		trueFlag(p.Server, func(r *api.McpSupportRecord) *bool { return r.McpServerSupported }),
 		trueFlag(p.Client, func(r *api.McpSupportRecord) *bool { return r.McpClientSupported }))
 }
 
 // GetDelegationSupport serves delegation mechanisms per provider.
-func (s *Server) GetDelegationSupport(_ context.Context, req api.GetDelegationSupportRequestObject) (api.GetDelegationSupportResponseObject, error) {
+func (s *Server) GetDelegationSupport(ctx context.Context, req api.GetDelegationSupportRequestObject) (api.GetDelegationSupportResponseObject, error) {
 	p := req.Params
-	return answer[api.GetDelegationSupport404JSONResponse](s, delegationSupportCatalog.from, delegationSupportOK,
+	return answer[api.GetDelegationSupport404JSONResponse, api.GetDelegationSupport400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), delegationSupportCatalog.from, delegationSupportOK,
 		providerQuery[api.DelegationSupportRecord](p.Provider),
 		catalog.Contains(orDefault(p.Protocol, ""), delegationProtocol))
 }
 
 // GetPromptModeration serves input moderation and prompt-injection detection per provider.
-func (s *Server) GetPromptModeration(_ context.Context, req api.GetPromptModerationRequestObject) (api.GetPromptModerationResponseObject, error) {
+func (s *Server) GetPromptModeration(ctx context.Context, req api.GetPromptModerationRequestObject) (api.GetPromptModerationResponseObject, error) {
 	p := req.Params
-	return answer[api.GetPromptModeration404JSONResponse](s, promptModerationCatalog.from, promptModerationOK,
+	return answer[api.GetPromptModeration404JSONResponse, api.GetPromptModeration400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), promptModerationCatalog.from, promptModerationOK,
 		providerQuery[api.PromptModerationRecord](p.Provider),
 		trueFlag(p.InjectionDetection, func(r *api.PromptModerationRecord) *bool { return r.PromptInjectionDetection }),
 		trueFlag(p.Configurable, func(r *api.PromptModerationRecord) *bool { return r.Configurable }))

@@ -83,7 +83,7 @@ func toolFormatNatural(a, b *api.ToolCallFormatRecord) int {
 
 // jsonModeOK answers the JSON-mode records with their meta counts, computed over the records returned.
 func jsonModeOK(recs []api.JsonModeRecord, m listMeta) api.GetJsonModeResponseObject {
-	return api.GetJsonMode200JSONResponse{JsonMode: recs, Meta: api.JsonModeMeta{
+	return api.GetJsonMode200JSONResponse{JsonMode: recs, Meta: api.JsonModeMeta{Total: m.Total, NextCursor: m.NextCursor,
 		SchemaEnforcementCount: countTrue(recs, func(r *api.JsonModeRecord) *bool { return r.SchemaEnforcementSupported }),
 		JsonObjectCount:        countTrue(recs, func(r *api.JsonModeRecord) *bool { return r.JsonObjectSupported }),
 		NoNativeSupportCount:   catalog.Count(recs, noNativeJSON),
@@ -97,10 +97,10 @@ func noNativeJSON(r *api.JsonModeRecord) bool {
 }
 
 // GetJsonMode serves JSON mode and schema enforcement per model.
-func (s *Server) GetJsonMode(_ context.Context, req api.GetJsonModeRequestObject) (api.GetJsonModeResponseObject, error) {
+func (s *Server) GetJsonMode(ctx context.Context, req api.GetJsonModeRequestObject) (api.GetJsonModeResponseObject, error) {
 	p := req.Params
 	q := catalog.Query[api.JsonModeRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetJsonMode404JSONResponse](s, jsonModeCatalog.from, jsonModeOK, q,
+	return answer[api.GetJsonMode404JSONResponse, api.GetJsonMode400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), jsonModeCatalog.from, jsonModeOK, q,
 		catalog.Contains(orDefault(p.Model, ""), jsonModeModel),
 		trueFlag(p.SchemaEnforcementOnly, func(r *api.JsonModeRecord) *bool { return r.SchemaEnforcementSupported }),
 		trueFlag(p.JsonModeOnly, func(r *api.JsonModeRecord) *bool { return r.JsonObjectSupported }))
@@ -108,7 +108,7 @@ func (s *Server) GetJsonMode(_ context.Context, req api.GetJsonModeRequestObject
 
 // structuredOutputOK answers the structured-output records with their meta counts over the records returned.
 func structuredOutputOK(recs []api.StructuredOutputRecord, m listMeta) api.GetStructuredOutputResponseObject {
-	return api.GetStructuredOutput200JSONResponse{StructuredOutput: recs, Meta: api.StructuredOutputMeta{
+	return api.GetStructuredOutput200JSONResponse{StructuredOutput: recs, Meta: api.StructuredOutputMeta{Total: m.Total, NextCursor: m.NextCursor,
 		StrictEnforcement:   countTrue(recs, func(r *api.StructuredOutputRecord) *bool { return r.StrictEnforcement }),
 		ConstrainedDecoding: countTrue(recs, func(r *api.StructuredOutputRecord) *bool { return r.ConstrainedDecoding }),
 		NoStructuredOutput:  catalog.Count(recs, func(r *api.StructuredOutputRecord) bool { return isFalse(r.JsonSchemaSupported) }),
@@ -117,10 +117,10 @@ func structuredOutputOK(recs []api.StructuredOutputRecord, m listMeta) api.GetSt
 }
 
 // GetStructuredOutput serves structured-output (JSON schema) support per model.
-func (s *Server) GetStructuredOutput(_ context.Context, req api.GetStructuredOutputRequestObject) (api.GetStructuredOutputResponseObject, error) {
+func (s *Server) GetStructuredOutput(ctx context.Context, req api.GetStructuredOutputRequestObject) (api.GetStructuredOutputResponseObject, error) {
 	p := req.Params
 	q := catalog.Query[api.StructuredOutputRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetStructuredOutput404JSONResponse](s, structuredOutputCatalog.from, structuredOutputOK, q,
+	return answer[api.GetStructuredOutput404JSONResponse, api.GetStructuredOutput400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), structuredOutputCatalog.from, structuredOutputOK, q,
 		catalog.Contains(orDefault(p.Model, ""), structuredModel),
 		trueFlag(p.StrictOnly, func(r *api.StructuredOutputRecord) *bool { return r.StrictEnforcement }),
 		trueFlag(p.ConstrainedDecoding, func(r *api.StructuredOutputRecord) *bool { return r.ConstrainedDecoding }),
@@ -138,19 +138,19 @@ func toolFormatModel(needle string) catalog.Filter[api.ToolCallFormatRecord] {
 }
 
 func toolCallFormatOK(recs []api.ToolCallFormatRecord, m listMeta) api.GetToolCallFormatResponseObject {
-	return api.GetToolCallFormat200JSONResponse{Data: recs, Meta: api.ToolCallFormatMeta{AsOf: m.AsOf, Sources: m.Sources}}
+	return api.GetToolCallFormat200JSONResponse{Data: recs, Meta: api.ToolCallFormatMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 
 // GetToolCallFormat serves the tool-call message format per provider, or per model where it differs.
-func (s *Server) GetToolCallFormat(_ context.Context, req api.GetToolCallFormatRequestObject) (api.GetToolCallFormatResponseObject, error) {
+func (s *Server) GetToolCallFormat(ctx context.Context, req api.GetToolCallFormatRequestObject) (api.GetToolCallFormatResponseObject, error) {
 	q := catalog.Query[api.ToolCallFormatRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetToolCallFormat404JSONResponse](s, toolCallFormatCatalog.from, toolCallFormatOK, q,
+	return answer[api.GetToolCallFormat404JSONResponse, api.GetToolCallFormat400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), toolCallFormatCatalog.from, toolCallFormatOK, q,
 		toolFormatModel(orDefault(req.Params.Model, "")))
 }
 
 // thinkingOK answers the thinking records with their meta counts over the records returned.
 func thinkingOK(recs []api.ThinkingSupportRecord, m listMeta) api.GetThinkingSupportResponseObject {
-	return api.GetThinkingSupport200JSONResponse{ThinkingSupport: recs, Meta: api.ThinkingSupportMeta{
+	return api.GetThinkingSupport200JSONResponse{ThinkingSupport: recs, Meta: api.ThinkingSupportMeta{Total: m.Total, NextCursor: m.NextCursor,
 		ThinkingCapable:    countTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingSupported }),
 		VisibleThinking:    countTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingVisible }),
 		BudgetConfigurable: countTrue(recs, func(r *api.ThinkingSupportRecord) *bool { return r.BudgetConfigurable }),
@@ -165,10 +165,10 @@ func thinkingAlwaysOn(r *api.ThinkingSupportRecord) bool {
 }
 
 // GetThinkingSupport serves reasoning ("thinking") support per model.
-func (s *Server) GetThinkingSupport(_ context.Context, req api.GetThinkingSupportRequestObject) (api.GetThinkingSupportResponseObject, error) {
+func (s *Server) GetThinkingSupport(ctx context.Context, req api.GetThinkingSupportRequestObject) (api.GetThinkingSupportResponseObject, error) {
 	p := req.Params
 	q := catalog.Query[api.ThinkingSupportRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetThinkingSupport404JSONResponse](s, thinkingCatalog.from, thinkingOK, q,
+	return answer[api.GetThinkingSupport404JSONResponse, api.GetThinkingSupport400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), thinkingCatalog.from, thinkingOK, q,
 		catalog.Contains(orDefault(p.Model, ""), thinkingModel),
 		trueFlag(p.SupportedOnly, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingSupported }),
 		trueFlag(p.VisibleThinking, func(r *api.ThinkingSupportRecord) *bool { return r.ThinkingVisible }),
@@ -185,7 +185,7 @@ func multimodalOK(recs []api.MultimodalRecord, m listMeta) api.GetMultimodalResp
 	count := func(in api.MultimodalInputType) int {
 		return catalog.Count(recs, func(r *api.MultimodalRecord) bool { return capabilityTakes(r, in) })
 	}
-	return api.GetMultimodal200JSONResponse{Multimodal: recs, Meta: api.MultimodalMeta{
+	return api.GetMultimodal200JSONResponse{Multimodal: recs, Meta: api.MultimodalMeta{Total: m.Total, NextCursor: m.NextCursor,
 		VisionCapable: count(api.MultimodalInputTypeImage), AudioInput: count(api.MultimodalInputTypeAudio),
 		VideoInput: count(api.MultimodalInputTypeVideo), PdfInput: count(api.MultimodalInputTypePdf),
 		AsOf: m.AsOf, Sources: m.Sources,
@@ -193,7 +193,7 @@ func multimodalOK(recs []api.MultimodalRecord, m listMeta) api.GetMultimodalResp
 }
 
 // GetMultimodal serves the input and output modalities per model.
-func (s *Server) GetMultimodal(_ context.Context, req api.GetMultimodalRequestObject) (api.GetMultimodalResponseObject, error) {
+func (s *Server) GetMultimodal(ctx context.Context, req api.GetMultimodalRequestObject) (api.GetMultimodalResponseObject, error) {
 	p := req.Params
 	q := catalog.Query[api.MultimodalRecord]{Provider: orDefault(p.Provider, "")}
 	var input, output catalog.Filter[api.MultimodalRecord]
@@ -203,12 +203,12 @@ func (s *Server) GetMultimodal(_ context.Context, req api.GetMultimodalRequestOb
 	if p.OutputType != nil {
 		output = func(r *api.MultimodalRecord) bool { return slices.Contains(r.Outputs, *p.OutputType) }
 	}
-	return answer[api.GetMultimodal404JSONResponse](s, multimodalCatalog.from, multimodalOK, q,
+	return answer[api.GetMultimodal404JSONResponse, api.GetMultimodal400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), multimodalCatalog.from, multimodalOK, q,
 		catalog.Contains(orDefault(p.Model, ""), multimodalModel), input, output)
 }
 
 func contextWindowOK(recs []api.ContextWindowRecord, m listMeta) api.GetContextWindowResponseObject {
-	return api.GetContextWindow200JSONResponse{ContextWindows: recs, Meta: api.ContextWindowMeta{
+	return api.GetContextWindow200JSONResponse{ContextWindows: recs, Meta: api.ContextWindowMeta{Total: m.Total, NextCursor: m.NextCursor,
 		Count:               m.Count,
 		EffectiveKnownCount: catalog.Count(recs, func(r *api.ContextWindowRecord) bool { return r.EffectiveContext != nil }),
 		AsOf:                m.AsOf, Sources: m.Sources,
@@ -216,10 +216,10 @@ func contextWindowOK(recs []api.ContextWindowRecord, m listMeta) api.GetContextW
 }
 
 // GetContextWindow serves the advertised and tested effective context windows per model.
-func (s *Server) GetContextWindow(_ context.Context, req api.GetContextWindowRequestObject) (api.GetContextWindowResponseObject, error) {
+func (s *Server) GetContextWindow(ctx context.Context, req api.GetContextWindowRequestObject) (api.GetContextWindowResponseObject, error) {
 	p := req.Params
 	q := catalog.Query[api.ContextWindowRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetContextWindow404JSONResponse](s, contextWindowCatalog.from, contextWindowOK, q,
+	return answer[api.GetContextWindow404JSONResponse, api.GetContextWindow400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), contextWindowCatalog.from, contextWindowOK, q,
 		catalog.Contains(orDefault(p.Model, ""), contextModel),
 		catalog.AtLeast(orDefault(p.MinContext, 0), contextAdvertised),
 		catalog.Flag(orDefault(p.EffectiveOnly, false), func(r *api.ContextWindowRecord) bool { return r.EffectiveContext != nil }))
@@ -271,13 +271,13 @@ func maxOutputOK(recs []api.MaxOutputTokensRecord, m listMeta) api.GetMaxOutputT
 }
 
 // GetMaxOutputTokens serves the maximum output per model, largest first.
-func (s *Server) GetMaxOutputTokens(_ context.Context, req api.GetMaxOutputTokensRequestObject) (api.GetMaxOutputTokensResponseObject, error) {
+func (s *Server) GetMaxOutputTokens(ctx context.Context, req api.GetMaxOutputTokensRequestObject) (api.GetMaxOutputTokensResponseObject, error) {
 	p := req.Params
 	task, err := maxOutputTask(p.Task)
 	if err != nil {
 		return nil, err
 	}
 	q := catalog.Query[api.MaxOutputTokensRecord]{Provider: orDefault(p.Provider, ""), Limit: orDefault(p.Limit, defaultMaxOutputLimit)}
-	return answer[api.GetMaxOutputTokens404JSONResponse](s, maxOutputCatalog.from, maxOutputOK, q,
+	return answer[api.GetMaxOutputTokens404JSONResponse, api.GetMaxOutputTokens400JSONResponse](ctx, s, wholeList, maxOutputCatalog.from, maxOutputOK, q,
 		catalog.AtLeast(orDefault(p.MinOutput, 0), maxOutputTokens), task)
 }

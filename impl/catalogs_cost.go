@@ -96,15 +96,15 @@ func offersMethod(m *api.FineTuningMethod) catalog.Filter[api.FineTuningRecord] 
 // The 200 answers, with the meta counts computed over the records returned.
 
 func promptCachingOK(recs []api.PromptCachingRecord, m listMeta) api.GetPromptCachingResponseObject {
-	return api.GetPromptCaching200JSONResponse{PromptCaching: recs, Meta: api.PromptCachingMeta{
+	return api.GetPromptCaching200JSONResponse{PromptCaching: recs, Meta: api.PromptCachingMeta{Total: m.Total, NextCursor: m.NextCursor,
 		SupportedCount: countTrue(recs, func(r *api.PromptCachingRecord) *bool { return r.CachingSupported }),
-		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
+		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
 
 func cachingGranularityOK(recs []api.CachingGranularityRecord, m listMeta) api.GetCachingGranularityResponseObject {
 	return api.GetCachingGranularity200JSONResponse{CachingGranularity: recs,
-		Meta: api.CachingGranularityMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		Meta: api.CachingGranularityMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 }
 
 // semanticCachingNote is /semantic-caching's meta.note.
@@ -115,25 +115,25 @@ const semanticCachingNote = "Semantic caching would answer a prompt similar in m
 
 func semanticCachingOK(recs []api.SemanticCachingRecord, m listMeta) api.GetSemanticCachingResponseObject {
 	return api.GetSemanticCaching200JSONResponse{Data: recs,
-		Meta: api.SemanticCachingMeta{Note: semanticCachingNote, AsOf: m.AsOf, Sources: m.Sources}}
+		Meta: api.SemanticCachingMeta{Total: m.Total, NextCursor: m.NextCursor, Note: semanticCachingNote, AsOf: m.AsOf, Sources: m.Sources}}
 }
 
 func batchAPIOK(recs []api.BatchApiRecord, m listMeta) api.GetBatchApiResponseObject {
-	return api.GetBatchApi200JSONResponse{BatchApi: recs, Meta: api.BatchApiMeta{
+	return api.GetBatchApi200JSONResponse{BatchApi: recs, Meta: api.BatchApiMeta{Total: m.Total, NextCursor: m.NextCursor,
 		AvailableCount: countTrue(recs, func(r *api.BatchApiRecord) *bool { return r.BatchApiAvailable }),
-		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
+		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
 
 func fineTuningOK(recs []api.FineTuningRecord, m listMeta) api.GetFineTuningResponseObject {
-	return api.GetFineTuning200JSONResponse{FineTuning: recs, Meta: api.FineTuningMeta{
+	return api.GetFineTuning200JSONResponse{FineTuning: recs, Meta: api.FineTuningMeta{Total: m.Total, NextCursor: m.NextCursor,
 		AvailableCount: countTrue(recs, func(r *api.FineTuningRecord) *bool { return r.Available }),
-		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
+		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
 
 func audioPricingOK(recs []api.AudioPricingRecord, m listMeta) api.GetAudioPricingResponseObject {
-	return api.GetAudioPricing200JSONResponse{AudioPricing: recs, Meta: api.AudioPricingMeta{
+	return api.GetAudioPricing200JSONResponse{AudioPricing: recs, Meta: api.AudioPricingMeta{Total: m.Total, NextCursor: m.NextCursor,
 		SttCount:      catalog.Count(recs, func(r *api.AudioPricingRecord) bool { return r.Type == api.AudioPricingRecordTypeStt }),
 		TtsCount:      catalog.Count(recs, func(r *api.AudioPricingRecord) bool { return r.Type == api.AudioPricingRecordTypeTts }),
 		RealtimeCount: countTrue(recs, func(r *api.AudioPricingRecord) *bool { return r.RealtimeSupported }),
@@ -142,63 +142,63 @@ func audioPricingOK(recs []api.AudioPricingRecord, m listMeta) api.GetAudioPrici
 }
 
 func rerankingOK(recs []api.RerankingRecord, m listMeta) api.GetRerankingResponseObject {
-	return api.GetReranking200JSONResponse{Reranking: recs, Meta: api.RerankingMeta{
+	return api.GetReranking200JSONResponse{Reranking: recs, Meta: api.RerankingMeta{Total: m.Total, NextCursor: m.NextCursor,
 		AvailableCount: countTrue(recs, func(r *api.RerankingRecord) *bool { return r.RerankingAvailable }),
-		Total:          m.Count, AsOf: m.AsOf, Sources: m.Sources,
+		AsOf:           m.AsOf, Sources: m.Sources,
 	}}
 }
 
 // The handlers below only say which records each parameter keeps; answer does the rest.
 
 // GetPromptCaching serves prompt caching support and prices per provider.
-func (s *Server) GetPromptCaching(_ context.Context, req api.GetPromptCachingRequestObject) (api.GetPromptCachingResponseObject, error) {
+func (s *Server) GetPromptCaching(ctx context.Context, req api.GetPromptCachingRequestObject) (api.GetPromptCachingResponseObject, error) {
 	q := catalog.Query[api.PromptCachingRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetPromptCaching404JSONResponse](s, promptCachingCatalog.from, promptCachingOK, q,
+	return answer[api.GetPromptCaching404JSONResponse, api.GetPromptCaching400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), promptCachingCatalog.from, promptCachingOK, q,
 		trueFlag(req.Params.SupportedOnly, func(r *api.PromptCachingRecord) *bool { return r.CachingSupported }))
 }
 
 // GetCachingGranularity serves how prompt caching works per provider.
-func (s *Server) GetCachingGranularity(_ context.Context, req api.GetCachingGranularityRequestObject) (api.GetCachingGranularityResponseObject, error) {
+func (s *Server) GetCachingGranularity(ctx context.Context, req api.GetCachingGranularityRequestObject) (api.GetCachingGranularityResponseObject, error) {
 	q := catalog.Query[api.CachingGranularityRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetCachingGranularity404JSONResponse](s, cachingGranularityCatalog.from, cachingGranularityOK, q,
+	return answer[api.GetCachingGranularity404JSONResponse, api.GetCachingGranularity400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), cachingGranularityCatalog.from, cachingGranularityOK, q,
 		trueFlag(req.Params.SupportsCaching, func(r *api.CachingGranularityRecord) *bool { return r.CachingSupported }))
 }
 
 // GetSemanticCaching serves semantic caching support per provider.
-func (s *Server) GetSemanticCaching(_ context.Context, req api.GetSemanticCachingRequestObject) (api.GetSemanticCachingResponseObject, error) {
+func (s *Server) GetSemanticCaching(ctx context.Context, req api.GetSemanticCachingRequestObject) (api.GetSemanticCachingResponseObject, error) {
 	q := catalog.Query[api.SemanticCachingRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetSemanticCaching404JSONResponse](s, semanticCachingCatalog.from, semanticCachingOK, q,
+	return answer[api.GetSemanticCaching404JSONResponse, api.GetSemanticCaching400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), semanticCachingCatalog.from, semanticCachingOK, q,
 		trueFlag(req.Params.SemanticOnly, func(r *api.SemanticCachingRecord) *bool { return r.SemanticCachingSupported }))
 }
 
 // GetBatchApi serves batch API availability and discounts per provider.
-func (s *Server) GetBatchApi(_ context.Context, req api.GetBatchApiRequestObject) (api.GetBatchApiResponseObject, error) {
+func (s *Server) GetBatchApi(ctx context.Context, req api.GetBatchApiRequestObject) (api.GetBatchApiResponseObject, error) {
 	q := catalog.Query[api.BatchApiRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetBatchApi404JSONResponse](s, batchAPICatalog.from, batchAPIOK, q,
+	return answer[api.GetBatchApi404JSONResponse, api.GetBatchApi400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), batchAPICatalog.from, batchAPIOK, q,
 		trueFlag(req.Params.AvailableOnly, func(r *api.BatchApiRecord) *bool { return r.BatchApiAvailable }))
 }
 
 // GetFineTuning serves fine-tuning availability, methods and prices per provider.
-func (s *Server) GetFineTuning(_ context.Context, req api.GetFineTuningRequestObject) (api.GetFineTuningResponseObject, error) {
+func (s *Server) GetFineTuning(ctx context.Context, req api.GetFineTuningRequestObject) (api.GetFineTuningResponseObject, error) {
 	q := catalog.Query[api.FineTuningRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetFineTuning404JSONResponse](s, fineTuningCatalog.from, fineTuningOK, q,
+	return answer[api.GetFineTuning404JSONResponse, api.GetFineTuning400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), fineTuningCatalog.from, fineTuningOK, q,
 		trueFlag(req.Params.AvailableOnly, func(r *api.FineTuningRecord) *bool { return r.Available }),
 		offersMethod(req.Params.Method))
 }
 
 // GetAudioPricing serves speech-to-text and text-to-speech prices, speech-to-text first, cheapest first.
-func (s *Server) GetAudioPricing(_ context.Context, req api.GetAudioPricingRequestObject) (api.GetAudioPricingResponseObject, error) {
+func (s *Server) GetAudioPricing(ctx context.Context, req api.GetAudioPricingRequestObject) (api.GetAudioPricingResponseObject, error) {
 	q := catalog.Query[api.AudioPricingRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetAudioPricing404JSONResponse](s, audioPricingCatalog.from, audioPricingOK, q,
+	return answer[api.GetAudioPricing404JSONResponse, api.GetAudioPricing400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), audioPricingCatalog.from, audioPricingOK, q,
 		audioTypeFilter(req.Params.Type),
 		trueFlag(req.Params.RealtimeOnly, func(r *api.AudioPricingRecord) *bool { return r.RealtimeSupported }),
 		catalog.Flag(orDefault(req.Params.FreeOnly, false), func(r *api.AudioPricingRecord) bool { return r.FreeTier != nil }))
 }
 
 // GetReranking serves reranking APIs and prices per provider.
-func (s *Server) GetReranking(_ context.Context, req api.GetRerankingRequestObject) (api.GetRerankingResponseObject, error) {
+func (s *Server) GetReranking(ctx context.Context, req api.GetRerankingRequestObject) (api.GetRerankingResponseObject, error) {
 	q := catalog.Query[api.RerankingRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetReranking404JSONResponse](s, rerankingCatalog.from, rerankingOK, q,
+	return answer[api.GetReranking404JSONResponse, api.GetReranking400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), rerankingCatalog.from, rerankingOK, q,
 		trueFlag(req.Params.AvailableOnly, func(r *api.RerankingRecord) *bool { return r.RerankingAvailable }),
 		trueFlag(req.Params.MultilingualOnly, func(r *api.RerankingRecord) *bool { return r.SupportsMultilingual }))
 }

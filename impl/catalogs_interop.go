@@ -95,15 +95,15 @@ func OverflowSummary(recs []api.OverflowBehaviourRecord) api.OverflowBehaviourSu
 }
 
 // GetOverflowBehaviour serves what each provider does when the context window overflows.
-func (s *Server) GetOverflowBehaviour(_ context.Context, req api.GetOverflowBehaviourRequestObject) (api.GetOverflowBehaviourResponseObject, error) {
+func (s *Server) GetOverflowBehaviour(ctx context.Context, req api.GetOverflowBehaviourRequestObject) (api.GetOverflowBehaviourResponseObject, error) {
 	ok := func(recs []api.OverflowBehaviourRecord, m listMeta) api.GetOverflowBehaviourResponseObject {
 		return api.GetOverflowBehaviour200JSONResponse{
 			OverflowBehaviour: recs, Summary: OverflowSummary(recs),
-			Meta: api.OverflowBehaviourMeta{AsOf: m.AsOf, Sources: m.Sources},
+			Meta: api.OverflowBehaviourMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources},
 		}
 	}
 	q := catalog.Query[api.OverflowBehaviourRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetOverflowBehaviour404JSONResponse](s, overflowCatalog.from, ok, q,
+	return answer[api.GetOverflowBehaviour404JSONResponse, api.GetOverflowBehaviour400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), overflowCatalog.from, ok, q,
 		catalog.EqualKnown(req.Params.Behaviour, func(r *api.OverflowBehaviourRecord) *api.OverflowBehaviourKind { return r.OverflowBehaviour }))
 }
 
@@ -112,40 +112,40 @@ func refCompatible(r *api.ReferenceCompatRecord) bool { return isTrue(r.Referenc
 func refDropIn(r *api.ReferenceCompatRecord) bool     { return isTrue(r.DropInReplacement) }
 
 // GetReferenceCompat serves the reference chat-completions compatibility matrix.
-func (s *Server) GetReferenceCompat(_ context.Context, req api.GetReferenceCompatRequestObject) (api.GetReferenceCompatResponseObject, error) {
+func (s *Server) GetReferenceCompat(ctx context.Context, req api.GetReferenceCompatRequestObject) (api.GetReferenceCompatResponseObject, error) {
 	ok := func(recs []api.ReferenceCompatRecord, m listMeta) api.GetReferenceCompatResponseObject {
-		return api.GetReferenceCompat200JSONResponse{ReferenceCompat: recs, Meta: api.ReferenceCompatMeta{
+		return api.GetReferenceCompat200JSONResponse{ReferenceCompat: recs, Meta: api.ReferenceCompatMeta{Total: m.Total, NextCursor: m.NextCursor,
 			CompatibleCount: catalog.Count(recs, refCompatible), DropInCount: catalog.Count(recs, refDropIn),
 			AsOf: m.AsOf, Sources: m.Sources,
 		}}
 	}
 	q := catalog.Query[api.ReferenceCompatRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetReferenceCompat404JSONResponse](s, refCompatCatalog.from, ok, q,
+	return answer[api.GetReferenceCompat404JSONResponse, api.GetReferenceCompat400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), refCompatCatalog.from, ok, q,
 		catalog.Flag(orDefault(req.Params.CompatibleOnly, false), refCompatible),
 		catalog.Flag(orDefault(req.Params.DropInOnly, false), refDropIn))
 }
 
 // GetErrorCodes serves provider errors mapped to standard categories.
-func (s *Server) GetErrorCodes(_ context.Context, req api.GetErrorCodesRequestObject) (api.GetErrorCodesResponseObject, error) {
+func (s *Server) GetErrorCodes(ctx context.Context, req api.GetErrorCodesRequestObject) (api.GetErrorCodesResponseObject, error) {
 	ok := func(recs []api.ErrorCodesRecord, m listMeta) api.GetErrorCodesResponseObject {
-		return api.GetErrorCodes200JSONResponse{ErrorCodes: recs, Meta: api.ErrorCodesMeta{
+		return api.GetErrorCodes200JSONResponse{ErrorCodes: recs, Meta: api.ErrorCodesMeta{Total: m.Total, NextCursor: m.NextCursor,
 			Categories: errorCategories, AsOf: m.AsOf, Sources: m.Sources,
 		}}
 	}
 	q := catalog.Query[api.ErrorCodesRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetErrorCodes404JSONResponse](s, errorCodesCatalog.from, ok, q,
+	return answer[api.GetErrorCodes404JSONResponse, api.GetErrorCodes400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), errorCodesCatalog.from, ok, q,
 		catalog.Equal(req.Params.Category, func(r *api.ErrorCodesRecord) api.ErrorCodesCategory { return r.StandardCategory }),
 		catalog.Flag(orDefault(req.Params.RetryableOnly, false), func(r *api.ErrorCodesRecord) bool { return r.Retryable }),
 		catalog.Equal(req.Params.HttpStatus, func(r *api.ErrorCodesRecord) int { return r.HttpStatus }))
 }
 
 // GetRateLimitRecovery serves how to recover from rate limiting, per provider.
-func (s *Server) GetRateLimitRecovery(_ context.Context, req api.GetRateLimitRecoveryRequestObject) (api.GetRateLimitRecoveryResponseObject, error) {
+func (s *Server) GetRateLimitRecovery(ctx context.Context, req api.GetRateLimitRecoveryRequestObject) (api.GetRateLimitRecoveryResponseObject, error) {
 	ok := func(recs []api.RateLimitRecoveryRecord, m listMeta) api.GetRateLimitRecoveryResponseObject {
-		return api.GetRateLimitRecovery200JSONResponse{RateLimitRecovery: recs, Meta: api.RateLimitRecoveryMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		return api.GetRateLimitRecovery200JSONResponse{RateLimitRecovery: recs, Meta: api.RateLimitRecoveryMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	q := catalog.Query[api.RateLimitRecoveryRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetRateLimitRecovery404JSONResponse](s, recoveryCatalog.from, ok, q)
+	return answer[api.GetRateLimitRecovery404JSONResponse, api.GetRateLimitRecovery400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), recoveryCatalog.from, ok, q)
 }
 
 // migrationDifficulties are the difficulty levels, easiest first: the order of the answer and of max_difficulty.
@@ -181,7 +181,7 @@ func atMostDifficulty(max *api.MigrationGuideDifficulty) catalog.Filter[api.Migr
 
 // GetMigrationGuide serves the guides from and/or to a provider. Guides exist for the 15 most used LLM providers;
 // a known provider outside them has none (an empty list).
-func (s *Server) GetMigrationGuide(_ context.Context, req api.GetMigrationGuideRequestObject) (api.GetMigrationGuideResponseObject, error) {
+func (s *Server) GetMigrationGuide(ctx context.Context, req api.GetMigrationGuideRequestObject) (api.GetMigrationGuideResponseObject, error) {
 	from, to := orDefault(req.Params.From, ""), orDefault(req.Params.To, "")
 	if from == "" && to == "" {
 		return api.GetMigrationGuide400JSONResponse{BadRequestJSONResponse: badRequest("parameters from and to: at least one of from and to is required")}, nil
@@ -192,9 +192,9 @@ func (s *Server) GetMigrationGuide(_ context.Context, req api.GetMigrationGuideR
 		}
 	}
 	ok := func(recs []api.MigrationGuideRecord, m listMeta) api.GetMigrationGuideResponseObject {
-		return api.GetMigrationGuide200JSONResponse{MigrationGuides: recs, Meta: api.MigrationGuideMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		return api.GetMigrationGuide200JSONResponse{MigrationGuides: recs, Meta: api.MigrationGuideMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
-	return answer[api.GetMigrationGuide404JSONResponse](s, migrationCatalog.from, ok, catalog.Query[api.MigrationGuideRecord]{Provider: from},
+	return answer[api.GetMigrationGuide404JSONResponse, api.GetMigrationGuide400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), migrationCatalog.from, ok, catalog.Query[api.MigrationGuideRecord]{Provider: from},
 		catalog.Flag(to != "", func(r *api.MigrationGuideRecord) bool { return guideTo(r) == to }),
 		atMostDifficulty(req.Params.MaxDifficulty),
 		catalog.Flag(orDefault(req.Params.DropInOnly, false), func(r *api.MigrationGuideRecord) bool {

@@ -133,7 +133,7 @@ func deprecationStatusAt(r *api.DeprecationsRecord, day time.Time) api.Deprecati
 
 // GetDeprecations serves the deprecation status of each current model, soonest sunset first; statuses are judged
 // at the server's clock.
-func (s *Server) GetDeprecations(_ context.Context, req api.GetDeprecationsRequestObject) (api.GetDeprecationsResponseObject, error) {
+func (s *Server) GetDeprecations(ctx context.Context, req api.GetDeprecationsRequestObject) (api.GetDeprecationsResponseObject, error) {
 	now := s.now()
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	ok := func(recs []api.DeprecationsRecord, m listMeta) api.GetDeprecationsResponseObject {
@@ -147,16 +147,16 @@ func (s *Server) GetDeprecations(_ context.Context, req api.GetDeprecationsReque
 			}
 		}
 		return api.GetDeprecations200JSONResponse{Deprecations: out, Summary: deprecationSummary(out),
-			Meta: api.DeprecationsMeta{AsOf: m.AsOf, Sources: m.Sources}}
+			Meta: api.DeprecationsMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	q := catalog.Query[api.DeprecationsRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetDeprecations404JSONResponse](s, deprecationsCatalog.from, ok, q,
+	return answer[api.GetDeprecations404JSONResponse, api.GetDeprecations400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), deprecationsCatalog.from, ok, q,
 		catalog.Equal(req.Params.Status, func(r *api.DeprecationsRecord) api.DeprecationsStatus { return deprecationStatusAt(r, day) }))
 }
 
 // lifecycleMeta counts the deprecated and sunset records among those returned.
 func lifecycleMeta(recs []api.ModelLifecycleRecord, m listMeta) api.ModelLifecycleMeta {
-	return api.ModelLifecycleMeta{
+	return api.ModelLifecycleMeta{Total: m.Total, NextCursor: m.NextCursor,
 		DeprecatedCount: catalog.Count(recs, lifecycleStageIn(lifecycleDeprecatedStages)),
 		SunsetCount:     catalog.Count(recs, lifecycleStageIn([]api.ModelLifecycleStage{api.ModelLifecycleStageSunset})),
 		AsOf:            m.AsOf, Sources: m.Sources,
@@ -164,13 +164,13 @@ func lifecycleMeta(recs []api.ModelLifecycleRecord, m listMeta) api.ModelLifecyc
 }
 
 // GetModelLifecycle serves the lifecycle stage of each current model.
-func (s *Server) GetModelLifecycle(_ context.Context, req api.GetModelLifecycleRequestObject) (api.GetModelLifecycleResponseObject, error) {
+func (s *Server) GetModelLifecycle(ctx context.Context, req api.GetModelLifecycleRequestObject) (api.GetModelLifecycleResponseObject, error) {
 	ok := func(recs []api.ModelLifecycleRecord, m listMeta) api.GetModelLifecycleResponseObject {
 		return api.GetModelLifecycle200JSONResponse{Data: recs, Meta: lifecycleMeta(recs, m)}
 	}
 	p := req.Params
 	q := catalog.Query[api.ModelLifecycleRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetModelLifecycle404JSONResponse](s, lifecycleCatalog.from, ok, q,
+	return answer[api.GetModelLifecycle404JSONResponse, api.GetModelLifecycle400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), lifecycleCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), lifecycleModel),
 		catalog.Equal(p.Stage, func(r *api.ModelLifecycleRecord) api.ModelLifecycleStage { return r.Stage }),
 		catalog.Flag(orDefault(p.DeprecatedOnly, false), lifecycleStageIn(lifecycleDeprecatedStages)),
@@ -178,25 +178,25 @@ func (s *Server) GetModelLifecycle(_ context.Context, req api.GetModelLifecycleR
 }
 
 // GetKnowledgeCutoff serves each current model's knowledge cutoff, newest first.
-func (s *Server) GetKnowledgeCutoff(_ context.Context, req api.GetKnowledgeCutoffRequestObject) (api.GetKnowledgeCutoffResponseObject, error) {
+func (s *Server) GetKnowledgeCutoff(ctx context.Context, req api.GetKnowledgeCutoffRequestObject) (api.GetKnowledgeCutoffResponseObject, error) {
 	ok := func(recs []api.KnowledgeCutoffRecord, m listMeta) api.GetKnowledgeCutoffResponseObject {
-		return api.GetKnowledgeCutoff200JSONResponse{Data: recs, Meta: api.KnowledgeCutoffMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		return api.GetKnowledgeCutoff200JSONResponse{Data: recs, Meta: api.KnowledgeCutoffMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	p := req.Params
 	q := catalog.Query[api.KnowledgeCutoffRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetKnowledgeCutoff404JSONResponse](s, knowledgeCutoffCatalog.from, ok, q,
+	return answer[api.GetKnowledgeCutoff404JSONResponse, api.GetKnowledgeCutoff400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), knowledgeCutoffCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), knowledgeCutoffModel),
 		datesStrictlyBetween(p.After, p.Before, knowledgeCutoffDate))
 }
 
 // GetModelVersions serves the model aliases with their pinned versions.
-func (s *Server) GetModelVersions(_ context.Context, req api.GetModelVersionsRequestObject) (api.GetModelVersionsResponseObject, error) {
+func (s *Server) GetModelVersions(ctx context.Context, req api.GetModelVersionsRequestObject) (api.GetModelVersionsResponseObject, error) {
 	ok := func(recs []api.ModelVersionsRecord, m listMeta) api.GetModelVersionsResponseObject {
-		return api.GetModelVersions200JSONResponse{ModelVersions: recs, Meta: api.ModelVersionsMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		return api.GetModelVersions200JSONResponse{ModelVersions: recs, Meta: api.ModelVersionsMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	p := req.Params
 	q := catalog.Query[api.ModelVersionsRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetModelVersions404JSONResponse](s, modelVersionsCatalog.from, ok, q,
+	return answer[api.GetModelVersions404JSONResponse, api.GetModelVersions400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), modelVersionsCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), modelVersionsAlias),
 		catalog.Flag(orDefault(p.PinnableOnly, false), func(r *api.ModelVersionsRecord) bool { return r.Pinnable }),
 		catalog.Flag(orDefault(p.HasBreakingChanges, false), func(r *api.ModelVersionsRecord) bool { return len(r.BreakingChanges) > 0 }))
@@ -222,7 +222,7 @@ func preferredAlias(recs []api.ResolveAliasRecord) api.ResolveAliasRecord {
 }
 
 // GetResolveAlias resolves one alias, or lists every alias without one.
-func (s *Server) GetResolveAlias(_ context.Context, req api.GetResolveAliasRequestObject) (api.GetResolveAliasResponseObject, error) {
+func (s *Server) GetResolveAlias(ctx context.Context, req api.GetResolveAliasRequestObject) (api.GetResolveAliasResponseObject, error) {
 	alias := req.Params.Alias
 	ok := func(recs []api.ResolveAliasRecord, m listMeta) api.GetResolveAliasResponseObject {
 		var body api.ResolveAliasResponse
@@ -241,7 +241,7 @@ func (s *Server) GetResolveAlias(_ context.Context, req api.GetResolveAliasReque
 		return api.GetResolveAlias200JSONResponse(body)
 	}
 	q := catalog.Query[api.ResolveAliasRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetResolveAlias404JSONResponse](s, resolveAliasCatalog.from, ok, q,
+	return answer[api.GetResolveAlias404JSONResponse, api.GetResolveAlias400JSONResponse](ctx, s, wholeList, resolveAliasCatalog.from, ok, q,
 		catalog.Equal(alias, func(r *api.ResolveAliasRecord) string { return r.Alias }))
 }
 
@@ -254,13 +254,13 @@ func forProviderSuffix(provider *string) string {
 }
 
 // GetModelTaskFit serves task-fit scores, best first.
-func (s *Server) GetModelTaskFit(_ context.Context, req api.GetModelTaskFitRequestObject) (api.GetModelTaskFitResponseObject, error) {
+func (s *Server) GetModelTaskFit(ctx context.Context, req api.GetModelTaskFitRequestObject) (api.GetModelTaskFitResponseObject, error) {
 	ok := func(recs []api.ModelTaskFitRecord, m listMeta) api.GetModelTaskFitResponseObject {
-		return api.GetModelTaskFit200JSONResponse{Data: recs, Meta: api.ModelTaskFitMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		return api.GetModelTaskFit200JSONResponse{Data: recs, Meta: api.ModelTaskFitMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	p := req.Params
 	q := catalog.Query[api.ModelTaskFitRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetModelTaskFit404JSONResponse](s, taskFitCatalog.from, ok, q,
+	return answer[api.GetModelTaskFit404JSONResponse, api.GetModelTaskFit400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), taskFitCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), taskFitModel),
 		catalog.Equal(p.Task, func(r *api.ModelTaskFitRecord) api.ModelTaskFitTask { return r.Task }),
 		catalog.AtLeast(orDefault(p.MinScore, 0), taskFitScoreOf),

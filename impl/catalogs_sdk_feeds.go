@@ -129,7 +129,7 @@ func sdkLanguages(recs []api.SdkSupportRecord) []string {
 
 // GetSdkSupport serves the SDKs of each provider. `language` and `official_only` narrow each record's SDK list
 // and drop the providers left without one.
-func (s *Server) GetSdkSupport(_ context.Context, req api.GetSdkSupportRequestObject) (api.GetSdkSupportResponseObject, error) {
+func (s *Server) GetSdkSupport(ctx context.Context, req api.GetSdkSupportRequestObject) (api.GetSdkSupportResponseObject, error) {
 	p := req.Params
 	sel := sdkSelection{language: strings.ToLower(orDefault(p.Language, "")), officialOnly: orDefault(p.OfficialOnly, false)}
 	cs, err := s.catalogs()
@@ -145,23 +145,23 @@ func (s *Server) GetSdkSupport(_ context.Context, req api.GetSdkSupportRequestOb
 		for i, r := range recs {
 			out[i] = narrowSDKs(r, sel)
 		}
-		meta := api.SdkSupportMeta{AvailableLanguages: sdkLanguages(all), AsOf: m.AsOf, Sources: m.Sources}
+		meta := api.SdkSupportMeta{Total: m.Total, NextCursor: m.NextCursor, AvailableLanguages: sdkLanguages(all), AsOf: m.AsOf, Sources: m.Sources}
 		return api.GetSdkSupport200JSONResponse{SdkSupport: out, Meta: meta}
 	}
 	q := catalog.Query[api.SdkSupportRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetSdkSupport404JSONResponse](s, sdkSupportCatalog.from, ok, q,
+	return answer[api.GetSdkSupport404JSONResponse, api.GetSdkSupport400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), sdkSupportCatalog.from, ok, q,
 		catalog.Flag(sel.active(), func(r *api.SdkSupportRecord) bool { return slices.ContainsFunc(r.Sdks, sel.keeps) }),
 		catalog.Flag(orDefault(p.ReferenceCompatOnly, false), func(r *api.SdkSupportRecord) bool { return r.ReferenceCompatSdk }))
 }
 
 // GetFunctionCalling serves function-calling support per provider.
-func (s *Server) GetFunctionCalling(_ context.Context, req api.GetFunctionCallingRequestObject) (api.GetFunctionCallingResponseObject, error) {
+func (s *Server) GetFunctionCalling(ctx context.Context, req api.GetFunctionCallingRequestObject) (api.GetFunctionCallingResponseObject, error) {
 	p := req.Params
 	ok := func(recs []api.FunctionCallingRecord, m listMeta) api.GetFunctionCallingResponseObject {
-		return api.GetFunctionCalling200JSONResponse{FunctionCalling: recs, Meta: api.FunctionCallingMeta{AsOf: m.AsOf, Sources: m.Sources}}
+		return api.GetFunctionCalling200JSONResponse{FunctionCalling: recs, Meta: api.FunctionCallingMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	q := catalog.Query[api.FunctionCallingRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetFunctionCalling404JSONResponse](s, functionCallingCatalog.from, ok, q,
+	return answer[api.GetFunctionCalling404JSONResponse, api.GetFunctionCalling400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), functionCallingCatalog.from, ok, q,
 		trueFlag(p.ParallelOnly, func(r *api.FunctionCallingRecord) *bool { return r.ParallelCallsSupported }),
 		trueFlag(p.SupportedOnly, func(r *api.FunctionCallingRecord) *bool { return r.ToolCallSupported }))
 }
@@ -169,14 +169,14 @@ func (s *Server) GetFunctionCalling(_ context.Context, req api.GetFunctionCallin
 func logprobSupported(r *api.LogprobSupportRecord) bool { return isTrue(r.LogprobSupported) }
 
 // GetLogprobSupport serves log-probability support per provider, with counts over the returned records.
-func (s *Server) GetLogprobSupport(_ context.Context, req api.GetLogprobSupportRequestObject) (api.GetLogprobSupportResponseObject, error) {
+func (s *Server) GetLogprobSupport(ctx context.Context, req api.GetLogprobSupportRequestObject) (api.GetLogprobSupportResponseObject, error) {
 	p := req.Params
 	ok := func(recs []api.LogprobSupportRecord, m listMeta) api.GetLogprobSupportResponseObject {
-		meta := api.LogprobSupportMeta{SupportedCount: catalog.Count(recs, logprobSupported), Total: len(recs), AsOf: m.AsOf, Sources: m.Sources}
+		meta := api.LogprobSupportMeta{SupportedCount: catalog.Count(recs, logprobSupported), Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}
 		return api.GetLogprobSupport200JSONResponse{LogprobSupport: recs, Meta: meta}
 	}
 	q := catalog.Query[api.LogprobSupportRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetLogprobSupport404JSONResponse](s, logprobCatalog.from, ok, q,
+	return answer[api.GetLogprobSupport404JSONResponse, api.GetLogprobSupport400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), logprobCatalog.from, ok, q,
 		catalog.Flag(orDefault(p.SupportedOnly, false), logprobSupported))
 }
 
@@ -188,10 +188,10 @@ func sseOnly(r *api.WebsocketSupportRecord) bool {
 }
 
 // GetWebsocketSupport serves WebSocket support per provider and use case, with counts over the returned records.
-func (s *Server) GetWebsocketSupport(_ context.Context, req api.GetWebsocketSupportRequestObject) (api.GetWebsocketSupportResponseObject, error) {
+func (s *Server) GetWebsocketSupport(ctx context.Context, req api.GetWebsocketSupportRequestObject) (api.GetWebsocketSupportResponseObject, error) {
 	p := req.Params
 	ok := func(recs []api.WebsocketSupportRecord, m listMeta) api.GetWebsocketSupportResponseObject {
-		meta := api.WebsocketSupportMeta{
+		meta := api.WebsocketSupportMeta{Total: m.Total, NextCursor: m.NextCursor,
 			WebsocketCount: catalog.Count(recs, websocketSupported), SseOnlyCount: catalog.Count(recs, sseOnly),
 			AsOf: m.AsOf, Sources: m.Sources,
 		}
@@ -199,7 +199,7 @@ func (s *Server) GetWebsocketSupport(_ context.Context, req api.GetWebsocketSupp
 	}
 	category := strings.ToLower(orDefault(p.Category, ""))
 	q := catalog.Query[api.WebsocketSupportRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetWebsocketSupport404JSONResponse](s, websocketCatalog.from, ok, q,
+	return answer[api.GetWebsocketSupport404JSONResponse, api.GetWebsocketSupport400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), websocketCatalog.from, ok, q,
 		catalog.Flag(orDefault(p.WebsocketOnly, false), websocketSupported),
 		catalog.Flag(category != "", func(r *api.WebsocketSupportRecord) bool { return strings.ToLower(websocketUseCase(r)) == category }))
 }
@@ -243,7 +243,7 @@ func changelogCounts(recs []api.ApiChangelogRecord) (api.ApiChangelogByType, api
 }
 
 // GetApiChangelog serves the API change feed of the last `days` days, counted back from the server's clock.
-func (s *Server) GetApiChangelog(_ context.Context, req api.GetApiChangelogRequestObject) (api.GetApiChangelogResponseObject, error) {
+func (s *Server) GetApiChangelog(ctx context.Context, req api.GetApiChangelogRequestObject) (api.GetApiChangelogResponseObject, error) {
 	p := req.Params
 	limit := orDefault(p.Limit, defaultAPIChangelogLimit)
 	from, to := changelogWindow(s.now(), orDefault(p.Days, defaultAPIChangelogDays))
@@ -255,7 +255,7 @@ func (s *Server) GetApiChangelog(_ context.Context, req api.GetApiChangelogReque
 		}
 	}
 	q := catalog.Query[api.ApiChangelogRecord]{Provider: orDefault(p.Provider, "")}
-	return answer[api.GetApiChangelog404JSONResponse](s, changelogCatalog.from, ok, q,
+	return answer[api.GetApiChangelog404JSONResponse, api.GetApiChangelog400JSONResponse](ctx, s, wholeList, changelogCatalog.from, ok, q,
 		catalog.Between(from, to, func(r *api.ApiChangelogRecord) (time.Time, bool) { return r.Date.Time, true }),
 		catalog.Equal(p.Type, func(r *api.ApiChangelogRecord) api.ApiChangelogChangeType { return r.ChangeType }),
 		catalog.Equal(p.Impact, func(r *api.ApiChangelogRecord) api.ApiChangelogImpact { return r.Impact }))
@@ -270,27 +270,27 @@ func streamingLatencyOrder(sort api.GetStreamingLatencyParamsSort) string {
 }
 
 // GetStreamingLatency serves published streaming-latency figures per model.
-func (s *Server) GetStreamingLatency(_ context.Context, req api.GetStreamingLatencyRequestObject) (api.GetStreamingLatencyResponseObject, error) {
+func (s *Server) GetStreamingLatency(ctx context.Context, req api.GetStreamingLatencyRequestObject) (api.GetStreamingLatencyResponseObject, error) {
 	p := req.Params
 	ok := func(recs []api.StreamingLatencyRecord, m listMeta) api.GetStreamingLatencyResponseObject {
-		meta := api.StreamingLatencyMeta{BenchmarkSource: streamingBenchmarkSource, AsOf: m.AsOf, Sources: m.Sources}
+		meta := api.StreamingLatencyMeta{Total: m.Total, NextCursor: m.NextCursor, BenchmarkSource: streamingBenchmarkSource, AsOf: m.AsOf, Sources: m.Sources}
 		return api.GetStreamingLatency200JSONResponse{StreamingLatency: recs, Meta: meta}
 	}
 	q := catalog.Query[api.StreamingLatencyRecord]{
 		Provider: orDefault(p.Provider, ""), Order: streamingLatencyOrder(orDefault(p.Sort, defaultStreamingLatencySort)),
 	}
-	return answer[api.GetStreamingLatency404JSONResponse](s, streamingLatencyCatalog.from, ok, q,
+	return answer[api.GetStreamingLatency404JSONResponse, api.GetStreamingLatency400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), streamingLatencyCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), latencyModel))
 }
 
 // GetEmbeddingQuality serves embedding benchmark scores, best first.
-func (s *Server) GetEmbeddingQuality(_ context.Context, req api.GetEmbeddingQualityRequestObject) (api.GetEmbeddingQualityResponseObject, error) {
+func (s *Server) GetEmbeddingQuality(ctx context.Context, req api.GetEmbeddingQualityRequestObject) (api.GetEmbeddingQualityResponseObject, error) {
 	p := req.Params
 	ok := func(recs []api.EmbeddingQualityRecord, m listMeta) api.GetEmbeddingQualityResponseObject {
 		return api.GetEmbeddingQuality200JSONResponse{EmbeddingQuality: recs, Meta: api.EmbeddingQualityMeta{AsOf: m.AsOf, Sources: m.Sources}}
 	}
 	q := catalog.Query[api.EmbeddingQualityRecord]{Provider: orDefault(p.Provider, ""), Limit: orDefault(p.Limit, defaultEmbeddingLimit)}
-	return answer[api.GetEmbeddingQuality404JSONResponse](s, embeddingQualityCatalog.from, ok, q,
+	return answer[api.GetEmbeddingQuality404JSONResponse, api.GetEmbeddingQuality400JSONResponse](ctx, s, wholeList, embeddingQualityCatalog.from, ok, q,
 		catalog.Equal(p.TaskType, func(r *api.EmbeddingQualityRecord) api.EmbeddingQualityTaskType { return r.TaskType }),
 		catalog.AtLeast(orDefault(p.MinScore, 0), embeddingScore))
 }

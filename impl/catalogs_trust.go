@@ -75,7 +75,7 @@ func complianceSOC2TypeII(r *api.ComplianceRecord) bool {
 }
 
 func complianceOK(recs []api.ComplianceRecord, m listMeta) api.GetComplianceResponseObject {
-	return api.GetCompliance200JSONResponse{Compliance: recs, Meta: api.ComplianceMeta{
+	return api.GetCompliance200JSONResponse{Compliance: recs, Meta: api.ComplianceMeta{Total: m.Total, NextCursor: m.NextCursor,
 		GdprCompliantCount: countTrue(recs, func(r *api.ComplianceRecord) *bool { return r.GdprCompliant }),
 		HipaaBaaCount:      countTrue(recs, func(r *api.ComplianceRecord) *bool { return r.HipaaBaaAvailable }),
 		Soc2IiCount:        catalog.Count(recs, complianceSOC2TypeII),
@@ -84,14 +84,14 @@ func complianceOK(recs []api.ComplianceRecord, m listMeta) api.GetComplianceResp
 }
 
 // GetCompliance serves the compliance posture of each provider.
-func (s *Server) GetCompliance(_ context.Context, req api.GetComplianceRequestObject) (api.GetComplianceResponseObject, error) {
+func (s *Server) GetCompliance(ctx context.Context, req api.GetComplianceRequestObject) (api.GetComplianceResponseObject, error) {
 	p := req.Params
 	var holds catalog.Filter[api.ComplianceRecord]
 	if p.Certification != nil {
 		want := string(*p.Certification)
 		holds = func(r *api.ComplianceRecord) bool { return slices.Contains(r.Certifications, want) }
 	}
-	return answer[api.GetCompliance404JSONResponse](s, complianceCatalog.from, complianceOK,
+	return answer[api.GetCompliance404JSONResponse, api.GetCompliance400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), complianceCatalog.from, complianceOK,
 		catalog.Query[api.ComplianceRecord]{Provider: orDefault(p.Provider, "")}, holds,
 		trueFlag(p.Hipaa, func(r *api.ComplianceRecord) *bool { return r.HipaaBaaAvailable }),
 		trueFlag(p.Gdpr, func(r *api.ComplianceRecord) *bool { return r.GdprCompliant }))
@@ -125,14 +125,14 @@ func SecurityCertificationSummary(recs []api.SecurityCertificationsRecord) []api
 
 func securityCertsOK(recs []api.SecurityCertificationsRecord, m listMeta) api.GetSecurityCertificationsResponseObject {
 	return api.GetSecurityCertifications200JSONResponse{
-		Data: recs, Summary: SecurityCertificationSummary(recs), Meta: api.SecurityCertificationsMeta{AsOf: m.AsOf, Sources: m.Sources},
+		Data: recs, Summary: SecurityCertificationSummary(recs), Meta: api.SecurityCertificationsMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources},
 	}
 }
 
 // GetSecurityCertifications serves the status of each certification per provider, with a per-provider summary.
-func (s *Server) GetSecurityCertifications(_ context.Context, req api.GetSecurityCertificationsRequestObject) (api.GetSecurityCertificationsResponseObject, error) {
+func (s *Server) GetSecurityCertifications(ctx context.Context, req api.GetSecurityCertificationsRequestObject) (api.GetSecurityCertificationsResponseObject, error) {
 	p := req.Params
-	return answer[api.GetSecurityCertifications404JSONResponse](s, securityCertsCatalog.from, securityCertsOK,
+	return answer[api.GetSecurityCertifications404JSONResponse, api.GetSecurityCertifications400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), securityCertsCatalog.from, securityCertsOK,
 		catalog.Query[api.SecurityCertificationsRecord]{Provider: orDefault(p.Provider, "")},
 		catalog.Equal(p.Certification, func(r *api.SecurityCertificationsRecord) api.SecurityCertificationsCertification {
 			return r.Certification
@@ -143,7 +143,7 @@ func (s *Server) GetSecurityCertifications(_ context.Context, req api.GetSecurit
 // ---- /data-retention
 
 func dataRetentionOK(recs []api.DataRetentionRecord, m listMeta) api.GetDataRetentionResponseObject {
-	return api.GetDataRetention200JSONResponse{DataRetention: recs, Meta: api.DataRetentionMeta{
+	return api.GetDataRetention200JSONResponse{DataRetention: recs, Meta: api.DataRetentionMeta{Total: m.Total, NextCursor: m.NextCursor,
 		ZdrAvailableCount: countTrue(recs, func(r *api.DataRetentionRecord) *bool { return r.ZeroDataRetentionAvailable }),
 		TrainsOnDataCount: countTrue(recs, func(r *api.DataRetentionRecord) *bool { return r.TrainedOnApiData }),
 		AsOf:              m.AsOf, Sources: m.Sources,
@@ -151,9 +151,9 @@ func dataRetentionOK(recs []api.DataRetentionRecord, m listMeta) api.GetDataRete
 }
 
 // GetDataRetention serves data retention and training use per provider.
-func (s *Server) GetDataRetention(_ context.Context, req api.GetDataRetentionRequestObject) (api.GetDataRetentionResponseObject, error) {
+func (s *Server) GetDataRetention(ctx context.Context, req api.GetDataRetentionRequestObject) (api.GetDataRetentionResponseObject, error) {
 	p := req.Params
-	return answer[api.GetDataRetention404JSONResponse](s, dataRetentionCatalog.from, dataRetentionOK,
+	return answer[api.GetDataRetention404JSONResponse, api.GetDataRetention400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), dataRetentionCatalog.from, dataRetentionOK,
 		catalog.Query[api.DataRetentionRecord]{Provider: orDefault(p.Provider, "")},
 		trueFlag(p.ZdrAvailable, func(r *api.DataRetentionRecord) *bool { return r.ZeroDataRetentionAvailable }),
 		catalog.Flag(orDefault(p.NoTraining, false), func(r *api.DataRetentionRecord) bool { return isFalse(r.TrainedOnApiData) }))
@@ -187,14 +187,14 @@ func slaTargets(catalogs func() (*catalogSet, error)) health.SLATargets {
 }
 
 func slaOK(recs []api.SlaRecord, m listMeta) api.GetSlaResponseObject {
-	return api.GetSla200JSONResponse{Sla: recs, Meta: api.SlaMeta{
+	return api.GetSla200JSONResponse{Sla: recs, Meta: api.SlaMeta{Total: m.Total, NextCursor: m.NextCursor,
 		SlaAvailableCount: countTrue(recs, func(r *api.SlaRecord) *bool { return r.SlaAvailable }),
 		AsOf:              m.AsOf, Sources: m.Sources,
 	}}
 }
 
 // GetSla serves the published service level agreements.
-func (s *Server) GetSla(_ context.Context, req api.GetSlaRequestObject) (api.GetSlaResponseObject, error) {
+func (s *Server) GetSla(ctx context.Context, req api.GetSlaRequestObject) (api.GetSlaResponseObject, error) {
 	p := req.Params
 	// Any min_uptime, 0 included, leaves out the records without a known guarantee (the parameter's description),
 	// which catalog.AtLeast would not do for 0.
@@ -203,7 +203,7 @@ func (s *Server) GetSla(_ context.Context, req api.GetSlaRequestObject) (api.Get
 		floor := *p.MinUptime
 		minUptime = func(r *api.SlaRecord) bool { return r.GuaranteedUptimePct != nil && *r.GuaranteedUptimePct >= floor }
 	}
-	return answer[api.GetSla404JSONResponse](s, slaCatalog.from, slaOK,
+	return answer[api.GetSla404JSONResponse, api.GetSla400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), slaCatalog.from, slaOK,
 		catalog.Query[api.SlaRecord]{Provider: orDefault(p.Provider, "")}, minUptime,
 		trueFlag(p.SlaAvailableOnly, func(r *api.SlaRecord) *bool { return r.SlaAvailable }))
 }
@@ -211,7 +211,7 @@ func (s *Server) GetSla(_ context.Context, req api.GetSlaRequestObject) (api.Get
 // ---- /guardrails
 
 func guardrailsOK(recs []api.GuardrailsRecord, m listMeta) api.GetGuardrailsResponseObject {
-	return api.GetGuardrails200JSONResponse{Guardrails: recs, Meta: api.GuardrailsMeta{
+	return api.GetGuardrails200JSONResponse{Guardrails: recs, Meta: api.GuardrailsMeta{Total: m.Total, NextCursor: m.NextCursor,
 		CanDisable: countTrue(recs, func(r *api.GuardrailsRecord) *bool { return r.CanDisable }),
 		NoFilters:  catalog.Count(recs, func(r *api.GuardrailsRecord) bool { return isFalse(r.SafetyFiltersEnabled) }),
 		HighFalsePositive: catalog.Count(recs, func(r *api.GuardrailsRecord) bool {
@@ -232,9 +232,9 @@ func hasEntryFold[T any](want string, list func(*T) []string) catalog.Filter[T] 
 }
 
 // GetGuardrails serves the safety filters of each provider.
-func (s *Server) GetGuardrails(_ context.Context, req api.GetGuardrailsRequestObject) (api.GetGuardrailsResponseObject, error) {
+func (s *Server) GetGuardrails(ctx context.Context, req api.GetGuardrailsRequestObject) (api.GetGuardrailsResponseObject, error) {
 	p := req.Params
-	return answer[api.GetGuardrails404JSONResponse](s, guardrailsCatalog.from, guardrailsOK,
+	return answer[api.GetGuardrails404JSONResponse, api.GetGuardrails400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), guardrailsCatalog.from, guardrailsOK,
 		catalog.Query[api.GuardrailsRecord]{Provider: orDefault(p.Provider, "")},
 		trueFlag(p.ConfigurableOnly, func(r *api.GuardrailsRecord) *bool { return r.Configurable }),
 		trueFlag(p.CanDisable, func(r *api.GuardrailsRecord) *bool { return r.CanDisable }),
@@ -262,7 +262,7 @@ func regionsServing(needle string) catalog.Filter[api.RegionsRecord] {
 }
 
 func regionsOK(recs []api.RegionsRecord, m listMeta) api.GetRegionsResponseObject {
-	return api.GetRegions200JSONResponse{Regions: recs, Meta: api.RegionsMeta{
+	return api.GetRegions200JSONResponse{Regions: recs, Meta: api.RegionsMeta{Total: m.Total, NextCursor: m.NextCursor,
 		EuAvailableCount: countTrue(recs, func(r *api.RegionsRecord) *bool { return r.EuAvailable }),
 		UsAvailableCount: catalog.Count(recs, regionsIn(string(api.GetRegionsParamsRegionUs))),
 		ApAvailableCount: catalog.Count(recs, regionsIn(string(api.GetRegionsParamsRegionAp))),
@@ -271,13 +271,13 @@ func regionsOK(recs []api.RegionsRecord, m listMeta) api.GetRegionsResponseObjec
 }
 
 // GetRegions serves the inference regions of each provider.
-func (s *Server) GetRegions(_ context.Context, req api.GetRegionsRequestObject) (api.GetRegionsResponseObject, error) {
+func (s *Server) GetRegions(ctx context.Context, req api.GetRegionsRequestObject) (api.GetRegionsResponseObject, error) {
 	p := req.Params
 	var inRegion catalog.Filter[api.RegionsRecord]
 	if p.Region != nil {
 		inRegion = regionsIn(string(*p.Region))
 	}
-	return answer[api.GetRegions404JSONResponse](s, regionsCatalog.from, regionsOK,
+	return answer[api.GetRegions404JSONResponse, api.GetRegions400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), regionsCatalog.from, regionsOK,
 		catalog.Query[api.RegionsRecord]{Provider: orDefault(p.Provider, "")}, inRegion,
 		regionsServing(orDefault(p.Model, "")),
 		trueFlag(p.EuOnly, func(r *api.RegionsRecord) *bool { return r.EuAvailable }))

@@ -3,6 +3,7 @@ package impl_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"reflect"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/tools"
 )
 
 // toolArgs are arguments each tool answers 200 with on the test history: the required ones, and for tools
@@ -80,8 +82,14 @@ func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
 			if err := sch.Validate(structured); err != nil {
 				t.Errorf("%s %s: structuredContent does not follow the output schema: %v", tl.Name, b, err)
 			}
-			// The same object as GET on the endpoint with the same arguments.
-			want := s.Get(paths[tl.Name] + query(args))
+			// The same object as GET on the endpoint with the same arguments (a list tool's first page when no
+			// limit is given).
+			httpArgs := args
+			if pagedTools[tl.Name] && args["limit"] == nil {
+				httpArgs = maps.Clone(args)
+				httpArgs["limit"] = tools.ToolPageSize
+			}
+			want := s.Get(paths[tl.Name] + query(httpArgs))
 			var w, g any
 			json.Unmarshal(want.Body, &w)
 			json.Unmarshal(got.StructuredContent, &g)
@@ -92,12 +100,16 @@ func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
 	}
 }
 
-// toolPaths maps each tool to its endpoint's path.
+// pagedTools are the tools whose endpoint pages (it takes a cursor).
+var pagedTools = map[string]bool{}
+
+// toolPaths maps each tool to its endpoint's path, and notes which page.
 func toolPaths(s *apitest.Server) map[string]string {
 	out := map[string]string{}
 	for _, op := range apitest.Operations(s.Doc) {
 		if name, ok := op.Op.Extensions["x-mcp-tool"].(string); ok {
 			out[name] = "/api/v1" + op.Path
+			pagedTools[name] = op.Op.Parameters.GetByInAndName("query", "cursor") != nil
 		}
 	}
 	return out
@@ -142,4 +154,46 @@ func listTools(t *testing.T, s *apitest.Server) toolList {
 		t.Fatal(err)
 	}
 	return list
+}
+
+// maxToolResult bounds the text of one tool result: Claude Code refuses a result over 25,000 tokens and files
+// away text over 50,000 characters.
+const maxToolResult = 40000
+
+// overBound are the tools whose results still exceed maxToolResult (issue 25, unfinished): the migration guides
+// (14 wide guides and the 116 sources of their meta) and resolve-alias without an alias (every alias, unpaged).
+// The test fails when one of them comes under the bound, so that the list stays true.
+var overBound = map[string]bool{"service_migration_guide": true, "service_resolve_alias": true}
+
+// TestMCPToolResultsAreBounded calls every tool with only its required arguments and with a few realistic
+// filters: no result is longer than maxToolResult characters, but for the tools of overBound.
+func TestMCPToolResultsAreBounded(t *testing.T) {
+	s := mcpServer(t, apitest.Engines(t)[0])
+	list := listTools(t, s)
+	extra := map[string][]map[string]any{
+		"service_pricing":      {{"provider": "openai"}, {"task": "llm", "limit": 50}},
+		"service_models":       {{"provider": "openai"}, {"vision": true}},
+		"service_deprecations": {{"provider": "azure-openai"}},
+		"service_json_mode":    {{"provider": "openai"}},
+	}
+	for _, tl := range list.Tools {
+		if tl.Name == impl.PremiumTool {
+			continue
+		}
+		argSets := append(slices.Clone(toolArgs[tl.Name]), extra[tl.Name]...)
+		if len(argSets) == 0 {
+			argSets = []map[string]any{{}}
+		}
+		for _, args := range argSets {
+			b, _ := json.Marshal(args)
+			got := callTool(t, s, tl.Name, string(b))
+			n := len([]rune(got.Content[0].Text))
+			switch {
+			case n > maxToolResult && !overBound[tl.Name]:
+				t.Errorf("%s %s: %d characters, at most %d", tl.Name, b, n, maxToolResult)
+			case n <= maxToolResult && overBound[tl.Name]:
+				t.Errorf("%s %s: %d characters, under the bound now: take it out of overBound", tl.Name, b, n)
+			}
+		}
+	}
 }

@@ -113,8 +113,10 @@ func TestMCPEqualsHTTP(t *testing.T) {
 				{"service_incidents", `{"hours":168,"severity":"outage"}`, "/api/v1/incidents?hours=168&severity=outage", 200},
 				{"service_freshness", `{"provider":"mistral"}`, "/api/v1/freshness?provider=mistral", 200},
 				{"service_rate_limit_status", `{}`, "/api/v1/rate-limit-status", 200},
-				{"service_pricing", `{}`, "/api/v1/pricing", 501},
-				{"service_pick", `{"task":"llm"}`, "/api/v1/pick?task=llm", 501},
+				// A list tool answers a first page of tools.ToolPageSize unless asked for another limit.
+				{"service_pricing", `{}`, "/api/v1/pricing?limit=25", 200},
+				{"service_pricing", `{"limit":3,"provider":"openai"}`, "/api/v1/pricing?limit=3&provider=openai", 200},
+				{"service_pick", `{"task":"llm"}`, "/api/v1/pick?task=llm", 200},
 				{"service_latency", `{}`, "/api/v1/latency", 400},
 				{"service_latency", `{"provider":"openai","window":"2h"}`, "/api/v1/latency?provider=openai&window=2h", 400},
 				{"service_changelog", `{"days":31}`, "/api/v1/changelog?days=31", 400},
@@ -122,10 +124,7 @@ func TestMCPEqualsHTTP(t *testing.T) {
 			} {
 				want := s.Get(c.http)
 				if want.Status != c.status {
-					// A catalog endpoint implemented since this test was written answers 200 now: still compare.
-					if !(c.status == 501 && want.Status == 200) {
-						t.Errorf("GET %s = %d, the test expects %d", c.http, want.Status, c.status)
-					}
+					t.Errorf("GET %s = %d, the test expects %d", c.http, want.Status, c.status)
 				}
 				got := callTool(t, s, c.tool, c.args)
 				if text := got.Content[0].Text; text != string(want.Body) {

@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/switchboard/switchboard/catalog"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/openapi"
 	"github.com/switchboard/switchboard/store"
@@ -133,7 +134,7 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		}
 	}
 
-	strict := api.NewStrictHandlerWithOptions(o.API, nil, api.StrictHTTPServerOptions{
+	strict := api.NewStrictHandlerWithOptions(o.API, []api.StrictMiddlewareFunc{pageScope}, api.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			// The validator has already checked the body against the document; this is a decode the
 			// document allows but the generated type cannot hold.
@@ -157,6 +158,14 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		}
 	}
 	return r, nil
+}
+
+// pageScope records the query each operation answers, so that a page cursor is only read back by the query it
+// came from (catalog.Paginate).
+func pageScope(f api.StrictHandlerFunc, operationID string) api.StrictHandlerFunc {
+	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, req any) (any, error) {
+		return f(catalog.WithScope(ctx, operationID, r.URL.Query()), w, r, req)
+	}
 }
 
 // HandlerUser is an API some of whose operations send requests through the service's own handler: the MCP

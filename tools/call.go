@@ -144,6 +144,9 @@ func (t *Tool) target(args map[string]json.RawMessage) (string, error) {
 			q.Set(name, strings.Join(values, ","))
 		}
 	}
+	if t.pageSize > 0 && q.Get("limit") == "" {
+		q.Set("limit", strconv.Itoa(t.pageSize))
+	}
 	if i := strings.IndexByte(path, '{'); i >= 0 {
 		end := strings.IndexByte(path[i:], '}')
 		if end > 0 {

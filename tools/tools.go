@@ -107,7 +107,13 @@ type Tool struct {
 	method       string
 	path         string // the URL path with {placeholders}, server prefix included
 	params       map[string]param
+	// pageSize is the limit a list tool sends when the caller gives none (0: the tool does not page).
+	pageSize int
 }
+
+// ToolPageSize is the page a list tool answers when the caller gives no limit: over HTTP a list without limit is
+// the whole list, which for the larger catalogs is more than a model's context holds.
+const ToolPageSize = 25
 
 // Annotations are the MCP tool hints, which follow the HTTP method (every tool today is a GET). No tool
 // reaches beyond the service: it answers from the service's own store and catalogs, so openWorldHint is false.
@@ -264,6 +270,13 @@ func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem
 			pp.explode = p.In == openapi3.ParameterInQuery && (p.Explode == nil || *p.Explode)
 		}
 		t.params[p.Name] = pp
+	}
+	if _, cursor := t.params["cursor"]; cursor && props["limit"] != nil {
+		t.pageSize = ToolPageSize
+		if s, ok := props["limit"].(map[string]any); ok {
+			s["description"] = fmt.Sprintf("Page size, 1 to 1000; %d when absent. The answer's meta.total counts every "+
+				"match and meta.next_cursor, passed as cursor, gives the next page.", ToolPageSize)
+		}
 	}
 	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
 	if len(required) > 0 {

@@ -67,7 +67,8 @@ var migrationAuths = map[string]migrationAuth{
 	"openrouter": {"Authorization: Bearer <OpenRouter API key>", "Authorization: Bearer <OpenRouter API key>"},
 }
 
-// migrationAuthSources are the pages behind migrationAuths, for the catalog's sources.
+// migrationAuthSources are the pages behind migrationAuths, for the catalog's sources, in the order of
+// MigrationProviders.
 var migrationAuthSources = []string{
 	"https://platform.openai.com/docs/api-reference/authentication", "https://docs.claude.com/en/api/overview",
 	"https://ai.google.dev/gemini-api/docs/api-key", "https://cloud.google.com/vertex-ai/docs/authentication",
@@ -395,9 +396,9 @@ func buildMigrationGuides(in *Input) (*Catalog, error) {
 		return nil, fmt.Errorf("migration guides: %w", err)
 	}
 	sources := migrationSources(cats)
-	ids := make(api.RecordSources, len(sources))
-	for i, src := range sources {
-		ids[i] = src.ID
+	cited, err := migrationCitations(cats, sources)
+	if err != nil {
+		return nil, err
 	}
 	facts := migrationFactsFrom(MigrationProviders, compat, fc, so, tf)
 	var guides []api.MigrationGuideRecord
@@ -405,7 +406,7 @@ func buildMigrationGuides(in *Input) (*Catalog, error) {
 		for _, b := range MigrationProviders {
 			if a != b {
 				g := BuildMigrationGuide(facts[a], facts[b])
-				g.Sources, g.Confidence = ids, api.ConfidenceSingle
+				g.Sources, g.Confidence = union(cited[a], cited[b]), api.ConfidenceSingle
 				guides = append(guides, g)
 			}
 		}
@@ -420,6 +421,56 @@ func SortMigrationGuides(g []api.MigrationGuideRecord) {
 		return cmp.Or(cmp.Compare(slices.Index(migrationDifficulties, string(a.Difficulty)), slices.Index(migrationDifficulties, string(b.Difficulty))),
 			strings.Compare(a.FromProvider, b.FromProvider), strings.Compare(a.ToProvider, b.ToProvider))
 	})
+}
+
+// migrationCitations gives, per provider of MigrationProviders, the ids (in sources, the guide catalog's own) of
+// what a guide that involves it stands on: the sources its records of the input catalogs cite, and its
+// authentication page.
+func migrationCitations(cats []*seeds.Catalog, sources []seeds.Source) (map[string][]string, error) {
+	if len(migrationAuthSources) != len(MigrationProviders) {
+		return nil, fmt.Errorf("migration guides: %d authentication pages for %d providers", len(migrationAuthSources), len(MigrationProviders))
+	}
+	idOfURL := map[string]string{}
+	for _, s := range sources {
+		idOfURL[s.URL] = s.ID
+	}
+	out := map[string][]string{}
+	for i, p := range MigrationProviders {
+		out[p] = append(out[p], idOfURL[migrationAuthSources[i]])
+	}
+	for _, c := range cats {
+		urlOf := map[string]string{}
+		for _, s := range c.Sources {
+			urlOf[s.ID] = s.URL
+		}
+		recs, err := seeds.Records[struct {
+			ProviderID string   `json:"provider_id"`
+			Sources    []string `json:"sources"`
+		}](c)
+		if err != nil {
+			return nil, fmt.Errorf("migration guides: %s: %w", c.Name, err)
+		}
+		for _, r := range recs {
+			if _, ok := out[r.ProviderID]; !ok {
+				continue
+			}
+			for _, id := range r.Sources {
+				final, ok := idOfURL[urlOf[id]]
+				if !ok {
+					return nil, fmt.Errorf("migration guides: %s cites %q, which is not among its sources", c.Name, id)
+				}
+				out[r.ProviderID] = append(out[r.ProviderID], final)
+			}
+		}
+	}
+	return out, nil
+}
+
+// union is the sorted set of the ids of both lists.
+func union(a, b []string) api.RecordSources {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // oldestAsOf is the earliest as_of of the input catalogs: a guide is no newer than its oldest fact.

@@ -163,7 +163,18 @@ func TestMigrationGuidesFromSeeds(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	levels := map[string]int{}
+	idOf := map[string]string{}
+	for _, src := range sources {
+		idOf[src.URL] = src.ID
+	}
 	for i, g := range guides {
+		// A guide cites what it stands on: both providers' authentication pages and their input records' sources,
+		// not every source of the catalog.
+		from, to := slices.Index(MigrationProviders, g.FromProvider), slices.Index(MigrationProviders, g.ToProvider)
+		if from >= 0 && to >= 0 && (!slices.Contains(g.Sources, idOf[migrationAuthSources[from]]) ||
+			!slices.Contains(g.Sources, idOf[migrationAuthSources[to]]) || len(g.Sources) >= len(sources)) {
+			t.Errorf("guide %s>%s cites %d of %d sources: %v", g.FromProvider, g.ToProvider, len(g.Sources), len(sources), g.Sources)
+		}
 		k := g.FromProvider + ">" + g.ToProvider
 		if seen[k] || g.FromProvider == g.ToProvider || !slices.Contains(MigrationProviders, g.FromProvider) || !slices.Contains(MigrationProviders, g.ToProvider) {
 			t.Errorf("guide %d: %s repeated or outside the 15", i, k)

@@ -1549,8 +1549,14 @@ type AgentProtocolsMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // AgentProtocolsProtocol Agent protocol: `MCP` (Model Context Protocol), `A2A` (Agent2Agent), `ACP` (Agent Communication Protocol), `ANP` (Agent Network Protocol), `OAP` (Open Agent Protocol), or `custom` (a provider-specific protocol).
@@ -1735,6 +1741,9 @@ type AudioPricingMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// RealtimeCount Number of returned records with realtime support.
 	RealtimeCount int `json:"realtime_count"`
 
@@ -1743,6 +1752,9 @@ type AudioPricingMeta struct {
 
 	// SttCount Number of returned speech-to-text records.
 	SttCount int `json:"stt_count"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// TtsCount Number of returned text-to-speech records.
 	TtsCount int `json:"tts_count"`
@@ -1801,10 +1813,13 @@ type BatchApiMeta struct {
 	// AvailableCount Number of returned providers with a batch API.
 	AvailableCount int `json:"available_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
-	// Total Number of returned records.
+	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
 }
 
@@ -1900,8 +1915,14 @@ type CachingGranularityMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // CachingGranularityRecord defines model for CachingGranularityRecord.
@@ -2113,11 +2134,17 @@ type ComplianceMeta struct {
 	// HipaaBaaCount Number of returned records with `hipaa_baa_available` true.
 	HipaaBaaCount int `json:"hipaa_baa_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Soc2IiCount Number of returned records with a SOC 2 Type II report (`soc2_type`).
 	Soc2IiCount int `json:"soc2_ii_count"`
 
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ComplianceRecord defines model for ComplianceRecord.
@@ -2182,8 +2209,14 @@ type ContextCompressionMeta struct {
 	// NativeCompressionCount Number of returned records with `native_compression` true.
 	NativeCompressionCount int `json:"native_compression_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ContextCompressionRecord defines model for ContextCompressionRecord.
@@ -2236,8 +2269,14 @@ type ContextWindowMeta struct {
 	// EffectiveKnownCount Returned records with a tested `effective_context` (not null).
 	EffectiveKnownCount int `json:"effective_known_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ContextWindowRecord defines model for ContextWindowRecord.
@@ -2431,8 +2470,14 @@ type DataRetentionMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// TrainsOnDataCount Number of returned records with `trained_on_api_data` true.
 	TrainsOnDataCount int `json:"trains_on_data_count"`
@@ -2494,8 +2539,14 @@ type DelegationSupportMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // DelegationSupportRecord defines model for DelegationSupportRecord.
@@ -2542,8 +2593,14 @@ type DeprecationsMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // DeprecationsRecord defines model for DeprecationsRecord.
@@ -2674,8 +2731,14 @@ type ErrorCodesMeta struct {
 	// Categories The standard categories: rate_limit, auth, context_length, content_filter, server_error, timeout, then the three added for errors none of those fits: invalid_request, not_found, billing (always all nine, in this order).
 	Categories []ErrorCodesCategory `json:"categories"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ErrorCodesRecord defines model for ErrorCodesRecord.
@@ -2764,10 +2827,13 @@ type FineTuningMeta struct {
 	// AvailableCount Number of returned providers that offer fine-tuning.
 	AvailableCount int `json:"available_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
-	// Total Number of returned records.
+	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
 }
 
@@ -2824,6 +2890,9 @@ type FreeTierMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// NoFreeAccessCount Number of returned providers without any free access.
 	NoFreeAccessCount int `json:"no_free_access_count"`
 
@@ -2832,6 +2901,9 @@ type FreeTierMeta struct {
 
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// TrialCreditCount Number of returned providers offering trial credit.
 	TrialCreditCount int `json:"trial_credit_count"`
@@ -2946,8 +3018,14 @@ type FunctionCallingMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // FunctionCallingRecord defines model for FunctionCallingRecord.
@@ -3003,11 +3081,17 @@ type GuardrailsMeta struct {
 	// HighFalsePositive Number of returned records with `false_positive_risk` `high`.
 	HighFalsePositive int `json:"high_false_positive"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// NoFilters Number of returned records with `safety_filters_enabled` false.
 	NoFilters int `json:"no_filters"`
 
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // GuardrailsRecord defines model for GuardrailsRecord.
@@ -3177,6 +3261,9 @@ type JsonModeMeta struct {
 	// JsonObjectCount Returned records with `json_object_supported` true.
 	JsonObjectCount int `json:"json_object_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// NoNativeSupportCount Returned records with no native JSON support: `json_object_supported` and `schema_enforcement_supported` both false (records where either is null are not counted).
 	NoNativeSupportCount int `json:"no_native_support_count"`
 
@@ -3185,6 +3272,9 @@ type JsonModeMeta struct {
 
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // JsonModeRecord defines model for JsonModeRecord.
@@ -3290,8 +3380,14 @@ type KnowledgeCutoffMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // KnowledgeCutoffRecord defines model for KnowledgeCutoffRecord.
@@ -3371,13 +3467,16 @@ type LogprobSupportMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
 	// SupportedCount Returned records with `logprob_supported` true.
 	SupportedCount int `json:"supported_count"`
 
-	// Total Number of returned records.
+	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
 }
 
@@ -3481,8 +3580,14 @@ type McpSupportMeta struct {
 	// McpClientCount Number of returned records with `mcp_client_supported` true.
 	McpClientCount int `json:"mcp_client_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // McpSupportRecord defines model for McpSupportRecord.
@@ -3532,8 +3637,14 @@ type MigrationGuideMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // MigrationGuideParamChange defines model for MigrationGuideParamChange.
@@ -3595,11 +3706,17 @@ type ModelLifecycleMeta struct {
 	// DeprecatedCount Returned records in a deprecated stage (`soft_deprecated`, `hard_deprecated` or `sunset`).
 	DeprecatedCount int `json:"deprecated_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
 	// SunsetCount Returned records in stage `sunset`.
 	SunsetCount int `json:"sunset_count"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ModelLifecycleRecord defines model for ModelLifecycleRecord.
@@ -3685,8 +3802,14 @@ type ModelTaskFitMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data (the published data the scores are composed from).
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ModelTaskFitRecord defines model for ModelTaskFitRecord.
@@ -3733,8 +3856,14 @@ type ModelVersionsMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ModelVersionsRecord defines model for ModelVersionsRecord.
@@ -3808,8 +3937,14 @@ type ModelsMeta struct {
 	// Count Number of records returned.
 	Count int `json:"count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ModelsResponse Model records and catalog metadata.
@@ -3832,11 +3967,17 @@ type MultimodalMeta struct {
 	// AudioInput Returned records accepting `audio` input.
 	AudioInput int `json:"audio_input"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// PdfInput Returned records accepting `pdf` input.
 	PdfInput int `json:"pdf_input"`
 
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// VideoInput Returned records accepting `video` input.
 	VideoInput int `json:"video_input"`
@@ -3892,8 +4033,14 @@ type NativeToolsMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // NativeToolsRecord defines model for NativeToolsRecord.
@@ -3966,8 +4113,14 @@ type OutputReproducibilityMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // OutputReproducibilityRecord defines model for OutputReproducibilityRecord.
@@ -4020,8 +4173,14 @@ type OverflowBehaviourMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // OverflowBehaviourRecord defines model for OverflowBehaviourRecord.
@@ -4176,8 +4335,14 @@ type PiiHandlingMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // PiiHandlingRecord defines model for PiiHandlingRecord.
@@ -4272,8 +4437,14 @@ type PricingMeta struct {
 	// Count Number of records returned.
 	Count int `json:"count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // PricingRates Prices in USD; each null when it does not apply to the model or is unknown.
@@ -4338,13 +4509,16 @@ type PromptCachingMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
 	// SupportedCount Number of returned providers that support prompt caching.
 	SupportedCount int `json:"supported_count"`
 
-	// Total Number of returned records.
+	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
 }
 
@@ -4407,8 +4581,14 @@ type PromptModerationMeta struct {
 	// InjectionDetectionCount Number of returned records with `prompt_injection_detection` true.
 	InjectionDetectionCount int `json:"injection_detection_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // PromptModerationRecord defines model for PromptModerationRecord.
@@ -4569,8 +4749,14 @@ type RateLimitRecoveryMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // RateLimitRecoveryRecord defines model for RateLimitRecoveryRecord.
@@ -4713,8 +4899,14 @@ type RateLimitsMeta struct {
 	// Count Number of records returned.
 	Count int `json:"count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // RateLimitsResponse Rate-limit tiers and catalog metadata.
@@ -4767,8 +4959,14 @@ type ReferenceCompatMeta struct {
 	// DropInCount Number of returned records with `drop_in_replacement` true.
 	DropInCount int `json:"drop_in_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ReferenceCompatRecord defines model for ReferenceCompatRecord.
@@ -4839,8 +5037,14 @@ type RegionsMeta struct {
 	// EuAvailableCount Number of returned records with inference in the EU (`eu_available` true).
 	EuAvailableCount int `json:"eu_available_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// UsAvailableCount Number of returned records whose `geographies` include `us`.
 	UsAvailableCount int `json:"us_available_count"`
@@ -4890,10 +5094,13 @@ type RerankingMeta struct {
 	// AvailableCount Number of returned providers with a reranking API.
 	AvailableCount int `json:"available_count"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
-	// Total Number of returned records.
+	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
 }
 
@@ -4997,8 +5204,14 @@ type SdkSupportMeta struct {
 	// AvailableLanguages Every language with at least one SDK in the whole catalog (independent of filters), ascending.
 	AvailableLanguages []string `json:"available_languages"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // SdkSupportRecord defines model for SdkSupportRecord.
@@ -5057,8 +5270,14 @@ type SecurityCertificationsMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // SecurityCertificationsRecord defines model for SecurityCertificationsRecord.
@@ -5114,11 +5333,17 @@ type SemanticCachingMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Note Note about the catalog (what semantic caching means here and its caveats).
 	Note string `json:"note"`
 
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // SemanticCachingRecord defines model for SemanticCachingRecord.
@@ -5165,11 +5390,17 @@ type SlaMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// SlaAvailableCount Number of returned records with `sla_available` true.
 	SlaAvailableCount int `json:"sla_available_count"`
 
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // SlaRecord defines model for SlaRecord.
@@ -5243,8 +5474,14 @@ type StreamingLatencyMeta struct {
 	// BenchmarkSource Name of the published benchmark the catalog is drawn from.
 	BenchmarkSource string `json:"benchmark_source"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // StreamingLatencyRecord defines model for StreamingLatencyRecord.
@@ -5300,8 +5537,14 @@ type StreamingProtocolsMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Where the catalog data comes from.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// WebsocketCount Number of returned records with `websocket_supported` true.
 	WebsocketCount int `json:"websocket_count"`
@@ -5357,6 +5600,9 @@ type StructuredOutputMeta struct {
 	// ConstrainedDecoding Returned records with `constrained_decoding` true.
 	ConstrainedDecoding int `json:"constrained_decoding"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// NoStructuredOutput Returned records with `json_schema_supported` false.
 	NoStructuredOutput int `json:"no_structured_output"`
 
@@ -5365,6 +5611,9 @@ type StructuredOutputMeta struct {
 
 	// StrictEnforcement Returned records with `strict_enforcement` true.
 	StrictEnforcement int `json:"strict_enforcement"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // StructuredOutputRecord defines model for StructuredOutputRecord.
@@ -5474,11 +5723,17 @@ type ThinkingSupportMeta struct {
 	// BudgetConfigurable Returned records with `budget_configurable` true.
 	BudgetConfigurable int `json:"budget_configurable"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
 	// ThinkingCapable Returned records with `thinking_supported` true.
 	ThinkingCapable int `json:"thinking_capable"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// VisibleThinking Returned records with `thinking_visible` true.
 	VisibleThinking int `json:"visible_thinking"`
@@ -5638,8 +5893,14 @@ type ToolCallFormatMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ToolCallFormatRecord defines model for ToolCallFormatRecord.
@@ -5902,11 +6163,17 @@ type WebsocketSupportMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
 
 	// SseOnlyCount Returned records without WebSocket support that stream with server-sent events only.
 	SseOnlyCount int `json:"sse_only_count"`
+
+	// Total Records that match the filters, on every page together.
+	Total int `json:"total"`
 
 	// WebsocketCount Returned records with `websocket_supported` true.
 	WebsocketCount int `json:"websocket_count"`
@@ -5960,6 +6227,12 @@ type WebsocketSupportResponse struct {
 	WebsocketSupport []WebsocketSupportRecord `json:"websocket_support"`
 }
 
+// Cursor defines model for Cursor.
+type Cursor = string
+
+// Limit defines model for Limit.
+type Limit = int
+
 // ModelFilter defines model for ModelFilter.
 type ModelFilter = string
 
@@ -5997,6 +6270,12 @@ type GetAgentProtocolsParams struct {
 
 	// SupportLevel Keep only records with this support level.
 	SupportLevel *AgentProtocolsSupportLevel `form:"support_level,omitempty" json:"support_level,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetAudioPricingParams defines parameters for GetAudioPricing.
@@ -6012,6 +6291,12 @@ type GetAudioPricingParams struct {
 
 	// FreeOnly `true` keeps only models with a free tier (`free_tier` not null); `false` means no filter.
 	FreeOnly *bool `form:"free_only,omitempty" json:"free_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetAudioPricingParamsType defines parameters for GetAudioPricing.
@@ -6024,6 +6309,12 @@ type GetBatchApiParams struct {
 
 	// AvailableOnly `true` keeps only providers with a batch API; `false` means no filter.
 	AvailableOnly *bool `form:"available_only,omitempty" json:"available_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetBenchmarksParams defines parameters for GetBenchmarks.
@@ -6051,6 +6342,12 @@ type GetCachingGranularityParams struct {
 
 	// SupportsCaching `true` keeps only providers that support prompt caching; `false` means no filter.
 	SupportsCaching *bool `form:"supports_caching,omitempty" json:"supports_caching,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetChangelogParams defines parameters for GetChangelog.
@@ -6123,6 +6420,12 @@ type GetComplianceParams struct {
 
 	// Gdpr `true` keeps only GDPR-compliant providers (`gdpr_compliant` true); `false` means no filter.
 	Gdpr *bool `form:"gdpr,omitempty" json:"gdpr,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetComplianceParamsCertification defines parameters for GetCompliance.
@@ -6135,6 +6438,12 @@ type GetContextCompressionParams struct {
 
 	// NativeOnly `true` keeps only providers with native compression (`native_compression` true); `false` means no filter.
 	NativeOnly *bool `form:"native_only,omitempty" json:"native_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetContextWindowParams defines parameters for GetContextWindow.
@@ -6150,6 +6459,12 @@ type GetContextWindowParams struct {
 
 	// EffectiveOnly `true` keeps only models with a tested effective context (`effective_context` not null); `false` means no filter.
 	EffectiveOnly *bool `form:"effective_only,omitempty" json:"effective_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetCostEstimateParams defines parameters for GetCostEstimate.
@@ -6204,6 +6519,12 @@ type GetDataRetentionParams struct {
 
 	// NoTraining `true` keeps only providers known not to train on API data (`trained_on_api_data` false); `false` means no filter.
 	NoTraining *bool `form:"no_training,omitempty" json:"no_training,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetDelegationSupportParams defines parameters for GetDelegationSupport.
@@ -6213,6 +6534,12 @@ type GetDelegationSupportParams struct {
 
 	// Protocol Partial, case-insensitive match on the record's `protocol`. No match gives an empty list, not 404.
 	Protocol *string `form:"protocol,omitempty" json:"protocol,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetDeprecationsParams defines parameters for GetDeprecations.
@@ -6222,6 +6549,12 @@ type GetDeprecationsParams struct {
 
 	// Status Keeps only records with this deprecation status.
 	Status *DeprecationsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetEmbeddingQualityParams defines parameters for GetEmbeddingQuality.
@@ -6252,6 +6585,12 @@ type GetErrorCodesParams struct {
 
 	// HttpStatus Keep only errors with this HTTP status code (100 to 599).
 	HttpStatus *int `form:"http_status,omitempty" json:"http_status,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetFailoverParams defines parameters for GetFailover.
@@ -6279,6 +6618,12 @@ type GetFineTuningParams struct {
 
 	// Method Keeps only providers offering this fine-tuning method. Absent means no filter.
 	Method *FineTuningMethod `form:"method,omitempty" json:"method,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetFreeTierParams defines parameters for GetFreeTier.
@@ -6291,6 +6636,12 @@ type GetFreeTierParams struct {
 
 	// HasFreeTier `true` keeps only providers with a free tier; `false` keeps only providers confirmed WITHOUT a free tier (unlike other boolean filters). Providers whose free access is unknown (`has_free_tier` null) are kept by neither. Absent means no filter, so there is no default.
 	HasFreeTier *bool `form:"has_free_tier,omitempty" json:"has_free_tier,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetFreshnessParams defines parameters for GetFreshness.
@@ -6309,6 +6660,12 @@ type GetFunctionCallingParams struct {
 
 	// SupportedOnly `true` keeps only providers supporting tool calls (`tool_call_supported` true); `false` means no filter.
 	SupportedOnly *bool `form:"supported_only,omitempty" json:"supported_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetGuardrailsParams defines parameters for GetGuardrails.
@@ -6324,6 +6681,12 @@ type GetGuardrailsParams struct {
 
 	// Category Keep only providers whose `filter_categories` contain this category (case-insensitive exact match on an entry, for example hate or violence). No match gives an empty list.
 	Category *string `form:"category,omitempty" json:"category,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetHealthPremiumParams defines parameters for GetHealthPremium.
@@ -6363,6 +6726,12 @@ type GetJsonModeParams struct {
 
 	// JsonModeOnly `true` keeps only models with a JSON-object mode (`json_object_supported` true); `false` means no filter.
 	JsonModeOnly *bool `form:"json_mode_only,omitempty" json:"json_mode_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetKnowledgeCutoffParams defines parameters for GetKnowledgeCutoff.
@@ -6378,6 +6747,12 @@ type GetKnowledgeCutoffParams struct {
 
 	// Before Keeps only models whose `cutoff_date` is earlier than this date (`YYYY-MM-DD`, exclusive); records with a null `cutoff_date` are dropped.
 	Before *openapi_types.Date `form:"before,omitempty" json:"before,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetLatencyParams defines parameters for GetLatency.
@@ -6399,6 +6774,12 @@ type GetLogprobSupportParams struct {
 
 	// SupportedOnly `true` keeps only providers returning log probabilities (`logprob_supported` true); `false` means no filter.
 	SupportedOnly *bool `form:"supported_only,omitempty" json:"supported_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetMaxOutputTokensParams defines parameters for GetMaxOutputTokens.
@@ -6435,6 +6816,12 @@ type GetMcpSupportParams struct {
 
 	// Client `true` keeps only providers with MCP client support (`mcp_client_supported` true); `false` means no filter.
 	Client *bool `form:"client,omitempty" json:"client,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetMigrationGuideParams defines parameters for GetMigrationGuide.
@@ -6450,6 +6837,12 @@ type GetMigrationGuideParams struct {
 
 	// DropInOnly `true` keeps only drop-in migrations (`difficulty` drop_in); `false` means no filter.
 	DropInOnly *bool `form:"drop_in_only,omitempty" json:"drop_in_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetModelLifecycleParams defines parameters for GetModelLifecycle.
@@ -6468,6 +6861,12 @@ type GetModelLifecycleParams struct {
 
 	// ActiveOnly `true` keeps only models in an active stage (`experimental`, `preview`, `beta`, `ga`); `false` means no filter.
 	ActiveOnly *bool `form:"active_only,omitempty" json:"active_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetModelTaskFitParams defines parameters for GetModelTaskFit.
@@ -6486,6 +6885,12 @@ type GetModelTaskFitParams struct {
 
 	// Tier Keeps only records in this tier.
 	Tier *ModelTaskFitTier `form:"tier,omitempty" json:"tier,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetModelVersionsParams defines parameters for GetModelVersions.
@@ -6501,6 +6906,12 @@ type GetModelVersionsParams struct {
 
 	// HasBreakingChanges `true` keeps only aliases with at least one known breaking change (`breaking_changes` not empty); `false` means no filter.
 	HasBreakingChanges *bool `form:"has_breaking_changes,omitempty" json:"has_breaking_changes,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetModelsParams defines parameters for GetModels.
@@ -6522,6 +6933,12 @@ type GetModelsParams struct {
 
 	// MinContext Minimum context window in tokens, 0 to 100000000. Models with an unknown context window are excluded when this is above 0.
 	MinContext *int `form:"min_context,omitempty" json:"min_context,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetMultimodalParams defines parameters for GetMultimodal.
@@ -6537,6 +6954,12 @@ type GetMultimodalParams struct {
 
 	// OutputType Keeps only models producing this output modality (listed in `outputs`).
 	OutputType *MultimodalOutputType `form:"output_type,omitempty" json:"output_type,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetNativeToolsParams defines parameters for GetNativeTools.
@@ -6549,6 +6972,12 @@ type GetNativeToolsParams struct {
 
 	// Model Partial, case-insensitive match on the model ID. No match gives an empty list, not 404.
 	Model *ModelFilter `form:"model,omitempty" json:"model,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetOutputReproducibilityParams defines parameters for GetOutputReproducibility.
@@ -6558,6 +6987,12 @@ type GetOutputReproducibilityParams struct {
 
 	// DeterministicOnly `true` keeps only providers whose seed is supported (`seed_supported` true) and whose `deterministic_guarantee` is other than `none`; `false` means no filter.
 	DeterministicOnly *bool `form:"deterministic_only,omitempty" json:"deterministic_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetOverflowBehaviourParams defines parameters for GetOverflowBehaviour.
@@ -6567,6 +7002,12 @@ type GetOverflowBehaviourParams struct {
 
 	// Behaviour Keep only providers with this overflow behaviour.
 	Behaviour *OverflowBehaviourKind `form:"behaviour,omitempty" json:"behaviour,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetPickParams defines parameters for GetPick.
@@ -6603,6 +7044,12 @@ type GetPiiHandlingParams struct {
 
 	// Redaction `true` keeps only providers with PII redaction (`pii_redaction_supported` true); `false` means no filter.
 	Redaction *bool `form:"redaction,omitempty" json:"redaction,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetPricingParams defines parameters for GetPricing.
@@ -6618,6 +7065,12 @@ type GetPricingParams struct {
 
 	// Compare `true` keeps only token-priced models and sorts them by input price, cheapest first; `false` means the default listing.
 	Compare *bool `form:"compare,omitempty" json:"compare,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetPromptCachingParams defines parameters for GetPromptCaching.
@@ -6627,6 +7080,12 @@ type GetPromptCachingParams struct {
 
 	// SupportedOnly `true` keeps only providers that support prompt caching; `false` means no filter.
 	SupportedOnly *bool `form:"supported_only,omitempty" json:"supported_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetPromptModerationParams defines parameters for GetPromptModeration.
@@ -6639,6 +7098,12 @@ type GetPromptModerationParams struct {
 
 	// Configurable `true` keeps only providers whose moderation is configurable (`configurable` true); `false` means no filter.
 	Configurable *bool `form:"configurable,omitempty" json:"configurable,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetQuotaCheckParams defines parameters for GetQuotaCheck.
@@ -6663,6 +7128,12 @@ type GetQuotaCheckParamsTier string
 type GetRateLimitRecoveryParams struct {
 	// Provider Provider ID to filter by (one of the 52 monitored providers; an unknown ID answers 404).
 	Provider *ProviderFilter `form:"provider,omitempty" json:"provider,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetRateLimitStatusParams defines parameters for GetRateLimitStatus.
@@ -6684,6 +7155,12 @@ type GetRateLimitsParams struct {
 
 	// MinRpm Keeps only tiers allowing at least this many requests per minute, 0 to 100000000. Tiers with an unknown requests-per-minute limit are excluded when this is above 0.
 	MinRpm *int `form:"min_rpm,omitempty" json:"min_rpm,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetRecommendParams defines parameters for GetRecommend.
@@ -6711,6 +7188,12 @@ type GetReferenceCompatParams struct {
 
 	// DropInOnly `true` keeps only drop-in replacements (`drop_in_replacement` true); `false` means no filter.
 	DropInOnly *bool `form:"drop_in_only,omitempty" json:"drop_in_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetRegionsParams defines parameters for GetRegions.
@@ -6726,6 +7209,12 @@ type GetRegionsParams struct {
 
 	// EuOnly `true` keeps only providers with EU inference (`eu_available` true); `false` means no filter.
 	EuOnly *bool `form:"eu_only,omitempty" json:"eu_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetRegionsParamsRegion defines parameters for GetRegions.
@@ -6741,6 +7230,12 @@ type GetRerankingParams struct {
 
 	// MultilingualOnly `true` keeps only providers whose reranking supports multiple languages; `false` means no filter.
 	MultilingualOnly *bool `form:"multilingual_only,omitempty" json:"multilingual_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetResolveAliasParams defines parameters for GetResolveAlias.
@@ -6765,6 +7260,12 @@ type GetSdkSupportParams struct {
 
 	// ReferenceCompatOnly `true` keeps only providers usable via the reference chat-completions SDK (`reference_compat_sdk` true); `false` means no filter.
 	ReferenceCompatOnly *bool `form:"reference_compat_only,omitempty" json:"reference_compat_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetSecurityCertificationsParams defines parameters for GetSecurityCertifications.
@@ -6777,6 +7278,12 @@ type GetSecurityCertificationsParams struct {
 
 	// Status Keep only records with this status.
 	Status *SecurityCertificationsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetSemanticCachingParams defines parameters for GetSemanticCaching.
@@ -6786,6 +7293,12 @@ type GetSemanticCachingParams struct {
 
 	// SemanticOnly `true` keeps only providers that support semantic caching; `false` means no filter.
 	SemanticOnly *bool `form:"semantic_only,omitempty" json:"semantic_only,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetSlaParams defines parameters for GetSla.
@@ -6798,6 +7311,12 @@ type GetSlaParams struct {
 
 	// MinUptime Minimum guaranteed uptime, percent 0 to 100: keeps only records whose `guaranteed_uptime_pct` is at least this value (records with a null guarantee are left out).
 	MinUptime *float64 `form:"min_uptime,omitempty" json:"min_uptime,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetStreamingLatencyParams defines parameters for GetStreamingLatency.
@@ -6810,6 +7329,12 @@ type GetStreamingLatencyParams struct {
 
 	// Sort Sort key: `ttft` (ascending median time to first token, default) or `tpt` (ascending median inter-token delay).
 	Sort *GetStreamingLatencyParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetStreamingLatencyParamsSort defines parameters for GetStreamingLatency.
@@ -6822,6 +7347,12 @@ type GetStreamingProtocolsParams struct {
 
 	// Protocol Keep only providers that support this streaming protocol (`SSE`: `sse_supported` is true; `WebSocket`: `websocket_supported` is true).
 	Protocol *GetStreamingProtocolsParamsProtocol `form:"protocol,omitempty" json:"protocol,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetStreamingProtocolsParamsProtocol defines parameters for GetStreamingProtocols.
@@ -6843,6 +7374,12 @@ type GetStructuredOutputParams struct {
 
 	// SchemaSupported `true` keeps only models accepting a JSON schema (`json_schema_supported` true); `false` means no filter.
 	SchemaSupported *bool `form:"schema_supported,omitempty" json:"schema_supported,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetTaskCostParams defines parameters for GetTaskCost.
@@ -6885,6 +7422,12 @@ type GetThinkingSupportParams struct {
 
 	// BudgetConfigurable `true` keeps only models whose thinking budget can be set (`budget_configurable` true); `false` means no filter.
 	BudgetConfigurable *bool `form:"budget_configurable,omitempty" json:"budget_configurable,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetToolCallFormatParams defines parameters for GetToolCallFormat.
@@ -6894,6 +7437,12 @@ type GetToolCallFormatParams struct {
 
 	// Model Partial, case-insensitive match on the model ID. No match gives an empty list, not 404.
 	Model *ModelFilter `form:"model,omitempty" json:"model,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetUptimeHistoryParams defines parameters for GetUptimeHistory.
@@ -6939,6 +7488,12 @@ type GetWebsocketSupportParams struct {
 
 	// Category Keeps only records for this use case (case-insensitive exact match on `use_case`, for example realtime_audio).
 	Category *string `form:"category,omitempty" json:"category,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // CreateAttestationJSONRequestBody defines body for CreateAttestation for application/json ContentType.
@@ -9861,6 +10416,30 @@ func NewGetAgentProtocolsRequest(server string, params *GetAgentProtocolsParams)
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -9991,6 +10570,30 @@ func NewGetAudioPricingRequest(server string, params *GetAudioPricingParams) (*h
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10048,6 +10651,30 @@ func NewGetBatchApiRequest(server string, params *GetBatchApiParams) (*http.Requ
 		if params.AvailableOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "available_only", *params.AvailableOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -10204,6 +10831,30 @@ func NewGetCachingGranularityRequest(server string, params *GetCachingGranularit
 		if params.SupportsCaching != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "supports_caching", *params.SupportsCaching, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -10635,6 +11286,30 @@ func NewGetComplianceRequest(server string, params *GetComplianceParams) (*http.
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10692,6 +11367,30 @@ func NewGetContextCompressionRequest(server string, params *GetContextCompressio
 		if params.NativeOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "native_only", *params.NativeOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -10782,6 +11481,30 @@ func NewGetContextWindowRequest(server string, params *GetContextWindowParams) (
 		if params.EffectiveOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "effective_only", *params.EffectiveOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11073,6 +11796,30 @@ func NewGetDataRetentionRequest(server string, params *GetDataRetentionParams) (
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -11139,6 +11886,30 @@ func NewGetDelegationSupportRequest(server string, params *GetDelegationSupportP
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -11196,6 +11967,30 @@ func NewGetDeprecationsRequest(server string, params *GetDeprecationsParams) (*h
 		if params.Status != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11385,6 +12180,30 @@ func NewGetErrorCodesRequest(server string, params *GetErrorCodesParams) (*http.
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -11549,6 +12368,30 @@ func NewGetFineTuningRequest(server string, params *GetFineTuningParams) (*http.
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -11618,6 +12461,30 @@ func NewGetFreeTierRequest(server string, params *GetFreeTierParams) (*http.Requ
 		if params.HasFreeTier != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "has_free_tier", *params.HasFreeTier, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11759,6 +12626,30 @@ func NewGetFunctionCallingRequest(server string, params *GetFunctionCallingParam
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -11840,6 +12731,30 @@ func NewGetGuardrailsRequest(server string, params *GetGuardrailsParams) (*http.
 		if params.Category != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12137,6 +13052,30 @@ func NewGetJsonModeRequest(server string, params *GetJsonModeParams) (*http.Requ
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12218,6 +13157,30 @@ func NewGetKnowledgeCutoffRequest(server string, params *GetKnowledgeCutoffParam
 		if params.Before != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "before", *params.Before, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12346,6 +13309,30 @@ func NewGetLogprobSupportRequest(server string, params *GetLogprobSupportParams)
 		if params.SupportedOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "supported_only", *params.SupportedOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12578,6 +13565,30 @@ func NewGetMcpSupportRequest(server string, params *GetMcpSupportParams) (*http.
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12659,6 +13670,30 @@ func NewGetMigrationGuideRequest(server string, params *GetMigrationGuideParams)
 		if params.DropInOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "drop_in_only", *params.DropInOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12770,6 +13805,30 @@ func NewGetModelLifecycleRequest(server string, params *GetModelLifecycleParams)
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12872,6 +13931,30 @@ func NewGetModelTaskFitRequest(server string, params *GetModelTaskFitParams) (*h
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12953,6 +14036,30 @@ func NewGetModelVersionsRequest(server string, params *GetModelVersionsParams) (
 		if params.HasBreakingChanges != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "has_breaking_changes", *params.HasBreakingChanges, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13076,6 +14183,30 @@ func NewGetModelsRequest(server string, params *GetModelsParams) (*http.Request,
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13166,6 +14297,30 @@ func NewGetMultimodalRequest(server string, params *GetMultimodalParams) (*http.
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13235,6 +14390,30 @@ func NewGetNativeToolsRequest(server string, params *GetNativeToolsParams) (*htt
 		if params.Model != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "model", *params.Model, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13337,6 +14516,30 @@ func NewGetOutputReproducibilityRequest(server string, params *GetOutputReproduc
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13394,6 +14597,30 @@ func NewGetOverflowBehaviourRequest(server string, params *GetOverflowBehaviourP
 		if params.Behaviour != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "behaviour", *params.Behaviour, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13591,6 +14818,30 @@ func NewGetPiiHandlingRequest(server string, params *GetPiiHandlingParams) (*htt
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13681,6 +14932,30 @@ func NewGetPricingRequest(server string, params *GetPricingParams) (*http.Reques
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -13738,6 +15013,30 @@ func NewGetPromptCachingRequest(server string, params *GetPromptCachingParams) (
 		if params.SupportedOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "supported_only", *params.SupportedOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13816,6 +15115,30 @@ func NewGetPromptModerationRequest(server string, params *GetPromptModerationPar
 		if params.Configurable != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "configurable", *params.Configurable, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13965,6 +15288,30 @@ func NewGetRateLimitRecoveryRequest(server string, params *GetRateLimitRecoveryP
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14100,6 +15447,30 @@ func NewGetRateLimitsRequest(server string, params *GetRateLimitsParams) (*http.
 		if params.MinRpm != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "min_rpm", *params.MinRpm, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14277,6 +15648,30 @@ func NewGetReferenceCompatRequest(server string, params *GetReferenceCompatParam
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14367,6 +15762,30 @@ func NewGetRegionsRequest(server string, params *GetRegionsParams) (*http.Reques
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14436,6 +15855,30 @@ func NewGetRerankingRequest(server string, params *GetRerankingParams) (*http.Re
 		if params.MultilingualOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "multilingual_only", *params.MultilingualOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14601,6 +16044,30 @@ func NewGetSdkSupportRequest(server string, params *GetSdkSupportParams) (*http.
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14679,6 +16146,30 @@ func NewGetSecurityCertificationsRequest(server string, params *GetSecurityCerti
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14736,6 +16227,30 @@ func NewGetSemanticCachingRequest(server string, params *GetSemanticCachingParam
 		if params.SemanticOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "semantic_only", *params.SemanticOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -14823,6 +16338,30 @@ func NewGetSlaRequest(server string, params *GetSlaParams) (*http.Request, error
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14901,6 +16440,30 @@ func NewGetStreamingLatencyRequest(server string, params *GetStreamingLatencyPar
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -14958,6 +16521,30 @@ func NewGetStreamingProtocolsRequest(server string, params *GetStreamingProtocol
 		if params.Protocol != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "protocol", *params.Protocol, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15060,6 +16647,30 @@ func NewGetStructuredOutputRequest(server string, params *GetStructuredOutputPar
 		if params.SchemaSupported != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "schema_supported", *params.SchemaSupported, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15281,6 +16892,30 @@ func NewGetThinkingSupportRequest(server string, params *GetThinkingSupportParam
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -15378,6 +17013,30 @@ func NewGetToolCallFormatRequest(server string, params *GetToolCallFormatParams)
 		if params.Model != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "model", *params.Model, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15731,6 +17390,30 @@ func NewGetWebsocketSupportRequest(server string, params *GetWebsocketSupportPar
 		if params.Category != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -33837,6 +35520,32 @@ func (siw *ServerInterfaceWrapper) GetAgentProtocols(w http.ResponseWriter, r *h
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAgentProtocols(w, r, params)
 	}))
@@ -33923,6 +35632,32 @@ func (siw *ServerInterfaceWrapper) GetAudioPricing(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAudioPricing(w, r, params)
 	}))
@@ -33965,6 +35700,32 @@ func (siw *ServerInterfaceWrapper) GetBatchApi(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "available_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "available_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -34083,6 +35844,32 @@ func (siw *ServerInterfaceWrapper) GetCachingGranularity(w http.ResponseWriter, 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "supports_caching"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "supports_caching", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -34421,6 +36208,32 @@ func (siw *ServerInterfaceWrapper) GetCompliance(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCompliance(w, r, params)
 	}))
@@ -34463,6 +36276,32 @@ func (siw *ServerInterfaceWrapper) GetContextCompression(w http.ResponseWriter, 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "native_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "native_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -34535,6 +36374,32 @@ func (siw *ServerInterfaceWrapper) GetContextWindow(w http.ResponseWriter, r *ht
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "effective_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "effective_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -34781,6 +36646,32 @@ func (siw *ServerInterfaceWrapper) GetDataRetention(w http.ResponseWriter, r *ht
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetDataRetention(w, r, params)
 	}))
@@ -34827,6 +36718,32 @@ func (siw *ServerInterfaceWrapper) GetDelegationSupport(w http.ResponseWriter, r
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetDelegationSupport(w, r, params)
 	}))
@@ -34869,6 +36786,32 @@ func (siw *ServerInterfaceWrapper) GetDeprecations(w http.ResponseWriter, r *htt
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "status"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "status", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -35017,6 +36960,32 @@ func (siw *ServerInterfaceWrapper) GetErrorCodes(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetErrorCodes(w, r, params)
 	}))
@@ -35148,6 +37117,32 @@ func (siw *ServerInterfaceWrapper) GetFineTuning(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetFineTuning(w, r, params)
 	}))
@@ -35203,6 +37198,32 @@ func (siw *ServerInterfaceWrapper) GetFreeTier(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "has_free_tier"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "has_free_tier", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -35299,6 +37320,32 @@ func (siw *ServerInterfaceWrapper) GetFunctionCalling(w http.ResponseWriter, r *
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetFunctionCalling(w, r, params)
 	}))
@@ -35367,6 +37414,32 @@ func (siw *ServerInterfaceWrapper) GetGuardrails(w http.ResponseWriter, r *http.
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "category"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "category", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -35590,6 +37663,32 @@ func (siw *ServerInterfaceWrapper) GetJsonMode(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetJsonMode(w, r, params)
 	}))
@@ -35658,6 +37757,32 @@ func (siw *ServerInterfaceWrapper) GetKnowledgeCutoff(w http.ResponseWriter, r *
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "before"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "before", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -35750,6 +37875,32 @@ func (siw *ServerInterfaceWrapper) GetLogprobSupport(w http.ResponseWriter, r *h
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "supported_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "supported_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -35926,6 +38077,32 @@ func (siw *ServerInterfaceWrapper) GetMcpSupport(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMcpSupport(w, r, params)
 	}))
@@ -35994,6 +38171,32 @@ func (siw *ServerInterfaceWrapper) GetMigrationGuide(w http.ResponseWriter, r *h
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "drop_in_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "drop_in_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -36083,6 +38286,32 @@ func (siw *ServerInterfaceWrapper) GetModelLifecycle(w http.ResponseWriter, r *h
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetModelLifecycle(w, r, params)
 	}))
@@ -36168,6 +38397,32 @@ func (siw *ServerInterfaceWrapper) GetModelTaskFit(w http.ResponseWriter, r *htt
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetModelTaskFit(w, r, params)
 	}))
@@ -36236,6 +38491,32 @@ func (siw *ServerInterfaceWrapper) GetModelVersions(w http.ResponseWriter, r *ht
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "has_breaking_changes"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "has_breaking_changes", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -36338,6 +38619,32 @@ func (siw *ServerInterfaceWrapper) GetModels(w http.ResponseWriter, r *http.Requ
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetModels(w, r, params)
 	}))
@@ -36410,6 +38717,32 @@ func (siw *ServerInterfaceWrapper) GetMultimodal(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetMultimodal(w, r, params)
 	}))
@@ -36465,6 +38798,32 @@ func (siw *ServerInterfaceWrapper) GetNativeTools(w http.ResponseWriter, r *http
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "model"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "model", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -36529,6 +38888,32 @@ func (siw *ServerInterfaceWrapper) GetOutputReproducibility(w http.ResponseWrite
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetOutputReproducibility(w, r, params)
 	}))
@@ -36571,6 +38956,32 @@ func (siw *ServerInterfaceWrapper) GetOverflowBehaviour(w http.ResponseWriter, r
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "behaviour"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "behaviour", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -36732,6 +39143,32 @@ func (siw *ServerInterfaceWrapper) GetPiiHandling(w http.ResponseWriter, r *http
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetPiiHandling(w, r, params)
 	}))
@@ -36804,6 +39241,32 @@ func (siw *ServerInterfaceWrapper) GetPricing(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetPricing(w, r, params)
 	}))
@@ -36846,6 +39309,32 @@ func (siw *ServerInterfaceWrapper) GetPromptCaching(w http.ResponseWriter, r *ht
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "supported_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "supported_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -36905,6 +39394,32 @@ func (siw *ServerInterfaceWrapper) GetPromptModeration(w http.ResponseWriter, r 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "configurable"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "configurable", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -37014,6 +39529,32 @@ func (siw *ServerInterfaceWrapper) GetRateLimitRecovery(w http.ResponseWriter, r
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetRateLimitRecovery(w, r, params)
 	}))
@@ -37115,6 +39656,32 @@ func (siw *ServerInterfaceWrapper) GetRateLimits(w http.ResponseWriter, r *http.
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "min_rpm"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "min_rpm", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -37250,6 +39817,32 @@ func (siw *ServerInterfaceWrapper) GetReferenceCompat(w http.ResponseWriter, r *
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetReferenceCompat(w, r, params)
 	}))
@@ -37322,6 +39915,32 @@ func (siw *ServerInterfaceWrapper) GetRegions(w http.ResponseWriter, r *http.Req
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetRegions(w, r, params)
 	}))
@@ -37377,6 +39996,32 @@ func (siw *ServerInterfaceWrapper) GetReranking(w http.ResponseWriter, r *http.R
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "multilingual_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "multilingual_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -37499,6 +40144,32 @@ func (siw *ServerInterfaceWrapper) GetSdkSupport(w http.ResponseWriter, r *http.
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetSdkSupport(w, r, params)
 	}))
@@ -37558,6 +40229,32 @@ func (siw *ServerInterfaceWrapper) GetSecurityCertifications(w http.ResponseWrit
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetSecurityCertifications(w, r, params)
 	}))
@@ -37600,6 +40297,32 @@ func (siw *ServerInterfaceWrapper) GetSemanticCaching(w http.ResponseWriter, r *
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "semantic_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "semantic_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -37663,6 +40386,32 @@ func (siw *ServerInterfaceWrapper) GetSla(w http.ResponseWriter, r *http.Request
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetSla(w, r, params)
 	}))
@@ -37722,6 +40471,32 @@ func (siw *ServerInterfaceWrapper) GetStreamingLatency(w http.ResponseWriter, r 
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetStreamingLatency(w, r, params)
 	}))
@@ -37764,6 +40539,32 @@ func (siw *ServerInterfaceWrapper) GetStreamingProtocols(w http.ResponseWriter, 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "protocol"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "protocol", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -37849,6 +40650,32 @@ func (siw *ServerInterfaceWrapper) GetStructuredOutput(w http.ResponseWriter, r 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "schema_supported"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "schema_supported", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -38036,6 +40863,32 @@ func (siw *ServerInterfaceWrapper) GetThinkingSupport(w http.ResponseWriter, r *
 		return
 	}
 
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetThinkingSupport(w, r, params)
 	}))
@@ -38092,6 +40945,32 @@ func (siw *ServerInterfaceWrapper) GetToolCallFormat(w http.ResponseWriter, r *h
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "model"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "model", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
@@ -38332,6 +41211,32 @@ func (siw *ServerInterfaceWrapper) GetWebsocketSupport(w http.ResponseWriter, r 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "category"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "category", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
