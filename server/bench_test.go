@@ -33,6 +33,8 @@ func BenchmarkHandler(b *testing.B) {
 		{"health", "/api/v1/health"},
 		{"pick-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5"},
 		{"rejected-400", "/api/v1/benchmarks?limit=500"},
+		{"pricing-all", "/api/v1/pricing"},
+		{"pricing-page", "/api/v1/pricing?provider=openai&limit=25"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, c.path, nil)

@@ -98,7 +98,7 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		return nil, fmt.Errorf("server: gzip: %w", err)
 	}
 	r.Use(logRequests(o.Logger), guardJSONRPC(jsonrpcPaths(doc), o.MCPHosts, o.Logger), recoverPanics(o.Logger), limitBody(o.MaxBodyBytes),
-		gzip, etags, middleware.GetHead)
+		middleware.GetHead)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
 	})
@@ -126,7 +126,9 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	if o.RateLimitPerMinute > 0 {
 		guards = append(guards, rateLimitClients(o.RateLimitPerMinute, o.TrustedProxies))
 	}
-	guards = append(guards, limitInFlight(o.MaxInFlight, o.QueueWait), timeoutRequests(o.RequestTimeout))
+	// Then the answers as caches and clients expect them: replayed when kept, compressed, with an ETag.
+	guards = append(guards, limitInFlight(o.MaxInFlight, o.QueueWait), timeoutRequests(o.RequestTimeout),
+		answerCache(time.Now), gzip, etags)
 	guarded := r.With(guards...)
 	if o.Pages != nil {
 		for _, p := range []string{"/", "/providers/*", "/badge/*", "/docs", "/docs/*", "/assets/*"} {

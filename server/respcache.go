@@ -1,0 +1,123 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// The catalog answers change only when the service is rebuilt (and, for the statuses judged against a shutdown
+// date, from one day to the next), yet each request would encode, hash and compress them again: /pricing is 655
+// KB. answerCache keeps the final bytes of recent catalog answers, compressed as the client asked, with their
+// ETag, and replays them; a conditional request that names the ETag gets 304 straight from it.
+
+const (
+	// answerCacheEntries bounds the answers kept (least recently used go first).
+	answerCacheEntries = 128
+	// answerCacheMaxBytes bounds one answer kept: larger ones are served as they are made.
+	answerCacheMaxBytes = 1 << 20
+)
+
+type cachedAnswer struct {
+	header http.Header
+	body   []byte
+}
+
+// answerCache replays GET answers whose Cache-Control is CatalogCacheControl (the validator sets it from the
+// operation: catalogs, not live status). The key is the day (UTC), the path with its query, and the request's
+// Accept-Encoding, which decides the representation.
+func answerCache(now func() time.Time) func(http.Handler) http.Handler {
+	cache, err := lru.New[string, *cachedAnswer](answerCacheEntries)
+	if err != nil {
+		panic(err) // only for a size below 1
+	}
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, APIPrefix+"/") {
+				next.ServeHTTP(w, r)
+				return
+			}
+			key := now().UTC().Format(time.DateOnly) + " " + r.URL.RequestURI() + " " + strings.Join(r.Header.Values("Accept-Encoding"), ",")
+			if a, ok := cache.Get(key); ok {
+				h := w.Header()
+				for k, v := range a.header {
+					h[k] = v
+				}
+				if tag := a.header.Get("ETag"); tag != "" && match(r.Header.Values("If-None-Match"), strings.TrimSuffix(tag, suffixOf(tag))) != "" {
+					h.Del("Content-Length")
+					h.Del("Content-Encoding")
+					h.Del("Content-Type")
+					w.WriteHeader(http.StatusNotModified)
+					return
+				}
+				w.WriteHeader(http.StatusOK)
+				_, _ = w.Write(a.body)
+				return
+			}
+			before := w.Header().Clone() // what outer layers set (the request ID) is not part of the answer
+			rec := &answerRecorder{ResponseWriter: w}
+			next.ServeHTTP(rec, r)
+			if rec.status == http.StatusOK && !rec.tooBig && w.Header().Get("Cache-Control") == CatalogCacheControl {
+				kept := http.Header{}
+				for k, v := range w.Header() {
+					if _, outer := before[k]; !outer {
+						kept[k] = slices.Clone(v)
+					}
+				}
+				cache.Add(key, &cachedAnswer{header: kept, body: rec.body.Bytes()})
+			}
+		})
+	}
+}
+
+// suffixOf is the compressed-representation suffix of an ETag ("" for the identity one).
+func suffixOf(tag string) string {
+	for _, s := range encodingSuffixes {
+		if strings.HasSuffix(tag, s+`"`) {
+			return s
+		}
+	}
+	return ""
+}
+
+// answerRecorder passes an answer through and keeps a copy of its bytes, up to answerCacheMaxBytes.
+type answerRecorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+	tooBig bool
+}
+
+func (a *answerRecorder) WriteHeader(code int) {
+	if a.status == 0 {
+		a.status = code
+	}
+	a.ResponseWriter.WriteHeader(code)
+}
+
+func (a *answerRecorder) Write(b []byte) (int, error) {
+	if a.status == 0 {
+		a.status = http.StatusOK
+	}
+	if !a.tooBig {
+		if a.body.Len()+len(b) > answerCacheMaxBytes {
+			a.tooBig = true
+			a.body = bytes.Buffer{}
+		} else {
+			a.body.Write(b)
+		}
+	}
+	return a.ResponseWriter.Write(b)
+}
+
+// Flush marks a streamed answer, which is not kept.
+func (a *answerRecorder) Flush() {
+	a.tooBig = true
+	_ = http.NewResponseController(a.ResponseWriter).Flush()
+}
+
+func (a *answerRecorder) Unwrap() http.ResponseWriter { return a.ResponseWriter }
