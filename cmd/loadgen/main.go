@@ -7,6 +7,9 @@
 //	                                            open loop at a steady 1,000 requests/s (weighted mix), printing
 //	                                            the achieved rate, errors, p99 and the server's goroutines,
 //	                                            resident memory and open files every 30 s
+//	loadgen -bare -c 64 -d 3s URL gzip:URL 304:URL
+//	                                            side by side with a bare net/http server writing the same bytes
+//	                                            (bare.go), interleaved rounds, prints the ratio
 //
 // Any answer other than 200, and any transport error, counts as an error; the exit status is 1 if there was one.
 package main
@@ -35,7 +38,15 @@ func main() {
 	rate := flag.Int("rate", 0, "open loop: send this many requests per second in all (a weighted mix)")
 	every := flag.Duration("every", 30*time.Second, "with -rate: report interval")
 	metrics := flag.String("metrics", "", "with -rate: the server's Prometheus /metrics, sampled every interval")
+	bare := flag.Bool("bare", false, "side by side: each URL on the service, then on a bare net/http server writing the same bytes; prints the ratio")
+	rounds := flag.Int("rounds", 3, "with -bare: interleaved rounds per URL")
 	flag.Parse()
+	if *bare {
+		if sideBySide(flag.Args(), *conns, *dur, *rounds) {
+			os.Exit(1)
+		}
+		return
+	}
 	targets, err := parseTargets(flag.Args())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
