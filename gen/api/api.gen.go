@@ -8335,8 +8335,8 @@ type ClientInterface interface {
 	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 	//   `2025-11-25`, the latest (MCP's version negotiation);
-	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+	//   `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -8345,10 +8345,12 @@ type ClientInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`;
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
-	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+	// operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 	// service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 	// service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -8389,8 +8391,8 @@ type ClientInterface interface {
 	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 	//   `2025-11-25`, the latest (MCP's version negotiation);
-	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+	//   `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -8399,10 +8401,12 @@ type ClientInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`;
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
-	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+	// operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 	// service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 	// service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -9439,8 +9443,8 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 //     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 //     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 //     `2025-11-25`, the latest (MCP's version negotiation);
-//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `title` (the operation's summary), `description` (the operation's summary and description),
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+//     `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 //     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 //     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 //     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -9449,10 +9453,12 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`;
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
-// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+// operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 // service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 // service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -9503,8 +9509,8 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 //     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 //     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 //     `2025-11-25`, the latest (MCP's version negotiation);
-//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `title` (the operation's summary), `description` (the operation's summary and description),
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+//     `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 //     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 //     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 //     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -9513,10 +9519,12 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`;
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
-// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+// operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 // service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 // service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -17827,8 +17835,8 @@ type ClientWithResponsesInterface interface {
 	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 	//   `2025-11-25`, the latest (MCP's version negotiation);
-	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+	//   `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -17837,10 +17845,12 @@ type ClientWithResponsesInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`;
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
-	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+	// operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 	// service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 	// service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -17881,8 +17891,8 @@ type ClientWithResponsesInterface interface {
 	//   `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 	//   `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 	//   `2025-11-25`, the latest (MCP's version negotiation);
-	// - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-	//   `title` (the operation's summary), `description` (the operation's summary and description),
+	// - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+	//   `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 	//   `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 	//   `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 	//   under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -17891,10 +17901,12 @@ type ClientWithResponsesInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`;
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
-	// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+	// operations marked `x-mcp-tool`): service_health,
 	// service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 	// service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 	// service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -26447,8 +26459,8 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 //     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 //     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 //     `2025-11-25`, the latest (MCP's version negotiation);
-//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `title` (the operation's summary), `description` (the operation's summary and description),
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+//     `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 //     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 //     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 //     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -26457,10 +26469,12 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`;
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
-// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+// operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 // service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 // service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
@@ -26507,8 +26521,8 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 //     `version`), `instructions`. The version is `2024-11-05` when the client names none; a client naming
 //     `2024-11-05`, `2025-03-26`, `2025-06-18` or `2025-11-25` gets that version, one naming another gets
 //     `2025-11-25`, the latest (MCP's version negotiation);
-//   - `tools/list` (params: empty object or absent): result `tools`, an array of 34 tools each with `name`,
-//     `title` (the operation's summary), `description` (the operation's summary and description),
+//   - `tools/list` (params: empty object or absent): result `tools`, an array of 35 tools each with `name`,
+//     `title` (the operation's summary), `description` (the operation's summary and `x-mcp-description`),
 //     `inputSchema` (a JSON Schema object built from the operation's parameters; list parameters are arrays),
 //     `outputSchema` (the operation's 200 response schema as the document writes it, the components it uses
 //     under `$defs`) and `annotations` (`readOnlyHint` and `idempotentHint` true for these GET tools,
@@ -26517,10 +26531,12 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`;
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
-// The 34 tools each wrap the endpoint of the same name (the operations marked `x-mcp-tool`): service_health,
+// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
+// operations marked `x-mcp-tool`): service_health,
 // service_pick, service_failover, service_compare, service_cheapest, service_recommend, service_incidents,
 // service_latency, service_freshness, service_changelog, service_cost_estimate, service_cost_forecast,
 // service_task_cost, service_pricing, service_models, service_benchmarks, service_rate_limits,
