@@ -114,7 +114,7 @@ func TestMCPEqualsHTTP(t *testing.T) {
 				{"service_freshness", `{"provider":"mistral"}`, "/api/v1/freshness?provider=mistral", 200},
 				{"service_rate_limit_status", `{}`, "/api/v1/rate-limit-status", 200},
 				// A list tool answers a first page of tools.ToolPageSize unless asked for another limit.
-				{"service_pricing", `{}`, "/api/v1/pricing?limit=25", 200},
+				{"service_pricing", `{}`, "/api/v1/pricing?limit=20", 200},
 				{"service_pricing", `{"limit":3,"provider":"openai"}`, "/api/v1/pricing?limit=3&provider=openai", 200},
 				{"service_pick", `{"task":"llm"}`, "/api/v1/pick?task=llm", 200},
 				{"service_latency", `{}`, "/api/v1/latency", 400},

@@ -113,7 +113,7 @@ type Tool struct {
 
 // ToolPageSize is the page a list tool answers when the caller gives no limit: over HTTP a list without limit is
 // the whole list, which for the larger catalogs is more than a model's context holds.
-const ToolPageSize = 25
+const ToolPageSize = 20
 
 // Annotations are the MCP tool hints, which follow the HTTP method (every tool today is a GET). No tool
 // reaches beyond the service: it answers from the service's own store and catalogs, so openWorldHint is false.

@@ -29,13 +29,13 @@ for (const [path, item] of Object.entries(doc.paths)) {
 }
 assert.deepEqual([...new Set([...groups.values()].map((g) => g.tag))].sort(), Object.keys(onePerGroup).sort());
 
-// A list tool (its endpoint takes a cursor) answers a first page of 25 unless given a limit.
+// A list tool (its endpoint takes a cursor) answers a first page of 20 unless given a limit.
 const paged = new Set((await client.listTools()).tools.filter((t) => t.inputSchema?.properties?.cursor).map((t) => t.name));
 assert.ok(paged.has('service_pricing'), 'service_pricing does not page');
 
 // A tool's text is the endpoint's body, byte for byte; its structuredContent that body's object.
 async function same(name, args) {
-  const httpArgs = paged.has(name) && args.limit === undefined ? { ...args, limit: 25 } : args;
+  const httpArgs = paged.has(name) && args.limit === undefined ? { ...args, limit: 20 } : args;
   const query = new URLSearchParams(Object.entries(httpArgs).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
   const path = `/api/v1${groups.get(name).path}${query.size ? `?${query}` : ''}`;
   const res = await fetch(new URL(path, base));

@@ -8345,7 +8345,7 @@ type ClientInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -8401,7 +8401,7 @@ type ClientInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -9453,7 +9453,7 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 //     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
@@ -9519,7 +9519,7 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 //     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
@@ -17845,7 +17845,7 @@ type ClientWithResponsesInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -17901,7 +17901,7 @@ type ClientWithResponsesInterface interface {
 	//   array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 	//   call gives none;
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
@@ -26469,7 +26469,7 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 //     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
@@ -26531,7 +26531,7 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 //     array of one `{"type": "text", "text": <the endpoint's JSON body>}`, and, when the endpoint answers 200,
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
-//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 25 when the
+//     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
 //     call gives none;
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
