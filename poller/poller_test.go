@@ -64,7 +64,7 @@ func (pg *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case "big":
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"page":{"id":"x"},"filler":"`+strings.Repeat("a", 6<<20)+`"}`)
+		io.WriteString(w, bigPage)
 	case "redirect":
 		n := len(r.URL.Query().Get("n"))
 		http.Redirect(w, r, r.URL.Path+"?n="+strings.Repeat("x", n+1), http.StatusFound)
@@ -80,6 +80,10 @@ func (pg *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 	}
 }
+
+// bigPage is a page over the fetcher's body limit, made once: building it per request is slow under -race, and a
+// loaded machine could then time the fetch out before the limit is seen.
+var bigPage = `{"page":{"id":"x"},"filler":"` + strings.Repeat("a", 6<<20) + `"}`
 
 func providers(ids ...string) []seeds.Provider {
 	var out []seeds.Provider
@@ -121,7 +125,8 @@ func TestCycleFailuresAreNeverOutages(t *testing.T) {
 	srv := httptest.NewServer(pg)
 	defer srv.Close()
 	st, _ := apitest.Engines(t)[0].Open(t)
-	const timeout = 400 * time.Millisecond
+	// Long enough to read 5 MiB on a loaded machine, short enough to keep the test quick.
+	const timeout = 1500 * time.Millisecond
 	p := newPoller(t, st, srv.URL, providers("ok", "hang", "big", "redirect", "html", "error", "slow"), timeout)
 
 	start := time.Now()
