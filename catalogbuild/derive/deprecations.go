@@ -3,7 +3,10 @@ package derive
 import (
 	"fmt"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -11,30 +14,32 @@ func init() {
 	Register(Deriver{Name: "deprecations", Build: buildDeprecations})
 }
 
-// deprecationRecord is the OpenAPI DeprecationsRecord schema.
-type deprecationRecord struct {
-	ProviderID       string  `json:"provider_id"`
-	ModelID          string  `json:"model_id"`
-	Status           string  `json:"status"`
-	AnnouncedAt      *string `json:"announced_at"`
-	SunsetDate       *string `json:"sunset_date"`
-	ReplacementModel *string `json:"replacement_model"`
-	Notes            *string `json:"notes"`
-}
-
 // Deprecation statuses (the DeprecationsStatus enum).
 const (
-	deprecationActive     = "active"
-	deprecationWarning    = "warning"
-	deprecationDeprecated = "deprecated"
-	deprecationSunset     = "sunset"
+	deprecationActive     = api.DeprecationsStatusActive
+	deprecationWarning    = api.DeprecationsStatusWarning
+	deprecationDeprecated = api.DeprecationsStatusDeprecated
+	deprecationSunset     = api.DeprecationsStatusSunset
 )
+
+// optionalDate is s (YYYY-MM-DD) as the API records' date; nil stays nil, and a string that is no calendar date
+// is an error.
+func optionalDate(s *string) (*openapi_types.Date, error) {
+	if s == nil {
+		return nil, nil
+	}
+	d, ok := calendarDate(*s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a YYYY-MM-DD date", *s)
+	}
+	return d, nil
+}
 
 // deprecationStatus is the status of a model whose shutdown date (litellm's deprecation_date, "" when none) is
 // judged at the reference date: no date is `active`; a date after it is `deprecated` (an end-of-life date is
 // announced and the model still responds); a date on or before it is `sunset`. litellm gives no separate
 // announcement, so `warning` (deprecation announced without an end-of-life date) is never derived from it.
-func deprecationStatus(shutdown, reference string) string {
+func deprecationStatus(shutdown, reference string) api.DeprecationsStatus {
 	switch {
 	case shutdown == "":
 		return deprecationActive
@@ -46,31 +51,41 @@ func deprecationStatus(shutdown, reference string) string {
 
 // deprecationOf builds the record of one current model: from the provider's deprecation page where it lists the
 // model, else from litellm's deprecation_date.
-func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) deprecationRecord {
+func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) (api.DeprecationsRecord, error) {
 	ref := lf.reference
 	if r := lf.files[m.ProviderId].Retirement(m.ModelId); r != nil {
 		return curatedDeprecation(m.ProviderId, r, lf.files[m.ProviderId], ref)
 	}
 	shutdown := lifecycleLiteLLMDeprecation(f)
-	r := deprecationRecord{ProviderID: m.ProviderId, ModelID: m.ModelId, Status: deprecationStatus(shutdown, ref)}
+	r := api.DeprecationsRecord{ProviderId: m.ProviderId, ModelId: m.ModelId, Status: deprecationStatus(shutdown, ref)}
 	switch r.Status {
 	case deprecationActive:
 		r.Notes = ptrTo(fmt.Sprintf("Status as of %s: litellm lists no deprecation_date, neither models.dev nor "+
 			"genai-prices marks the model deprecated, and no provider deprecation page curated here lists it.", ref))
 	default:
-		r.SunsetDate = ptrTo(shutdown)
+		d, err := optionalDate(&shutdown)
+		if err != nil {
+			return r, fmt.Errorf("%s/%s: litellm deprecation_date: %w", m.ProviderId, m.ModelId, err)
+		}
+		r.SunsetDate = d
 		r.Notes = ptrTo(fmt.Sprintf("litellm's deprecation_date is %s; the status is judged against it when the answer "+
 			"is given. The announcement date and a replacement are not in the source data.", shutdown))
 	}
-	return r
+	return r, nil
 }
 
 // curatedDeprecation is the record of a model the provider's deprecation page lists: `warning` without a shutdown
 // date, `deprecated` before it, `sunset` from it on (the server judges the date again when it answers).
-func curatedDeprecation(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string) deprecationRecord {
+func curatedDeprecation(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string) (api.DeprecationsRecord, error) {
 	page, _ := f.Page(r.Source)
-	rec := deprecationRecord{ProviderID: provider, ModelID: r.ModelID, AnnouncedAt: r.Announced, SunsetDate: r.Shutdown,
-		ReplacementModel: r.Replacement}
+	rec := api.DeprecationsRecord{ProviderId: provider, ModelId: r.ModelID, ReplacementModel: r.Replacement}
+	var err error
+	if rec.AnnouncedAt, err = optionalDate(r.Announced); err != nil {
+		return rec, fmt.Errorf("%s/%s announced: %w", provider, r.ModelID, err)
+	}
+	if rec.SunsetDate, err = optionalDate(r.Shutdown); err != nil {
+		return rec, fmt.Errorf("%s/%s shutdown: %w", provider, r.ModelID, err)
+	}
 	switch {
 	case r.Shutdown == nil:
 		rec.Status = deprecationWarning
@@ -82,7 +97,7 @@ func curatedDeprecation(provider string, r *catalogbuild.Retirement, f *catalogb
 		notes += " " + *r.Note
 	}
 	rec.Notes = &notes
-	return rec
+	return rec, nil
 }
 
 // buildDeprecations derives one record per current language model of models.json, plus one per model a
@@ -92,16 +107,26 @@ func buildDeprecations(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) deprecationRecord {
-		return deprecationOf(m, f, lf)
+	var recErr error
+	keep := func(rec api.DeprecationsRecord, err error) api.DeprecationsRecord {
+		if err != nil && recErr == nil {
+			recErr = err
+		}
+		return rec
+	}
+	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.DeprecationsRecord {
+		return keep(deprecationOf(m, f, lf))
 	})
 	if err != nil {
 		return nil, err
 	}
-	recs = withRetired(recs, lf, func(r deprecationRecord) (string, string) { return r.ProviderID, r.ModelID },
-		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) deprecationRecord {
-			return curatedDeprecation(pid, r, f, lf.reference)
+	recs = withRetired(recs, lf, func(r api.DeprecationsRecord) (string, string) { return r.ProviderId, r.ModelId },
+		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) api.DeprecationsRecord {
+			return keep(curatedDeprecation(pid, r, f, lf.reference))
 		})
+	if recErr != nil {
+		return nil, recErr
+	}
 	return &Catalog{
 		AsOf:    lf.reference,
 		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices}, citedPages(lf)...),

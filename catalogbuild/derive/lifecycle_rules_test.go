@@ -19,14 +19,17 @@ func TestDeprecationStatus(t *testing.T) {
 		{"2026-08-21", "sunset"}, // on the reference day the model is gone, as the converter judges it
 		{"2025-01-01", "sunset"},
 	} {
-		if got := deprecationStatus(c.shutdown, "2026-08-21"); got != c.want {
+		if got := deprecationStatus(c.shutdown, "2026-08-21"); string(got) != c.want {
 			t.Errorf("deprecationStatus(%q) = %s, want %s", c.shutdown, got, c.want)
 		}
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
-	r := deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-3.5-turbo-1106"},
+	r, err := deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-3.5-turbo-1106"},
 		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none)
-	if r.Status != "deprecated" || r.SunsetDate == nil || *r.SunsetDate != "2026-09-28" || r.AnnouncedAt != nil || r.ReplacementModel != nil {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "deprecated" || r.SunsetDate == nil || r.SunsetDate.String() != "2026-09-28" || r.AnnouncedAt != nil || r.ReplacementModel != nil {
 		t.Errorf("deprecationOf: %+v", r)
 	}
 	// The provider's page outranks litellm: its dates and replacement, and its own shutdown day.
@@ -36,9 +39,12 @@ func TestDeprecationStatus(t *testing.T) {
 		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{page},
 		Retired: []catalogbuild.Retirement{{ModelID: "gpt-4-turbo", Announced: &announced, Shutdown: &day, Replacement: &repl, Source: page.ID}},
 	}}}
-	r = deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-4-turbo"},
+	r, err = deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-4-turbo"},
 		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official)
-	if r.Status != "sunset" || *r.SunsetDate != day || *r.AnnouncedAt != announced || *r.ReplacementModel != repl || !strings.Contains(*r.Notes, page.URL) {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "sunset" || r.SunsetDate.String() != day || r.AnnouncedAt.String() != announced || *r.ReplacementModel != repl || !strings.Contains(*r.Notes, page.URL) {
 		t.Errorf("deprecationOf with the provider's page: %+v", r)
 	}
 }
