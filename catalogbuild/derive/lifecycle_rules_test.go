@@ -78,8 +78,8 @@ func TestLifecycleStage(t *testing.T) {
 		t.Errorf("sunset: sla_eligible %v, want false", v)
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
-	r := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
-	if r.LaunchDate != nil || r.Stage != "ga" {
+	r, err := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
+	if err != nil || r.LaunchDate != nil || r.Stage != "ga" {
 		t.Errorf("a month-only release date is no launch date: %+v", r)
 	}
 	// The provider's models page sets the stage and launch date of a model it lists; its deprecation page the
@@ -91,12 +91,12 @@ func TestLifecycleStage(t *testing.T) {
 		Current: []catalogbuild.CurrentModel{{ModelID: "gemini-next", Task: "llm", Stage: "preview", Released: &released, Sources: []string{"p"}}},
 		Retired: []catalogbuild.Retirement{{ModelID: "gemini-old", Shutdown: &day, Source: "p"}},
 	}}}
-	r = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official)
-	if r.Stage != "preview" || r.LaunchDate == nil || *r.LaunchDate != released {
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official)
+	if err != nil || r.Stage != "preview" || r.LaunchDate == nil || r.LaunchDate.String() != released {
 		t.Errorf("with the provider's models page: %+v", r)
 	}
-	r = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official)
-	if r.Stage != "hard_deprecated" || r.DeprecationDate == nil || *r.DeprecationDate != day {
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official)
+	if err != nil || r.Stage != "hard_deprecated" || r.DeprecationDate == nil || r.DeprecationDate.String() != day {
 		t.Errorf("with the provider's deprecation page: %+v", r)
 	}
 }

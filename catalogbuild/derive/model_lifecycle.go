@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -12,27 +13,16 @@ func init() {
 	Register(Deriver{Name: "model_lifecycle", Build: buildModelLifecycle})
 }
 
-// lifecycleRecord is the OpenAPI ModelLifecycleRecord schema.
-type lifecycleRecord struct {
-	ProviderID       string  `json:"provider_id"`
-	ModelID          string  `json:"model_id"`
-	Stage            string  `json:"stage"`
-	LaunchDate       *string `json:"launch_date"`
-	DeprecationDate  *string `json:"deprecation_date"`
-	ReplacementModel *string `json:"replacement_model"`
-	SLAEligible      *bool   `json:"sla_eligible"`
-	Notes            *string `json:"notes"`
-}
 
 // Lifecycle stages (the ModelLifecycleStage enum).
 const (
-	stageExperimental   = "experimental"
-	stagePreview        = "preview"
-	stageBeta           = "beta"
-	stageGA             = "ga"
-	stageSoftDeprecated = "soft_deprecated"
-	stageHardDeprecated = "hard_deprecated"
-	stageSunset         = "sunset"
+	stageExperimental   = string(api.ModelLifecycleStageExperimental)
+	stagePreview        = string(api.ModelLifecycleStagePreview)
+	stageBeta           = string(api.ModelLifecycleStageBeta)
+	stageGA             = string(api.ModelLifecycleStageGa)
+	stageSoftDeprecated = string(api.ModelLifecycleStageSoftDeprecated)
+	stageHardDeprecated = string(api.ModelLifecycleStageHardDeprecated)
+	stageSunset         = string(api.ModelLifecycleStageSunset)
 )
 
 // googlePreGATermsURL says Google Cloud's pre-GA offerings (experimental and preview models) are not covered by
@@ -84,7 +74,7 @@ func lifecycleSLAEligible(providerID, stage string) *bool {
 
 // lifecycleOf builds the record of one current model: the provider's pages first (its deprecation page's dates
 // and replacement, its models page's stage and launch date), then the data sets' rule (lifecycleStage).
-func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) lifecycleRecord {
+func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) (api.ModelLifecycleRecord, error) {
 	file := lf.files[m.ProviderId]
 	if r := file.Retirement(m.ModelId); r != nil {
 		return curatedLifecycle(m.ProviderId, r, file, lf.reference, lifecycleReleaseDate(f))
@@ -100,10 +90,16 @@ func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleF
 			launch = cur.Released
 		}
 	}
-	r := lifecycleRecord{ProviderID: m.ProviderId, ModelID: m.ModelId, Stage: stage, LaunchDate: launch,
-		SLAEligible: lifecycleSLAEligible(m.ProviderId, stage)}
+	launchDay, err := optionalDate(launch)
+	if err != nil {
+		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s launch: %w", m.ProviderId, m.ModelId, err)
+	}
+	r := api.ModelLifecycleRecord{ProviderId: m.ProviderId, ModelId: m.ModelId, Stage: api.ModelLifecycleStage(stage),
+		LaunchDate: launchDay, SlaEligible: lifecycleSLAEligible(m.ProviderId, stage)}
 	if shutdown != "" {
-		r.DeprecationDate = ptrTo(shutdown)
+		if r.DeprecationDate, err = optionalDate(&shutdown); err != nil {
+			return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s shutdown: %w", m.ProviderId, m.ModelId, err)
+		}
 	}
 	notes := fmt.Sprintf("Stage as of %s (%s).", lf.reference, why)
 	if r.LaunchDate == nil {
@@ -111,16 +107,16 @@ func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleF
 	} else if cur == nil || cur.Released == nil {
 		notes += " Launch date from models.dev release_date."
 	}
-	if r.SLAEligible != nil && stage != stageSunset {
+	if r.SlaEligible != nil && stage != stageSunset {
 		notes += " Pre-GA models are not covered by SLAs (" + googlePreGATermsURL + ")."
 	}
 	r.Notes = &notes
-	return r
+	return r, nil
 }
 
 // curatedLifecycle is the record of a model the provider's deprecation page lists: `soft_deprecated` without a
 // shutdown date, `hard_deprecated` before it, `sunset` from it on.
-func curatedLifecycle(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string, launch *string) lifecycleRecord {
+func curatedLifecycle(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string, launch *string) (api.ModelLifecycleRecord, error) {
 	page, _ := f.Page(r.Source)
 	stage := stageSoftDeprecated
 	if r.Shutdown != nil {
@@ -133,8 +129,16 @@ func curatedLifecycle(provider string, r *catalogbuild.Retirement, f *catalogbui
 	if r.Note != nil {
 		notes += " " + *r.Note
 	}
-	return lifecycleRecord{ProviderID: provider, ModelID: r.ModelID, Stage: stage, LaunchDate: launch,
-		DeprecationDate: r.Shutdown, ReplacementModel: r.Replacement, SLAEligible: lifecycleSLAEligible(provider, stage), Notes: &notes}
+	launchDay, err := optionalDate(launch)
+	if err != nil {
+		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s launch: %w", provider, r.ModelID, err)
+	}
+	shutdownDay, err := optionalDate(r.Shutdown)
+	if err != nil {
+		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s shutdown: %w", provider, r.ModelID, err)
+	}
+	return api.ModelLifecycleRecord{ProviderId: provider, ModelId: r.ModelID, Stage: api.ModelLifecycleStage(stage), LaunchDate: launchDay,
+		DeprecationDate: shutdownDay, ReplacementModel: r.Replacement, SlaEligible: lifecycleSLAEligible(provider, stage), Notes: &notes}, nil
 }
 
 // buildModelLifecycle derives one record per current language model of models.json, plus one per model a
@@ -144,16 +148,27 @@ func buildModelLifecycle(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) lifecycleRecord {
-		return lifecycleOf(m, f, lf)
+	// The callbacks cannot return an error: the first one is kept and fails the build.
+	var first error
+	keep := func(r api.ModelLifecycleRecord, err error) api.ModelLifecycleRecord {
+		if err != nil && first == nil {
+			first = err
+		}
+		return r
+	}
+	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.ModelLifecycleRecord {
+		return keep(lifecycleOf(m, f, lf))
 	})
 	if err != nil {
 		return nil, err
 	}
-	recs = withRetired(recs, lf, func(r lifecycleRecord) (string, string) { return r.ProviderID, r.ModelID },
-		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) lifecycleRecord {
-			return curatedLifecycle(pid, r, f, lf.reference, nil)
+	recs = withRetired(recs, lf, func(r api.ModelLifecycleRecord) (string, string) { return r.ProviderId, r.ModelId },
+		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) api.ModelLifecycleRecord {
+			return keep(curatedLifecycle(pid, r, f, lf.reference, nil))
 		})
+	if first != nil {
+		return nil, fmt.Errorf("model lifecycle: %w", first)
+	}
 	return &Catalog{
 		AsOf: lf.reference,
 		Sources: append([]seeds.Source{lifecycleSrcLiteLLM, lifecycleSrcModelsDev, lifecycleSrcGenAIPrices,
