@@ -13,7 +13,6 @@ func init() {
 	Register(Deriver{Name: "model_lifecycle", Build: buildModelLifecycle})
 }
 
-
 // Lifecycle stages (the ModelLifecycleStage enum).
 const (
 	stageExperimental   = string(api.ModelLifecycleStageExperimental)
