@@ -166,23 +166,23 @@ func TestAliasGroups(t *testing.T) {
 
 func TestVersionsOfAndResolve(t *testing.T) {
 	facts := map[string]catalogbuild.SourceFacts{"openai/gpt-4o-2024-05-13": {ModelsDev: map[string]any{"release_date": "2024-05-13"}}}
-	vs := versionsOf("openai", []string{"gpt-4o-2024-05-13", "gpt-4o-2024-11-20", "gpt-4o-x-001"}, facts)
+	vs, err := versionsOf("openai", []string{"gpt-4o-2024-05-13", "gpt-4o-2024-11-20", "gpt-4o-x-001"}, facts)
 	got := []string{}
 	for _, v := range vs {
-		got = append(got, v.VersionID)
+		got = append(got, v.VersionId)
 	}
-	if !slices.Equal(got, []string{"gpt-4o-2024-11-20", "gpt-4o-2024-05-13", "gpt-4o-x-001"}) || vs[0].ReleaseDate == nil ||
-		*vs[0].ReleaseDate != "2024-11-20" || vs[2].ReleaseDate != nil {
+	if err != nil || !slices.Equal(got, []string{"gpt-4o-2024-11-20", "gpt-4o-2024-05-13", "gpt-4o-x-001"}) || vs[0].ReleaseDate == nil ||
+		vs[0].ReleaseDate.String() != "2024-11-20" || vs[2].ReleaseDate != nil {
 		t.Errorf("versionsOf: %+v", vs)
 	}
-	recs := modelVersionRecords([]seeds.ModelRecord{{ProviderId: "openai", ModelId: "gpt-4o"}, {ProviderId: "openai", ModelId: "gpt-4o-2024-08-06"},
+	recs, err := modelVersionRecords([]seeds.ModelRecord{{ProviderId: "openai", ModelId: "gpt-4o"}, {ProviderId: "openai", ModelId: "gpt-4o-2024-08-06"},
 		{ProviderId: "openai", ModelId: "gpt-4o-2024-11-20"}}, nil)
-	if len(recs) != 1 || recs[0].CurrentPinnedVersion == nil || *recs[0].CurrentPinnedVersion != "gpt-4o-2024-08-06" || !recs[0].Pinnable ||
-		recs[0].LifecyclePolicyURL == nil {
+	if err != nil || len(recs) != 1 || recs[0].CurrentPinnedVersion == nil || *recs[0].CurrentPinnedVersion != "gpt-4o-2024-08-06" || !recs[0].Pinnable ||
+		recs[0].LifecyclePolicyUrl == nil {
 		t.Fatalf("modelVersionRecords: %+v", recs)
 	}
 	r := resolveAliasOf(recs[0])
-	if r.ReleaseDate == nil || *r.ReleaseDate != "2024-08-06" || r.Notes == nil {
+	if r.ReleaseDate == nil || r.ReleaseDate.String() != "2024-08-06" || r.Notes == nil {
 		t.Errorf("resolveAliasOf: %+v", r)
 	}
 }

@@ -2,34 +2,18 @@ package derive
 
 import (
 	"cmp"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
 func init() {
 	Register(Deriver{Name: "model_versions", Build: buildModelVersions})
-}
-
-// modelVersionsRecord is the OpenAPI ModelVersionsRecord schema.
-type modelVersionsRecord struct {
-	ProviderID           string         `json:"provider_id"`
-	Alias                string         `json:"alias"`
-	AliasAutoUpdates     bool           `json:"alias_auto_updates"`
-	CurrentPinnedVersion *string        `json:"current_pinned_version"`
-	Pinnable             bool           `json:"pinnable"`
-	Versions             []modelVersion `json:"versions"`
-	BreakingChanges      []string       `json:"breaking_changes"`
-	LifecyclePolicyURL   *string        `json:"lifecycle_policy_url"`
-}
-
-// modelVersion is the OpenAPI ModelVersionsVersion schema.
-type modelVersion struct {
-	VersionID   string  `json:"version_id"`
-	ReleaseDate *string `json:"release_date"`
 }
 
 // versionSuffixRE splits a pinned version ID into its base name and version suffix: -YYYY-MM-DD (OpenAI),
@@ -120,27 +104,39 @@ func aliasGroups(providerID string, ids []string) map[string][]string {
 
 // versionsOf lists an alias's versions newest first: by release date (unknown last), then ID descending. The
 // release date is models.dev's release_date, else the date the version ID spells.
-func versionsOf(providerID string, ids []string, facts map[string]catalogbuild.SourceFacts) []modelVersion {
-	out := make([]modelVersion, 0, len(ids))
-	for _, id := range ids {
-		v := modelVersion{VersionID: id, ReleaseDate: lifecycleReleaseDate(facts[providerID+"/"+id])}
-		if p, _ := parseVersion(id); v.ReleaseDate == nil && p.date != "" {
-			v.ReleaseDate = ptrTo(p.date)
-		}
-		out = append(out, v)
+func versionsOf(providerID string, ids []string, facts map[string]catalogbuild.SourceFacts) ([]api.ModelVersionsVersion, error) {
+	type dated struct {
+		id   string
+		date *string
 	}
-	slices.SortFunc(out, func(a, b modelVersion) int {
-		switch {
-		case a.ReleaseDate == nil && b.ReleaseDate != nil:
-			return 1
-		case a.ReleaseDate != nil && b.ReleaseDate == nil:
-			return -1
-		case a.ReleaseDate != nil && *a.ReleaseDate != *b.ReleaseDate:
-			return strings.Compare(*b.ReleaseDate, *a.ReleaseDate)
+	list := make([]dated, 0, len(ids))
+	for _, id := range ids {
+		v := dated{id, lifecycleReleaseDate(facts[providerID+"/"+id])}
+		if p, _ := parseVersion(id); v.date == nil && p.date != "" {
+			v.date = ptrTo(p.date)
 		}
-		return strings.Compare(b.VersionID, a.VersionID)
+		list = append(list, v)
+	}
+	slices.SortFunc(list, func(a, b dated) int {
+		switch {
+		case a.date == nil && b.date != nil:
+			return 1
+		case a.date != nil && b.date == nil:
+			return -1
+		case a.date != nil && *a.date != *b.date:
+			return strings.Compare(*b.date, *a.date)
+		}
+		return strings.Compare(b.id, a.id)
 	})
-	return out
+	out := make([]api.ModelVersionsVersion, len(list))
+	for i, v := range list {
+		day, err := optionalDate(v.date)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s release date: %w", providerID, v.id, err)
+		}
+		out[i] = api.ModelVersionsVersion{VersionId: v.id, ReleaseDate: day}
+	}
+	return out, nil
 }
 
 // pointerOf is the documented version an alias points to, or nil.
@@ -152,28 +148,32 @@ func pointerOf(providerID, alias string) *string {
 }
 
 // modelVersionRecords derives the alias records of every provider's current language models.
-func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts) []modelVersionsRecord {
+func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts) ([]api.ModelVersionsRecord, error) {
 	byProvider := map[string][]string{}
 	for _, m := range models {
 		byProvider[m.ProviderId] = append(byProvider[m.ProviderId], m.ModelId)
 	}
-	var recs []modelVersionsRecord
+	var recs []api.ModelVersionsRecord
 	for pid, ids := range byProvider {
 		for alias, versions := range aliasGroups(pid, ids) {
-			r := modelVersionsRecord{
-				ProviderID: pid, Alias: alias, AliasAutoUpdates: true, CurrentPinnedVersion: pointerOf(pid, alias),
-				Pinnable: len(versions) > 0, Versions: versionsOf(pid, versions, facts), BreakingChanges: []string{},
+			vs, err := versionsOf(pid, versions, facts)
+			if err != nil {
+				return nil, err
+			}
+			r := api.ModelVersionsRecord{
+				ProviderId: pid, Alias: alias, AliasAutoUpdates: true, CurrentPinnedVersion: pointerOf(pid, alias),
+				Pinnable: len(versions) > 0, Versions: vs, BreakingChanges: []string{},
 			}
 			if u, ok := lifecyclePolicyURLs[pid]; ok {
-				r.LifecyclePolicyURL = ptrTo(u)
+				r.LifecyclePolicyUrl = ptrTo(u)
 			}
 			recs = append(recs, r)
 		}
 	}
-	slices.SortFunc(recs, func(a, b modelVersionsRecord) int {
-		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.Alias, b.Alias))
+	slices.SortFunc(recs, func(a, b api.ModelVersionsRecord) int {
+		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.Alias, b.Alias))
 	})
-	return recs
+	return recs, nil
 }
 
 // modelVersionSources are the sources of the alias catalogs: the model catalog's, and the pages cited.
@@ -198,5 +198,9 @@ func buildModelVersions(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Catalog{AsOf: asOf, Sources: sources, Records: modelVersionRecords(models, facts)}, nil
+	recs, err := modelVersionRecords(models, facts)
+	if err != nil {
+		return nil, fmt.Errorf("model versions: %w", err)
+	}
+	return &Catalog{AsOf: asOf, Sources: sources, Records: recs}, nil
 }
