@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -16,27 +19,15 @@ func init() {
 	Register(Deriver{Name: "api_changelog", Build: buildAPIChangelog})
 }
 
-// apiChangelogRecord is the OpenAPI ApiChangelogRecord schema.
-type apiChangelogRecord struct {
-	Date           string   `json:"date"`
-	ProviderID     string   `json:"provider_id"`
-	ChangeType     string   `json:"change_type"`
-	Impact         string   `json:"impact"`
-	Title          string   `json:"title"`
-	Description    string   `json:"description"`
-	AffectedModels []string `json:"affected_models"`
-	SourceURL      *string  `json:"source_url"`
-}
-
 // Change types and impact levels the rules produce (ApiChangelogChangeType, ApiChangelogImpact). The data holds no
 // dated feature, breaking-change or rate-limit announcements, so those types have no entries.
 const (
-	changeNewModel      = "new_model"
-	changeDeprecation   = "deprecation"
-	changePricingChange = "pricing_change"
-	impactHigh          = "high"
-	impactMedium        = "medium"
-	impactLow           = "low"
+	changeNewModel      = api.ApiChangelogChangeTypeNewModel
+	changeDeprecation   = api.ApiChangelogChangeTypeDeprecation
+	changePricingChange = api.ApiChangelogChangeTypePricingChange
+	impactHigh          = api.ApiChangelogImpactHigh
+	impactMedium        = api.ApiChangelogImpactMedium
+	impactLow           = api.ApiChangelogImpactLow
 )
 
 // The as-of date of the feed: the newest snapshot of the three files it reads (SOURCES.md).
@@ -48,12 +39,13 @@ var (
 	changelogSrcGenAI     = seeds.Source{Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: ptrTo("MIT")}
 )
 
-// gaFullDate returns s when it is a whole calendar day (YYYY-MM-DD), else "".
-func gaFullDate(s string) string {
-	if _, err := time.Parse(time.DateOnly, s); err != nil {
-		return ""
+// gaDay is s as the record's date when it is a whole calendar day (YYYY-MM-DD); false else.
+func gaDay(s string) (openapi_types.Date, bool) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return openapi_types.Date{}, false
 	}
-	return s
+	return openapi_types.Date{Time: t}, true
 }
 
 func gaFactString(m map[string]any, field string) string {
@@ -63,9 +55,9 @@ func gaFactString(m map[string]any, field string) string {
 
 // newModelEntry is the `new_model` entry of a model whose models.dev release date is a whole day. Impact is low:
 // a new model changes nothing for existing callers.
-func newModelEntry(providerID, providerName, modelID, released string) apiChangelogRecord {
-	return apiChangelogRecord{
-		Date: released, ProviderID: providerID, ChangeType: changeNewModel, Impact: impactLow,
+func newModelEntry(providerID, providerName, modelID string, released openapi_types.Date) api.ApiChangelogRecord {
+	return api.ApiChangelogRecord{
+		Date: released, ProviderId: providerID, ChangeType: changeNewModel, Impact: impactLow,
 		Title: "New model: " + modelID,
 		Description: fmt.Sprintf("models.dev gives %s as the release date of %s, served by %s. It is the model's release date, "+
 			"which can precede its availability on this provider.", released, modelID, providerName),
@@ -75,9 +67,9 @@ func newModelEntry(providerID, providerName, modelID, released string) apiChange
 
 // deprecationEntry is the `deprecation` entry of a model litellm gives a shutdown date for, dated that day. Impact
 // is high: requests to the model fail after it, so callers must migrate.
-func deprecationEntry(providerID, modelID, shutdown string) apiChangelogRecord {
-	return apiChangelogRecord{
-		Date: shutdown, ProviderID: providerID, ChangeType: changeDeprecation, Impact: impactHigh,
+func deprecationEntry(providerID, modelID string, shutdown openapi_types.Date) api.ApiChangelogRecord {
+	return api.ApiChangelogRecord{
+		Date: shutdown, ProviderId: providerID, ChangeType: changeDeprecation, Impact: impactHigh,
 		Title: "Model shutdown: " + modelID,
 		Description: fmt.Sprintf("litellm lists %s as the deprecation (shutdown) date of %s; requests to it fail after that day.",
 			shutdown, modelID),
@@ -88,14 +80,14 @@ func deprecationEntry(providerID, modelID, shutdown string) apiChangelogRecord {
 // modelChangeEntries are the new_model and deprecation entries of every model of models.json (all tasks) from its
 // source facts. models.json leaves out models retired before the litellm snapshot, so deprecations dated before
 // 2026-07-24 are not in the feed.
-func modelChangeEntries(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts, providerName func(string) string) []apiChangelogRecord {
-	var out []apiChangelogRecord
+func modelChangeEntries(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts, providerName func(string) string) []api.ApiChangelogRecord {
+	var out []api.ApiChangelogRecord
 	for _, m := range models {
 		f := facts[m.ProviderId+"/"+m.ModelId]
-		if d := gaFullDate(gaFactString(f.ModelsDev, "release_date")); d != "" {
+		if d, ok := gaDay(gaFactString(f.ModelsDev, "release_date")); ok {
 			out = append(out, newModelEntry(m.ProviderId, providerName(m.ProviderId), m.ModelId, d))
 		}
-		if d := gaFullDate(gaFactString(f.LiteLLM, "deprecation_date")); d != "" {
+		if d, ok := gaDay(gaFactString(f.LiteLLM, "deprecation_date")); ok {
 			out = append(out, deprecationEntry(m.ProviderId, m.ModelId, d))
 		}
 	}
@@ -144,7 +136,7 @@ func basePrice(prices map[string]any, field string) (float64, bool) {
 // pricingImpact is the written rule for a dated price change, on the base input and output prices per 1M tokens:
 // any of them higher is `high` (costs rise without a code change); none higher and one lower is `low`; the same
 // base prices (a change of long-context tiers, cache or tool prices only) is `medium`.
-func pricingImpact(before, after map[string]any) string {
+func pricingImpact(before, after map[string]any) api.ApiChangelogImpact {
 	rose, fell := false, false
 	for _, f := range []string{"input_mtok", "output_mtok"} {
 		b, okB := basePrice(before, f)
@@ -174,33 +166,37 @@ func formatPrice(prices map[string]any, field string) string {
 // pricingEntries are the pricing_change entries of genai-prices' dated price lists: each step with a start_date
 // (a price in force from that day) against the step before it. Steps constrained otherwise (by time of day) are
 // not changes over time and are skipped; `prices_checked` is a verification date, not a change, and is not used.
-func pricingEntries(steps []genaiPriceStep, providerID, modelID string, sourceURL *string) []apiChangelogRecord {
-	var out []apiChangelogRecord
+func pricingEntries(steps []genaiPriceStep, providerID, modelID string, sourceURL *string) []api.ApiChangelogRecord {
+	var out []api.ApiChangelogRecord
 	for i := 1; i < len(steps); i++ {
 		c := steps[i].Constraint
-		if c == nil || gaFullDate(c.StartDate) == "" {
+		if c == nil {
+			continue
+		}
+		day, ok := gaDay(c.StartDate)
+		if !ok {
 			continue
 		}
 		before, after := steps[i-1].Prices, steps[i].Prices
-		out = append(out, apiChangelogRecord{
-			Date: c.StartDate, ProviderID: providerID, ChangeType: changePricingChange, Impact: pricingImpact(before, after),
+		out = append(out, api.ApiChangelogRecord{
+			Date: day, ProviderId: providerID, ChangeType: changePricingChange, Impact: pricingImpact(before, after),
 			Title: "Price change: " + modelID,
 			Description: fmt.Sprintf("genai-prices records new prices for %s from %s: input %s -> %s, output %s -> %s per 1M tokens "+
 				"(base prices; long-context tiers may change too).", modelID, c.StartDate,
 				formatPrice(before, "input_mtok"), formatPrice(after, "input_mtok"),
 				formatPrice(before, "output_mtok"), formatPrice(after, "output_mtok")),
-			AffectedModels: []string{modelID}, SourceURL: sourceURL,
+			AffectedModels: []string{modelID}, SourceUrl: sourceURL,
 		})
 	}
 	return out
 }
 
-func readPricingEntries(dataDir string) ([]apiChangelogRecord, error) {
+func readPricingEntries(dataDir string) ([]api.ApiChangelogRecord, error) {
 	var f genaiPriceFile
 	if err := readDataJSON(dataDir, "genai-prices.json", &f); err != nil {
 		return nil, err
 	}
-	var out []apiChangelogRecord
+	var out []api.ApiChangelogRecord
 	for _, p := range f.Providers {
 		pid, ok := changelogGenAIProviders[p.ID]
 		if !ok {
@@ -222,10 +218,10 @@ func readPricingEntries(dataDir string) ([]apiChangelogRecord, error) {
 }
 
 // sortChangelog puts entries in the file's order, the endpoint's: newest first, then provider ID, title and type.
-func sortChangelog(recs []apiChangelogRecord) {
-	slices.SortFunc(recs, func(a, b apiChangelogRecord) int {
-		return cmp.Or(strings.Compare(b.Date, a.Date), strings.Compare(a.ProviderID, b.ProviderID),
-			strings.Compare(a.Title, b.Title), strings.Compare(a.ChangeType, b.ChangeType))
+func sortChangelog(recs []api.ApiChangelogRecord) {
+	slices.SortFunc(recs, func(a, b api.ApiChangelogRecord) int {
+		return cmp.Or(b.Date.Compare(a.Date.Time), strings.Compare(a.ProviderId, b.ProviderId),
+			strings.Compare(a.Title, b.Title), strings.Compare(string(a.ChangeType), string(b.ChangeType)))
 	})
 }
 

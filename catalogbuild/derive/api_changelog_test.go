@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -13,7 +14,7 @@ func TestPricingImpact(t *testing.T) {
 	}
 	for name, c := range map[string]struct {
 		before, after map[string]any
-		want          string
+		want          api.ApiChangelogImpact
 	}{
 		"output rises":           {map[string]any{"input_mtok": 2.0, "output_mtok": 10.0}, map[string]any{"input_mtok": 2.0, "output_mtok": 15.0}, impactHigh},
 		"input rises, out falls": {map[string]any{"input_mtok": 2.0, "output_mtok": 10.0}, map[string]any{"input_mtok": 3.0, "output_mtok": 5.0}, impactHigh},
@@ -44,11 +45,11 @@ func TestPricingEntries(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("%d entries, want 2 (steps without a start_date are not dated changes): %+v", len(got), got)
 	}
-	if got[0].Date != "2025-06-10" || got[0].Impact != impactLow || got[0].ChangeType != changePricingChange || got[0].SourceURL != url {
+	if got[0].Date.String() != "2025-06-10" || got[0].Impact != impactLow || got[0].ChangeType != changePricingChange || got[0].SourceUrl != url {
 		t.Errorf("first entry %+v", got[0])
 	}
 	// The second change is compared with the step just before it (3/9), not with the first price.
-	if got[1].Date != "2026-09-01" || got[1].Impact != impactHigh || len(got[1].AffectedModels) != 1 || got[1].AffectedModels[0] != "o3" {
+	if got[1].Date.String() != "2026-09-01" || got[1].Impact != impactHigh || len(got[1].AffectedModels) != 1 || got[1].AffectedModels[0] != "o3" {
 		t.Errorf("second entry %+v", got[1])
 	}
 	if len(pricingEntries(steps[:1], "openai", "o3", url)) != 0 {
@@ -70,10 +71,10 @@ func TestModelChangeEntries(t *testing.T) {
 		t.Fatalf("%d entries, want 2: %+v", len(got), got)
 	}
 	sortChangelog(got)
-	if got[0].ChangeType != changeDeprecation || got[0].Impact != impactHigh || got[0].Date != "2026-10-01" {
+	if got[0].ChangeType != changeDeprecation || got[0].Impact != impactHigh || got[0].Date.String() != "2026-10-01" {
 		t.Errorf("deprecation entry %+v", got[0])
 	}
-	if got[1].ChangeType != changeNewModel || got[1].Impact != impactLow || got[1].Date != "2025-04-14" || got[1].SourceURL != nil {
+	if got[1].ChangeType != changeNewModel || got[1].Impact != impactLow || got[1].Date.String() != "2025-04-14" || got[1].SourceUrl != nil {
 		t.Errorf("new-model entry %+v", got[1])
 	}
 }
