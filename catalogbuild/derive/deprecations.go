@@ -107,25 +107,16 @@ func buildDeprecations(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	var recErr error
-	keep := func(rec api.DeprecationsRecord, err error) api.DeprecationsRecord {
-		if err != nil && recErr == nil {
-			recErr = err
-		}
-		return rec
-	}
-	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.DeprecationsRecord {
-		return keep(deprecationOf(m, f, lf))
-	})
-	if err != nil {
-		return nil, err
-	}
-	recs = withRetired(recs, lf, func(r api.DeprecationsRecord) (string, string) { return r.ProviderId, r.ModelId },
-		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) api.DeprecationsRecord {
-			return keep(curatedDeprecation(pid, r, f, lf.reference))
+	recs, err := lifecycleRecords(in, lf,
+		func(m seeds.ModelRecord, f catalogbuild.SourceFacts) (api.DeprecationsRecord, error) {
+			return deprecationOf(m, f, lf)
+		},
+		func(r api.DeprecationsRecord) (string, string) { return r.ProviderId, r.ModelId },
+		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) (api.DeprecationsRecord, error) {
+			return curatedDeprecation(pid, r, f, lf.reference)
 		})
-	if recErr != nil {
-		return nil, recErr
+	if err != nil {
+		return nil, fmt.Errorf("deprecations: %w", err)
 	}
 	return &Catalog{
 		AsOf:    lf.reference,

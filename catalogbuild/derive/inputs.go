@@ -243,3 +243,25 @@ func (in *Input) dataSetDates() (catalogbuild.DataSetDates, error) {
 	}
 	return in.datesCache, nil
 }
+
+// lifecycleRecords is one record per current model (of) plus one per model a provider's page retires that holds
+// no model record (retired), sorted as withRetired sorts. The callbacks of perCurrentModel and withRetired cannot
+// fail, so the first error either builder returns is kept and fails the whole.
+func lifecycleRecords[R any](in *Input, lf *lifecycleFacts, of func(seeds.ModelRecord, catalogbuild.SourceFacts) (R, error),
+	key func(R) (string, string), retired func(string, *catalogbuild.Retirement, *catalogbuild.LifecycleFile) (R, error)) ([]R, error) {
+	var first error
+	keep := func(r R, err error) R {
+		if err != nil && first == nil {
+			first = err
+		}
+		return r
+	}
+	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) R { return keep(of(m, f)) })
+	if err != nil {
+		return nil, err
+	}
+	recs = withRetired(recs, lf, key, func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) R {
+		return keep(retired(pid, r, f))
+	})
+	return recs, first
+}

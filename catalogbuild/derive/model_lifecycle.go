@@ -147,26 +147,16 @@ func buildModelLifecycle(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The callbacks cannot return an error: the first one is kept and fails the build.
-	var first error
-	keep := func(r api.ModelLifecycleRecord, err error) api.ModelLifecycleRecord {
-		if err != nil && first == nil {
-			first = err
-		}
-		return r
-	}
-	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.ModelLifecycleRecord {
-		return keep(lifecycleOf(m, f, lf))
-	})
-	if err != nil {
-		return nil, err
-	}
-	recs = withRetired(recs, lf, func(r api.ModelLifecycleRecord) (string, string) { return r.ProviderId, r.ModelId },
-		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) api.ModelLifecycleRecord {
-			return keep(curatedLifecycle(pid, r, f, lf.reference, nil))
+	recs, err := lifecycleRecords(in, lf,
+		func(m seeds.ModelRecord, f catalogbuild.SourceFacts) (api.ModelLifecycleRecord, error) {
+			return lifecycleOf(m, f, lf)
+		},
+		func(r api.ModelLifecycleRecord) (string, string) { return r.ProviderId, r.ModelId },
+		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) (api.ModelLifecycleRecord, error) {
+			return curatedLifecycle(pid, r, f, lf.reference, nil)
 		})
-	if first != nil {
-		return nil, fmt.Errorf("model lifecycle: %w", first)
+	if err != nil {
+		return nil, fmt.Errorf("model lifecycle: %w", err)
 	}
 	return &Catalog{
 		AsOf: lf.reference,
