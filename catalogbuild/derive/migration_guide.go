@@ -412,6 +412,14 @@ func buildMigrationGuides(in *Input) (*Catalog, error) {
 		}
 	}
 	SortMigrationGuides(guides)
+	// The catalog's sources are those its guides cite: the input catalogs also cover providers no guide concerns.
+	cites := map[string]bool{}
+	for _, g := range guides {
+		for _, id := range g.Sources {
+			cites[id] = true
+		}
+	}
+	sources = slices.DeleteFunc(sources, func(s seeds.Source) bool { return !cites[s.ID] })
 	return &Catalog{AsOf: oldestAsOf(cats), Sources: sources, Records: guides}, nil
 }
 
