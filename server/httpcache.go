@@ -162,13 +162,20 @@ func (e *etagWriter) finish(r *http.Request) {
 		// RFC 9110 15.4.5: a 304 carries the validators and caching headers of the 200 it stands for (the
 		// compressed one's tag when the client holds that one), and no content.
 		h.Set("ETag", matched)
-		h.Del("Content-Type")
-		h.Del("Content-Length")
-		e.w.WriteHeader(http.StatusNotModified)
+		notModified(e.w)
 		return
 	}
 	e.w.WriteHeader(e.status)
 	_, _ = e.w.Write(e.buf.Bytes())
+}
+
+// notModified answers 304 with the headers already set but those that describe a body, which a 304 has not.
+func notModified(w http.ResponseWriter) {
+	h := w.Header()
+	h.Del("Content-Type")
+	h.Del("Content-Length")
+	h.Del("Content-Encoding")
+	w.WriteHeader(http.StatusNotModified)
 }
 
 // match returns the entity tag of the representation an If-None-Match list names: tag, or a compressed

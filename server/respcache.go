@@ -47,11 +47,8 @@ func answerCache(now func() time.Time) func(http.Handler) http.Handler {
 				for k, v := range a.header {
 					h[k] = v
 				}
-				if tag := a.header.Get("ETag"); tag != "" && match(r.Header.Values("If-None-Match"), strings.TrimSuffix(tag, suffixOf(tag))) != "" {
-					h.Del("Content-Length")
-					h.Del("Content-Encoding")
-					h.Del("Content-Type")
-					w.WriteHeader(http.StatusNotModified)
+				if tag := a.header.Get("ETag"); tag != "" && match(r.Header.Values("If-None-Match"), tag) != "" {
+					notModified(w)
 					return
 				}
 				w.WriteHeader(http.StatusOK)
@@ -72,16 +69,6 @@ func answerCache(now func() time.Time) func(http.Handler) http.Handler {
 			}
 		})
 	}
-}
-
-// suffixOf is the compressed-representation suffix of an ETag ("" for the identity one).
-func suffixOf(tag string) string {
-	for _, s := range encodingSuffixes {
-		if strings.HasSuffix(tag, s+`"`) {
-			return s
-		}
-	}
-	return ""
 }
 
 // answerRecorder passes an answer through and keeps a copy of its bytes, up to answerCacheMaxBytes.

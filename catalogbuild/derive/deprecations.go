@@ -3,8 +3,6 @@ package derive
 import (
 	"fmt"
 
-	openapi_types "github.com/oapi-codegen/runtime/types"
-
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
@@ -21,19 +19,6 @@ const (
 	deprecationDeprecated = api.DeprecationsStatusDeprecated
 	deprecationSunset     = api.DeprecationsStatusSunset
 )
-
-// optionalDate is s (YYYY-MM-DD) as the API records' date; nil stays nil, and a string that is no calendar date
-// is an error.
-func optionalDate(s *string) (*openapi_types.Date, error) {
-	if s == nil {
-		return nil, nil
-	}
-	d, ok := calendarDate(*s)
-	if !ok {
-		return nil, fmt.Errorf("%q is not a YYYY-MM-DD date", *s)
-	}
-	return d, nil
-}
 
 // deprecationStatus is the status of a model whose shutdown date (litellm's deprecation_date, "" when none) is
 // judged at the reference date: no date is `active`; a date after it is `deprecated` (an end-of-life date is

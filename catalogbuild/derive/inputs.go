@@ -133,6 +133,19 @@ func calendarDate(s string) (*openapi_types.Date, bool) {
 	return &openapi_types.Date{Time: t}, true
 }
 
+// optionalDate is s (YYYY-MM-DD) as the API records' date; nil stays nil, and a string that is no calendar date
+// is an error.
+func optionalDate(s *string) (*openapi_types.Date, error) {
+	if s == nil {
+		return nil, nil
+	}
+	d, ok := calendarDate(*s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a YYYY-MM-DD date", *s)
+	}
+	return d, nil
+}
+
 // enumsOf converts strings to the API's enum type T (the values are checked against the schema by the
 // catalog tests).
 func enumsOf[T ~string](ss []string) []T {

@@ -411,7 +411,7 @@ func buildMigrationGuides(in *Input) (*Catalog, error) {
 			}
 		}
 	}
-	SortMigrationGuides(guides)
+	sortMigrationGuides(guides)
 	// The catalog's sources are those its guides cite: the input catalogs also cover providers no guide concerns.
 	cites := map[string]bool{}
 	for _, g := range guides {
@@ -423,8 +423,8 @@ func buildMigrationGuides(in *Input) (*Catalog, error) {
 	return &Catalog{AsOf: oldestAsOf(cats), Sources: sources, Records: guides}, nil
 }
 
-// SortMigrationGuides puts guides in the endpoint's order: difficulty (easiest first), then from, then to.
-func SortMigrationGuides(g []api.MigrationGuideRecord) {
+// sortMigrationGuides puts guides in the endpoint's order: difficulty (easiest first), then from, then to.
+func sortMigrationGuides(g []api.MigrationGuideRecord) {
 	slices.SortFunc(g, func(a, b api.MigrationGuideRecord) int {
 		return cmp.Or(cmp.Compare(slices.Index(migrationDifficulties, string(a.Difficulty)), slices.Index(migrationDifficulties, string(b.Difficulty))),
 			strings.Compare(a.FromProvider, b.FromProvider), strings.Compare(a.ToProvider, b.ToProvider))
