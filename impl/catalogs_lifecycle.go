@@ -229,7 +229,8 @@ func (s *Server) GetResolveAlias(ctx context.Context, req api.GetResolveAliasReq
 		var err error
 		switch {
 		case alias == nil:
-			err = body.FromResolveAliasListResponse(api.ResolveAliasListResponse{Aliases: recs, Meta: api.ResolveAliasMeta{AsOf: m.AsOf, Sources: m.Sources}})
+			err = body.FromResolveAliasListResponse(api.ResolveAliasListResponse{Aliases: recs, Meta: api.ResolveAliasMeta{
+				Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}})
 		case len(recs) == 0:
 			return api.GetResolveAlias404JSONResponse{NotFoundJSONResponse: notFound("parameter alias: no such alias in the catalog" + forProviderSuffix(req.Params.Provider))}
 		default:
@@ -241,7 +242,13 @@ func (s *Server) GetResolveAlias(ctx context.Context, req api.GetResolveAliasReq
 		return api.GetResolveAlias200JSONResponse(body)
 	}
 	q := catalog.Query[api.ResolveAliasRecord]{Provider: orDefault(req.Params.Provider, "")}
-	return answer[api.GetResolveAlias404JSONResponse, api.GetResolveAlias400JSONResponse](ctx, s, wholeList, resolveAliasCatalog.from, ok, q,
+	// One alias may have a record per provider serving it, and preferredAlias chooses among them all: only the
+	// list pages.
+	pg := wholeList
+	if alias == nil {
+		pg = pageOf(req.Params.Limit, req.Params.Cursor)
+	}
+	return answer[api.GetResolveAlias404JSONResponse, api.GetResolveAlias400JSONResponse](ctx, s, pg, resolveAliasCatalog.from, ok, q,
 		catalog.Equal(alias, func(r *api.ResolveAliasRecord) string { return r.Alias }))
 }
 

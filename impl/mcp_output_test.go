@@ -85,9 +85,9 @@ func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
 			// The same object as GET on the endpoint with the same arguments (a list tool's first page when no
 			// limit is given).
 			httpArgs := args
-			if pagedTools[tl.Name] && args["limit"] == nil {
+			if size := pagedTools[tl.Name]; size > 0 && args["limit"] == nil {
 				httpArgs = maps.Clone(args)
-				httpArgs["limit"] = tools.ToolPageSize
+				httpArgs["limit"] = size
 			}
 			want := s.Get(paths[tl.Name] + query(httpArgs))
 			var w, g any
@@ -100,8 +100,8 @@ func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
 	}
 }
 
-// pagedTools are the tools whose endpoint pages (it takes a cursor).
-var pagedTools = map[string]bool{}
+// pagedTools are the tools whose endpoint pages (it takes a cursor), with the limit they send by default.
+var pagedTools = map[string]int{}
 
 // toolPaths maps each tool to its endpoint's path, and notes which page.
 func toolPaths(s *apitest.Server) map[string]string {
@@ -109,7 +109,12 @@ func toolPaths(s *apitest.Server) map[string]string {
 	for _, op := range apitest.Operations(s.Doc) {
 		if name, ok := op.Op.Extensions["x-mcp-tool"].(string); ok {
 			out[name] = "/api/v1" + op.Path
-			pagedTools[name] = op.Op.Parameters.GetByInAndName("query", "cursor") != nil
+			if op.Op.Parameters.GetByInAndName("query", "cursor") != nil {
+				pagedTools[name] = tools.ToolPageSize
+				if size, ok := op.Op.Extensions[tools.PageSizeExtension].(float64); ok {
+					pagedTools[name] = int(size)
+				}
+			}
 		}
 	}
 	return out
@@ -156,25 +161,21 @@ func listTools(t *testing.T, s *apitest.Server) toolList {
 	return list
 }
 
-// maxToolResult bounds the text of one tool result: Claude Code refuses a result over 25,000 tokens and files
-// away text over 50,000 characters.
+// maxToolResult is the bound issue 25 sets, in characters (tools.MaxResultBytes bounds bytes, which is stricter).
 const maxToolResult = 40000
 
-// overBound are the tools whose results still exceed maxToolResult (issue 25, unfinished): the migration guides
-// (14 wide guides and the 116 sources of their meta) and resolve-alias without an alias (every alias, unpaged).
-// The test fails when one of them comes under the bound, so that the list stays true.
-var overBound = map[string]bool{"service_migration_guide": true, "service_resolve_alias": true}
-
 // TestMCPToolResultsAreBounded calls every tool with only its required arguments and with a few realistic
-// filters: no result is longer than maxToolResult characters, but for the tools of overBound.
+// filters: no result is longer than maxToolResult characters.
 func TestMCPToolResultsAreBounded(t *testing.T) {
 	s := mcpServer(t, apitest.Engines(t)[0])
 	list := listTools(t, s)
 	extra := map[string][]map[string]any{
-		"service_pricing":      {{"provider": "openai"}, {"task": "llm", "limit": 50}},
-		"service_models":       {{"provider": "openai"}, {"vision": true}},
-		"service_deprecations": {{"provider": "azure-openai"}},
-		"service_json_mode":    {{"provider": "openai"}},
+		"service_pricing":         {{"provider": "openai"}, {"task": "llm", "limit": 50}, {"limit": 1000}},
+		"service_models":          {{"provider": "openai"}, {"vision": true}, {"limit": 1000}},
+		"service_deprecations":    {{"provider": "azure-openai"}, {"limit": 1000}},
+		"service_json_mode":       {{"provider": "openai"}, {"limit": 1000}},
+		"service_resolve_alias":   {{"provider": "openai"}, {"alias": "gpt-4o"}},
+		"service_migration_guide": {{"from": "openai", "limit": 10}, {"to": "openai", "max_difficulty": "moderate"}},
 	}
 	for _, tl := range list.Tools {
 		if tl.Name == impl.PremiumTool {
@@ -188,12 +189,70 @@ func TestMCPToolResultsAreBounded(t *testing.T) {
 			b, _ := json.Marshal(args)
 			got := callTool(t, s, tl.Name, string(b))
 			n := len([]rune(got.Content[0].Text))
-			switch {
-			case n > maxToolResult && !overBound[tl.Name]:
+			if n > maxToolResult {
 				t.Errorf("%s %s: %d characters, at most %d", tl.Name, b, n, maxToolResult)
-			case n <= maxToolResult && overBound[tl.Name]:
-				t.Errorf("%s %s: %d characters, under the bound now: take it out of overBound", tl.Name, b, n)
 			}
 		}
 	}
+}
+
+// TestMCPPageCutToFit asks for pages far over the bound: each comes back cut to fit, says so in _meta, and the
+// walk by next_cursor still gives the whole list, in order, as one HTTP answer does.
+func TestMCPPageCutToFit(t *testing.T) {
+	s := mcpServer(t, apitest.Engines(t)[0])
+	var whole struct {
+		Models []struct {
+			ModelID string `json:"model_id"`
+		} `json:"models"`
+	}
+	if r := s.Get("/api/v1/models?provider=azure-openai"); r.Status != 200 || json.Unmarshal(r.Body, &whole) != nil {
+		t.Fatalf("GET /models: %d", r.Status)
+	}
+	var walked []string
+	cursor, cut := "", 0
+	for range 100 {
+		args := `{"provider":"azure-openai","limit":1000` + cond(cursor != "", `,"cursor":"`+cursor+`"`, "") + `}`
+		got := callTool(t, s, "service_models", args)
+		if got.IsError || len(got.Content[0].Text) > tools.MaxResultBytes {
+			t.Fatalf("%s: error %v, %d bytes", args, got.IsError, len(got.Content[0].Text))
+		}
+		if got.Meta[tools.ShrunkMetaKey] != nil {
+			cut++
+		}
+		var page struct {
+			Models []struct {
+				ModelID string `json:"model_id"`
+			} `json:"models"`
+			Meta struct {
+				NextCursor *string `json:"next_cursor"`
+			} `json:"meta"`
+		}
+		if err := json.Unmarshal(got.StructuredContent, &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range page.Models {
+			walked = append(walked, m.ModelID)
+		}
+		if page.Meta.NextCursor == nil {
+			break
+		}
+		cursor = *page.Meta.NextCursor
+	}
+	if cut == 0 {
+		t.Fatalf("no page was cut: the whole list of %d models fits the bound, pick a larger list", len(whole.Models))
+	}
+	want := make([]string, len(whole.Models))
+	for i, m := range whole.Models {
+		want[i] = m.ModelID
+	}
+	if !slices.Equal(walked, want) {
+		t.Errorf("the walk gave %d models, the HTTP list %d (or another order)", len(walked), len(want))
+	}
+}
+
+func cond(ok bool, yes, no string) string {
+	if ok {
+		return yes
+	}
+	return no
 }

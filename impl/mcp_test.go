@@ -53,6 +53,7 @@ type toolAnswer struct {
 	} `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	IsError           bool            `json:"isError"`
+	Meta              map[string]any  `json:"_meta"`
 }
 
 // postMCP sends body (a string, sent as is) to the MCP endpoint; apitest checks the answer against the document.

@@ -19,13 +19,23 @@ import (
 func listKey(t *testing.T, op *openapi3.Operation) string {
 	t.Helper()
 	s := op.Responses.Status(200).Value.Content.Get("application/json").Schema.Value
+	// An answer that is either one record or a list (resolve-alias) pages its list alternative, the one with meta.
+	shapes := []*openapi3.Schema{s}
+	for _, alt := range s.OneOf {
+		shapes = append(shapes, alt.Value)
+	}
 	key := ""
-	for name, p := range s.Properties {
-		if p.Value != nil && p.Value.Type.Is("array") && name != "summary" {
-			if key != "" {
-				t.Fatalf("two lists: %s and %s", key, name)
+	for _, shape := range shapes {
+		if shape.Properties["meta"] == nil {
+			continue // a record, not a list answer
+		}
+		for name, p := range shape.Properties {
+			if p.Value != nil && p.Value.Type.Is("array") && name != "summary" {
+				if key != "" {
+					t.Fatalf("two lists: %s and %s", key, name)
+				}
+				key = name
 			}
-			key = name
 		}
 	}
 	if key == "" {

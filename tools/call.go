@@ -84,18 +84,26 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.R
 			return *res
 		}
 	}
-	rec := &recorder{header: http.Header{}, limit: budget.left}
-	b.handler.ServeHTTP(rec, req)
-	budget.left -= rec.body.Len()
+	rec := b.serve(req, budget)
 	if rec.overflow {
 		b.log.WarnContext(ctx, "tool answer over the MCP size budget", "tool", t.Name, "limit", rec.limit)
 		return ErrorResult(fmt.Sprintf("the answer of %s is larger than the %d bytes one MCP request may return", t.Name, b.answer))
 	}
-	status := rec.status
-	if status == 0 {
-		status = http.StatusOK
+	var shrunk string
+	if rec.status == http.StatusOK && rec.body.Len() > MaxResultBytes {
+		if t.pageSize == 0 || hook.Before != nil {
+			return ErrorResult(fmt.Sprintf("the answer of %s is %d bytes, more than the %d a tool result may hold: "+
+				"narrow it with the tool's arguments (%s)", t.Name, rec.body.Len(), MaxResultBytes, t.paramList()))
+		}
+		if rec, shrunk = b.shrink(ctx, t, req, rec, budget); rec.overflow || rec.body.Len() > MaxResultBytes {
+			return ErrorResult(fmt.Sprintf("one record of %s is more than the %d bytes a tool result may hold", t.Name, MaxResultBytes))
+		}
 	}
+	status := rec.status
 	res := TextResult(rec.body.String(), status < 200 || status > 299)
+	if shrunk != "" {
+		res.Meta = map[string]any{ShrunkMetaKey: shrunk}
+	}
 	if status == http.StatusOK {
 		body := bytes.TrimSpace(rec.body.Bytes())
 		if firstByte(body) != '{' || !json.Valid(body) {
@@ -110,6 +118,54 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.R
 		hook.After(ctx, status, rec.header, rec.body.Bytes(), &res)
 	}
 	return res
+}
+
+// MaxResultBytes bounds the text of one tool result: Claude Code refuses a result over 25,000 tokens and files
+// away text over 50,000 characters. A page that would be longer is cut to fit (see shrink); any other answer
+// that long is an error result asking for narrower arguments. Bytes, not characters: a byte bound also bounds
+// the characters.
+const MaxResultBytes = 40000
+
+// ShrunkMetaKey is the result's _meta entry that says a page was cut to fit MaxResultBytes.
+const ShrunkMetaKey = "switchboard/page_shrunk"
+
+// serve sends req through the service's handler, charging its body to budget.
+func (b *Bridge) serve(req *http.Request, budget *budget) *recorder {
+	rec := &recorder{header: http.Header{}, limit: budget.left}
+	b.handler.ServeHTTP(rec, req)
+	budget.left -= rec.body.Len()
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	return rec
+}
+
+// shrink asks again for a page of fewer records, in proportion to how far rec is over MaxResultBytes, until the
+// page fits or holds one record. The cursor of a smaller page continues the same list (a cursor does not depend
+// on the page size), so the caller walks on from meta.next_cursor as usual.
+func (b *Bridge) shrink(ctx context.Context, t *Tool, req *http.Request, rec *recorder, budget *budget) (*recorder, string) {
+	q := req.URL.Query()
+	asked, err := strconv.Atoi(q.Get("limit"))
+	if err != nil {
+		return rec, ""
+	}
+	limit := asked
+	for range 4 { // records of uneven width can need a second cut; each cut at least halves the overshoot
+		if limit <= 1 || rec.status != http.StatusOK || rec.body.Len() <= MaxResultBytes {
+			break
+		}
+		limit = max(1, min(limit-1, limit*MaxResultBytes*9/10/rec.body.Len()))
+		q.Set("limit", strconv.Itoa(limit))
+		again := req.Clone(ctx)
+		again.URL.RawQuery = q.Encode()
+		again.RequestURI = ""
+		if rec = b.serve(again, budget); rec.overflow {
+			return rec, ""
+		}
+	}
+	b.log.InfoContext(ctx, "tool page cut to fit the result bound", "tool", t.Name, "asked", asked, "limit", limit)
+	return rec, fmt.Sprintf("limit %d gave more than %d bytes, so this page was cut to limit %d; "+
+		"meta.next_cursor continues the list", asked, MaxResultBytes, limit)
 }
 
 // target is the URL path and query of the tool's endpoint for args: path parameters substituted, query

@@ -115,6 +115,23 @@ type Tool struct {
 // the whole list, which for the larger catalogs is more than a model's context holds.
 const ToolPageSize = 20
 
+// PageSizeExtension on an operation sets a smaller default page for a tool whose records are wide (a migration
+// guide is a few thousand characters), so that a first page stays within what an agent can afford.
+const PageSizeExtension = "x-mcp-page-size"
+
+// pageSize is the limit the tool of op sends when the caller gives none.
+func pageSize(op *openapi3.Operation) (int, error) {
+	v, ok := op.Extensions[PageSizeExtension]
+	if !ok {
+		return ToolPageSize, nil
+	}
+	n, ok := v.(float64) // YAML numbers arrive as JSON numbers
+	if !ok || n != float64(int(n)) || n < 1 || n > ToolPageSize {
+		return 0, fmt.Errorf("%s must be an integer from 1 to %d, not %v", PageSizeExtension, ToolPageSize, v)
+	}
+	return int(n), nil
+}
+
 // Annotations are the MCP tool hints, which follow the HTTP method (every tool today is a GET). No tool
 // reaches beyond the service: it answers from the service's own store and catalogs, so openWorldHint is false.
 type Annotations struct {
@@ -272,10 +289,14 @@ func newTool(doc *openapi3.T, name, method, path string, item *openapi3.PathItem
 		t.params[p.Name] = pp
 	}
 	if _, cursor := t.params["cursor"]; cursor && props["limit"] != nil {
-		t.pageSize = ToolPageSize
+		size, err := pageSize(op)
+		if err != nil {
+			return nil, err
+		}
+		t.pageSize = size
 		if s, ok := props["limit"].(map[string]any); ok {
 			s["description"] = fmt.Sprintf("Page size, 1 to 1000; %d when absent. The answer's meta.total counts every "+
-				"match and meta.next_cursor, passed as cursor, gives the next page.", ToolPageSize)
+				"match and meta.next_cursor, passed as cursor, gives the next page.", t.pageSize)
 		}
 	}
 	schema := map[string]any{"type": "object", "properties": props, "additionalProperties": false}

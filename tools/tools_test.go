@@ -525,7 +525,7 @@ func TestToolCalls(t *testing.T) {
 		{"service_pick", `{"task":"llm","avoid":"openai"}`, "/api/v1/pick", url.Values{"task": {"llm"}, "avoid": {"openai"}}},
 		{"service_compare", `{"providers":["openai","anthropic"],"metrics":["price"]}`, "/api/v1/compare",
 			url.Values{"providers": {"openai,anthropic"}, "metrics": {"price"}}},
-		{"service_resolve_alias", `{"alias":"a&b=c d"}`, "/api/v1/resolve-alias", url.Values{"alias": {"a&b=c d"}}},
+		{"service_resolve_alias", `{"alias":"a&b=c d"}`, "/api/v1/resolve-alias", url.Values{"alias": {"a&b=c d"}, "limit": {"20"}}},
 	} {
 		tr := toolCall(t, c.name, c.args)
 		if tr.IsError {
@@ -648,6 +648,31 @@ func TestNewRefuses(t *testing.T) {
 	}
 	if _, err := tools.New(nil, &fakeAPI{}, tools.Options{}); err == nil {
 		t.Error("a nil document was accepted")
+	}
+	for _, size := range []any{0.0, 2.5, 21.0, "5"} {
+		doc := loadDoc(t)
+		doc.Paths.Find("/pricing").Get.Extensions[tools.PageSizeExtension] = size
+		if _, err := tools.New(doc, &fakeAPI{}, tools.Options{}); err == nil || !strings.Contains(err.Error(), tools.PageSizeExtension) {
+			t.Errorf("%s %v: want an error naming it, got %v", tools.PageSizeExtension, size, err)
+		}
+	}
+}
+
+// TestResultBound checks that an answer over tools.MaxResultBytes from a tool that does not page becomes an
+// error result that names the arguments to narrow it with, not a flood of text.
+func TestResultBound(t *testing.T) {
+	f := &fakeAPI{body: `{"x":"` + strings.Repeat("x", tools.MaxResultBytes) + `"}`}
+	b, err := tools.New(loadDoc(t), f, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := single(t, b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"service_latency","arguments":{}}}`)
+	var res toolResult
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if text := res.text(t); !res.IsError || !strings.Contains(text, "narrow it with the tool's arguments") || len(text) > 1000 {
+		t.Errorf("an answer over the bound: %+v", res)
 	}
 }
 

@@ -5160,8 +5160,14 @@ type ResolveAliasMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
+	// NextCursor Pass as `cursor` to get the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+
 	// Sources Sources of the catalog data.
 	Sources []Source `json:"sources"`
+
+	// Total Aliases that match the filters, on every page together.
+	Total int `json:"total"`
 }
 
 // ResolveAliasRecord defines model for ResolveAliasRecord.
@@ -7245,6 +7251,12 @@ type GetResolveAliasParams struct {
 
 	// Provider Provider ID to filter by (one of the 52 monitored providers; an unknown ID answers 404).
 	Provider *ProviderFilter `form:"provider,omitempty" json:"provider,omitempty"`
+
+	// Limit Page size: at most this many records (1 to 1000). Without it the whole list is one page.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor Opaque position from `meta.next_cursor` of the previous page, with the same other parameters; a cursor that is malformed or from another query answers 400.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // GetSdkSupportParams defines parameters for GetSdkSupport.
@@ -8346,7 +8358,8 @@ type ClientInterface interface {
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-	//   call gives none;
+	//   call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+	//   service_migration_guide);
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -8402,7 +8415,8 @@ type ClientInterface interface {
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-	//   call gives none;
+	//   call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+	//   service_migration_guide);
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -8445,7 +8459,7 @@ type ClientInterface interface {
 
 	// GetMigrationGuide Guides for migrating between providers
 	//
-	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
+	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the catalogs are built, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 	//
 	// Corresponds with GET /migration-guide (the `GetMigrationGuide` operationId).
 	GetMigrationGuide(ctx context.Context, params *GetMigrationGuideParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8608,7 +8622,7 @@ type ClientInterface interface {
 
 	// GetResolveAlias Resolve a model alias to its pinned version
 	//
-	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
+	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending, paged by `limit` and `cursor` like every list (they are ignored with `alias`, whose answer is one record). When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 	//
 	// Corresponds with GET /resolve-alias (the `GetResolveAlias` operationId).
 	GetResolveAlias(ctx context.Context, params *GetResolveAliasParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9454,7 +9468,8 @@ func (c *Client) GetMaxOutputTokens(ctx context.Context, params *GetMaxOutputTok
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-//     call gives none;
+//     call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+//     service_migration_guide);
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -9520,7 +9535,8 @@ func (c *Client) PostMcpWithBody(ctx context.Context, params *PostMcpParams, con
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-//     call gives none;
+//     call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+//     service_migration_guide);
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -9583,7 +9599,7 @@ func (c *Client) GetMcpSupport(ctx context.Context, params *GetMcpSupportParams,
 
 // GetMigrationGuide Guides for migrating between providers
 //
-// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
+// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the catalogs are built, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 //
 // Corresponds with GET /migration-guide (the `GetMigrationGuide` operationId).
 func (c *Client) GetMigrationGuide(ctx context.Context, params *GetMigrationGuideParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9976,7 +9992,7 @@ func (c *Client) GetReranking(ctx context.Context, params *GetRerankingParams, r
 
 // GetResolveAlias Resolve a model alias to its pinned version
 //
-// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
+// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending, paged by `limit` and `cursor` like every list (they are ignored with `alias`, whose answer is one record). When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 //
 // Corresponds with GET /resolve-alias (the `GetResolveAlias` operationId).
 func (c *Client) GetResolveAlias(ctx context.Context, params *GetResolveAliasParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15962,6 +15978,30 @@ func NewGetResolveAliasRequest(server string, params *GetResolveAliasParams) (*h
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -17846,7 +17886,8 @@ type ClientWithResponsesInterface interface {
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-	//   call gives none;
+	//   call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+	//   service_migration_guide);
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -17902,7 +17943,8 @@ type ClientWithResponsesInterface interface {
 	//   `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 	//   answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 	//   error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-	//   call gives none;
+	//   call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+	//   service_migration_guide);
 	// - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 	//
 	// The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -17947,7 +17989,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetMigrationGuideWithResponse Guides for migrating between providers
 	//
-	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
+	// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the catalogs are built, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18156,7 +18198,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetResolveAliasWithResponse Resolve a model alias to its pinned version
 	//
-	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
+	// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending, paged by `limit` and `cursor` like every list (they are ignored with `alias`, whose answer is one record). When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -26470,7 +26512,8 @@ func (c *ClientWithResponses) GetMaxOutputTokensWithResponse(ctx context.Context
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-//     call gives none;
+//     call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+//     service_migration_guide);
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -26532,7 +26575,8 @@ func (c *ClientWithResponses) PostMcpWithBodyWithResponse(ctx context.Context, p
 //     `structuredContent`: the same JSON object, valid against the tool's `outputSchema`. When the endpoint
 //     answers an error status (400, 404, ...) the result has `isError: true`, the text is the endpoint's
 //     error body and there is no `structuredContent`. A tool whose endpoint pages sends `limit` 20 when the
-//     call gives none;
+//     call gives none (the operation's `x-mcp-page-size` where its records are wide: 5 for
+//     service_migration_guide);
 //   - `ping`: result `{}`. Notifications (`notifications/initialized`, ...) are accepted and not answered.
 //
 // The contract's 34 tools and the paid service_health_premium each wrap the endpoint of the same name (the
@@ -26589,7 +26633,7 @@ func (c *ClientWithResponses) GetMcpSupportWithResponse(ctx context.Context, par
 
 // GetMigrationGuideWithResponse Guides for migrating between providers
 //
-// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the service starts, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
+// Stored guides for moving from one provider to another: difficulty, whether the target is compatible with the reference chat-completions API, parameter renames, missing features, the authentication change and gotchas. At least one of `from` and `to` is required: the handler answers 400 when both are missing (each is optional on its own). An unknown provider ID in either answers 404. Sorted by `difficulty` (drop_in, easy, moderate, hard), then `from_provider` ascending, then `to_provider` ascending. Guides cover every ordered pair of the 15 most used LLM providers (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter: 210 guides); a known provider outside them has no guides (200 with an empty list). The guides are not written pair by pair: they are computed when the catalogs are built, by these rules, from the `/reference-compat`, `/function-calling`, `/structured-output` and `/tool-call-format` catalogs. (1) Path: the caller's code stays on the reference SDK when both providers are drop-in replacements (`drop_in_replacement` true); otherwise it moves between the providers' native APIs. (2) `missing_features`: each of tool calling, parallel tool calls, forced tool choice (function calling), JSON-schema structured output, strict schema enforcement (true for a provider if any of its models has it) and reference chat-completions compatibility that the source has and the target is known to lack; one the target leaves unknown is a gotcha ("... not confirmed on <to>") instead. (3) `difficulty`: on the reference path `drop_in` when nothing is missing or unconfirmed, else `easy`; on the native path `moderate` when one side is drop-in, `hard` when neither is; three or more missing features raise it one level, and losing tool calling makes it `hard`. (4) `param_changes` (native path only): the structured-output parameter (the one most of the provider's strictly enforcing models use, else most of its schema-capable models), the tool-choice value that forces a tool call, and the tool result's role and content key (the provider-wide tool-call format, else the one most of its models use), each when the two differ; null on a side that has none. (5) `gotchas`: unconfirmed capabilities; on the reference path the target's `known_quirks`; on the native path that the target is not drop-in and a different tool schema format; a target that enforces role ordering when the source does not; a lower `max_tools`. (6) `auth_change`: the two providers' authentication on the path taken (a hand-curated table citing each provider's authentication page). `reference_compat` is the target's `reference_compatible`. `meta.as_of` is the newest `as_of` of the four input catalogs; `meta.sources` are their sources and the authentication pages.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26936,7 +26980,7 @@ func (c *ClientWithResponses) GetRerankingWithResponse(ctx context.Context, para
 
 // GetResolveAliasWithResponse Resolve a model alias to its pinned version
 //
-// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending. When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
+// Resolves a floating model alias (for example a "latest" name) to the version it currently points to, and says whether the alias updates automatically. With `alias`, the response is the single matching record itself (exact match on `alias`; an unknown alias answers 404). Without `alias`, the response is `{"aliases": [...], "meta": {...}}` listing every known alias (optionally of one provider), sorted by `provider_id`, then `alias` ascending, paged by `limit` and `cursor` like every list (they are ignored with `alias`, whose answer is one record). When several providers serve the same alias and no `provider` is given, the record of the most used of them is returned: the 15 most used LLM providers first, in this order (openai, anthropic, google-gemini, google-vertex-ai, aws-bedrock, azure-openai, mistral, cohere, groq, together, fireworks, deepseek, perplexity, xai, openrouter), then the others by `provider_id`. Derived from the same records as `/model-versions` (see its rules): `current_pinned_version` is null unless the provider's model page names the snapshot the alias points to (cited in `notes`); `release_date` is that version's release date.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -40084,6 +40128,32 @@ func (siw *ServerInterfaceWrapper) GetResolveAlias(w http.ResponseWriter, r *htt
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "provider"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "provider", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", r.URL.Query(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "cursor"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "cursor", Err: err})
 		}
 		return
 	}
