@@ -108,6 +108,9 @@ type Model struct {
 	// AliasOf is the alias this pinned version is the same offer as (same prices, same window): the alias stands
 	// for it in rankings, and it stays reachable by its own ID. "" when it is no such duplicate.
 	AliasOf string
+	// pickPart is the part of the pick score that is the model's own (price, context, capabilities), set when
+	// the index is built; Pick skips a model whose best possible score cannot enter its top 3.
+	pickPart float64
 }
 
 // Benchmark names, in the document's order.
@@ -283,6 +286,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		ix.catalogTasks[p.ID] = map[string]int{}
 	}
 	for _, m := range all {
+		m.pickPart = pickModelPart(m)
 		ix.byProvider[m.Provider] = append(ix.byProvider[m.Provider], m)
 		if m.AliasOf != "" {
 			continue // ranked once, under its alias

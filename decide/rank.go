@@ -182,10 +182,17 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
 		}}
 		var l Live
-		lastProvider := ""
+		lastProvider, providerPart := "", 0.0
 		for _, m := range field {
 			if m.Provider != lastProvider { // field is grouped by provider: one status lookup per provider
 				l, lastProvider = live.get(m.Provider), m.Provider
+				providerPart = pickProviderPart(l)
+			}
+			// Once 3 are kept, a model whose score cannot reach the third is skipped before its steps (most of
+			// the field: the scan dominated /pick). passed then undercounts, which only matters when nothing is
+			// kept. pruneSlack covers the rounding of the score and the order of its sums.
+			if len(best.items) == best.k && providerPart+m.pickPart+pruneSlack < best.items[best.k-1].score {
+				continue
 			}
 			ok := true
 			for k, s := range steps {
@@ -226,25 +233,33 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 	return entries[0], entries[1:], nil
 }
 
-// pickScore is the score rule of Pick, unrounded.
-func pickScore(m *Model, l Live) float64 {
-	score := statusPart(l.Status, pickOperational, pickDegraded, pickUnknown) + latencyPart(l.ResponseTimeMs, pickLatency)
+// pickProviderPart (status, latency) and pickModelPart (price, context, capabilities) add up to the pick score.
+func pickProviderPart(l Live) float64 {
+	return statusPart(l.Status, pickOperational, pickDegraded, pickUnknown) + latencyPart(l.ResponseTimeMs, pickLatency)
+}
+
+func pickModelPart(m *Model) float64 {
+	var score float64
 	if m.Input != nil {
 		score += pickPrice / (1 + m.Input.USD)
 	}
 	if m.Context != nil {
 		score += pickContext * math.Min(1, float64(*m.Context)/pickContextFull)
 	}
-	if m.Caps.Vision {
-		score += pickCapability
+	for _, has := range []bool{m.Caps.Vision, m.Caps.FunctionCalling, m.Caps.JsonMode} {
+		if has {
+			score += pickCapability
+		}
 	}
-	if m.Caps.FunctionCalling {
-		score += pickCapability
-	}
-	if m.Caps.JsonMode {
-		score += pickCapability
-	}
-	return round2(score)
+	return score
+}
+
+// pruneSlack is more than the rounding of a score to cents and any difference in the order of its sums.
+const pruneSlack = 0.01
+
+// pickScore is the score rule of Pick, rounded to cents.
+func pickScore(m *Model, l Live) float64 {
+	return round2(pickProviderPart(l) + pickModelPart(m))
 }
 
 func pickEntry(m *Model, l Live, score float64) PickEntry {

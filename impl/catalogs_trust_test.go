@@ -310,7 +310,8 @@ func TestTrustUptimeHistorySLA(t *testing.T) {
 		{"azure-openai", "99.9", "null"},     // an SLA, no observations: nothing to compare
 		{"google-vertex-ai", "99.5", "null"}, // another target
 		{"openai", "99.9", "false"},          // observed 71.43% in buildHistory
-		{"mistral", "null", "null"},          // no SLA confirmed
+		{"mistral", "99.5", "true"},          // Priority Tier only; observed all up in buildHistory
+		{"cerebras", "null", "null"},         // no SLA confirmed
 		{"google-gemini", "null", "null"},    // publishes no SLA
 	} {
 		if got := num(target[c.provider]); got != c.want {

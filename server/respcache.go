@@ -55,13 +55,17 @@ func answerCache(now func() time.Time) func(http.Handler) http.Handler {
 				_, _ = w.Write(a.body)
 				return
 			}
-			before := w.Header().Clone() // what outer layers set (the request ID) is not part of the answer
+			// What outer layers set (the request ID, a client's rate-limit headers) is not part of the answer.
+			outer := make([]string, 0, len(w.Header()))
+			for k := range w.Header() {
+				outer = append(outer, k)
+			}
 			rec := &answerRecorder{ResponseWriter: w}
 			next.ServeHTTP(rec, r)
 			if rec.status == http.StatusOK && !rec.tooBig && w.Header().Get("Cache-Control") == CatalogCacheControl {
 				kept := http.Header{}
 				for k, v := range w.Header() {
-					if _, outer := before[k]; !outer {
+					if !slices.Contains(outer, k) {
 						kept[k] = slices.Clone(v)
 					}
 				}
@@ -76,7 +80,10 @@ type answerRecorder struct {
 	http.ResponseWriter
 	status int
 	body   bytes.Buffer
-	tooBig bool
+	// tooBig is set when the answer is not to be kept: over answerCacheMaxBytes, streamed, or (decided at the
+	// first write) not a catalog answer.
+	tooBig  bool
+	decided bool
 }
 
 func (a *answerRecorder) WriteHeader(code int) {
@@ -89,6 +96,12 @@ func (a *answerRecorder) WriteHeader(code int) {
 func (a *answerRecorder) Write(b []byte) (int, error) {
 	if a.status == 0 {
 		a.status = http.StatusOK
+	}
+	if !a.decided {
+		// The validator set Cache-Control before the handler wrote: an answer that will not be kept (live
+		// status, errors) is not copied.
+		a.decided = true
+		a.tooBig = a.status != http.StatusOK || a.Header().Get("Cache-Control") != CatalogCacheControl
 	}
 	if !a.tooBig {
 		if a.body.Len()+len(b) > answerCacheMaxBytes {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -136,7 +137,7 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		}
 	}
 
-	strict := api.NewStrictHandlerWithOptions(o.API, []api.StrictMiddlewareFunc{pageScope}, api.StrictHTTPServerOptions{
+	strict := api.NewStrictHandlerWithOptions(o.API, []api.StrictMiddlewareFunc{pageScope(pagedOperations(doc))}, api.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
 			// The validator has already checked the body against the document; this is a decode the
 			// document allows but the generated type cannot hold.
@@ -164,10 +165,30 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 
 // pageScope records the query each operation answers, so that a page cursor is only read back by the query it
 // came from (catalog.Paginate).
-func pageScope(f api.StrictHandlerFunc, operationID string) api.StrictHandlerFunc {
-	return func(ctx context.Context, w http.ResponseWriter, r *http.Request, req any) (any, error) {
-		return f(catalog.WithScope(ctx, operationID, r.URL.Query()), w, r, req)
+func pageScope(paged map[string]bool) api.StrictMiddlewareFunc {
+	return func(f api.StrictHandlerFunc, operationID string) api.StrictHandlerFunc {
+		if !paged[strings.ToLower(operationID)] { // the generated code names operations in Go case
+			return f // no cursor to scope; parsing the query again would only cost time
+		}
+		return func(ctx context.Context, w http.ResponseWriter, r *http.Request, req any) (any, error) {
+			return f(catalog.WithScope(ctx, operationID, r.URL.Query()), w, r, req)
+		}
 	}
+}
+
+// pagedOperations are the operations of doc that take a page cursor, by operationId in lower case.
+func pagedOperations(doc *openapi3.T) map[string]bool {
+	out := map[string]bool{}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, p := range op.Parameters {
+				if p.Value != nil && p.Value.In == openapi3.ParameterInQuery && p.Value.Name == "cursor" {
+					out[strings.ToLower(op.OperationID)] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // HandlerUser is an API some of whose operations send requests through the service's own handler: the MCP
