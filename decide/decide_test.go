@@ -448,7 +448,7 @@ func TestSeedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.priced) < 1800 || len(ix.byTask["llm"]) < 1700 {
+	if len(ix.priced) < 1600 || len(ix.byTask["llm"]) < 1600 { // a broken join gives far fewer
 		t.Errorf("%d priced models, %d llm", len(ix.priced), len(ix.byTask["llm"]))
 	}
 }

@@ -166,9 +166,10 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 	if tokenPricedTask(q.Task) {
 		steps = append(steps, step{"price", "with a known input price", func(m *Model, _ Live) bool { return m.Input != nil }})
 	}
-	// Generally available models first; preview and beta ones only when no generally available model passes
-	// every other step, and then the reason says so.
-	withGA := append(slices.Clone(steps), step{"stage", "generally available", func(m *Model, _ Live) bool { return !preRelease(m.Stage) }})
+	// Generally available models first; preview, beta and deprecated ones only when no generally available
+	// model passes every other step, and then the reason says so (a model its provider is retiring is no
+	// first choice for new code).
+	withGA := append(slices.Clone(steps), step{"stage", "generally available", func(m *Model, _ Live) bool { return !secondChoice(m.Stage) }})
 	// One pass: passed[k] counts the models that pass the first k+1 steps, so that the error can name the step
 	// that emptied the field; only the 3 best survivors are kept (scores are cheap, reasons are built for them).
 	type cand struct {
@@ -414,8 +415,15 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, e
 	return out[:min(q.Limit, len(out))], nil
 }
 
-// preRelease reports whether a lifecycle stage is a preview or beta (experimental models are never indexed).
-func preRelease(stage string) bool { return stage == "preview" || stage == "beta" }
+// secondChoice reports whether a lifecycle stage is a preview, a beta or a deprecation ahead of its shutdown
+// (experimental and sunset models are never indexed).
+func secondChoice(stage string) bool {
+	switch stage {
+	case "preview", "beta", "soft_deprecated", "hard_deprecated":
+		return true
+	}
+	return false
+}
 
 // tokenPricedTask reports whether a task's models are priced per token, so that "a known price" is the input price.
 func tokenPricedTask(task string) bool { return task == "llm" || task == "code" || task == "embedding" }

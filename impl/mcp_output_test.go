@@ -214,7 +214,7 @@ func TestMCPPageCutToFit(t *testing.T) {
 		args := `{"provider":"azure-openai","limit":1000` + cond(cursor != "", `,"cursor":"`+cursor+`"`, "") + `}`
 		got := callTool(t, s, "service_models", args)
 		if got.IsError || len(got.Content[0].Text) > tools.MaxResultBytes {
-			t.Fatalf("%s: error %v, %d bytes", args, got.IsError, len(got.Content[0].Text))
+			t.Fatalf("%s: error %v, %d bytes: %.200s", args, got.IsError, len(got.Content[0].Text), got.Content[0].Text)
 		}
 		if got.Meta[tools.ShrunkMetaKey] != nil {
 			cut++

@@ -151,10 +151,11 @@ func (b *Bridge) shrink(ctx context.Context, t *Tool, req *http.Request, rec *re
 	}
 	limit := asked
 	for range 4 { // records of uneven width can need a second cut; each cut at least halves the overshoot
-		if limit <= 1 || rec.status != http.StatusOK || rec.body.Len() <= MaxResultBytes {
+		n := min(limit, pageLength(rec.body.Bytes())) // a last page holds fewer records than the limit
+		if n <= 1 || rec.status != http.StatusOK || rec.body.Len() <= MaxResultBytes {
 			break
 		}
-		limit = max(1, min(limit-1, limit*MaxResultBytes*9/10/rec.body.Len()))
+		limit = max(1, min(n-1, n*MaxResultBytes*9/10/rec.body.Len()))
 		q.Set("limit", strconv.Itoa(limit))
 		again := req.Clone(ctx)
 		again.URL.RawQuery = q.Encode()
@@ -166,6 +167,23 @@ func (b *Bridge) shrink(ctx context.Context, t *Tool, req *http.Request, rec *re
 	b.log.InfoContext(ctx, "tool page cut to fit the result bound", "tool", t.Name, "asked", asked, "limit", limit)
 	return rec, fmt.Sprintf("limit %d gave more than %d bytes, so this page was cut to limit %d; "+
 		"meta.next_cursor continues the list", asked, MaxResultBytes, limit)
+}
+
+// pageLength is the number of records of a page: the length of the answer's list, its longest top-level array
+// (a paged answer is the list, its meta and at most a short summary). 0 when there is none.
+func pageLength(body []byte) int {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return 0
+	}
+	n := 0
+	for _, v := range top {
+		var list []json.RawMessage
+		if firstByte(v) == '[' && json.Unmarshal(v, &list) == nil {
+			n = max(n, len(list))
+		}
+	}
+	return n
 }
 
 // target is the URL path and query of the tool's endpoint for args: path parameters substituted, query
