@@ -539,3 +539,49 @@ func TestPinnedVersionRankedOnce(t *testing.T) {
 		t.Errorf("estimate of the pinned version = %+v %v", e, err)
 	}
 }
+
+// TestPickPruningChangesNothing compares Pick with and without its skipping, on the real catalogs, for queries
+// and live statuses of every kind: the same pick, runners-up and scores, or the same error.
+func TestPickPruningChangesNothing(t *testing.T) {
+	ix, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var providers []string
+	for _, p := range ix.reg.All() {
+		providers = append(providers, p.ID)
+	}
+	statuses := []string{StatusOperational, StatusDegraded, StatusOutage, StatusUnknown}
+	budget, ctx := 2.0, int64(200000)
+	queries := []PickQuery{
+		{Task: "llm"}, {Task: "llm", Needs: []string{"vision", "json_mode"}, Budget: &budget}, {Task: "code"},
+		{Task: "llm", MinContext: &ctx}, {Task: "embedding"}, {Task: "image"}, {Task: "llm", FreeOnly: true},
+		{Task: "llm", Avoid: []string{"openai", "anthropic"}},
+	}
+	for round := range 12 {
+		live := Statuses{}
+		for i, id := range providers {
+			if round == 0 {
+				break // no status at all: every provider unknown
+			}
+			rt := float64((i*37+round*101)%3000) + 50
+			live[id] = Live{Status: statuses[(i+round)%len(statuses)], ResponseTimeMs: &rt}
+		}
+		for _, q := range queries {
+			prune = true
+			best, rest, err := ix.Pick(q, live)
+			prune = false
+			wantBest, wantRest, wantErr := ix.Pick(q, live)
+			prune = true
+			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+				t.Fatalf("round %d %+v: error %v, full scan %v", round, q, err, wantErr)
+			}
+			got, want := append([]PickEntry{best}, rest...), append([]PickEntry{wantBest}, wantRest...)
+			for i := range max(len(got), len(want)) {
+				if i >= len(got) || i >= len(want) || got[i].Provider != want[i].Provider || got[i].Model != want[i].Model || got[i].Score != want[i].Score {
+					t.Fatalf("round %d %+v: pruned %+v, full scan %+v", round, q, got, want)
+				}
+			}
+		}
+	}
+}

@@ -120,6 +120,9 @@ var Benchmarks = []string{"mmlu", "humaneval", "math", "gpqa", "mgsm", "hellaswa
 type Index struct {
 	reg        *seeds.Registry
 	byTask     map[string][]*Model // each sorted by provider then model ID
+	// byPickPart is byTask with each list sorted by pickPart, highest first: Pick stops its scan where no later
+	// model can reach its top 3.
+	byPickPart map[string][]*Model
 	byProvider map[string][]*Model // each sorted by model ID
 	priced     []*Model            // token-priced models (input price known), by provider then model ID
 	// serves holds, per provider, the tasks of its registry categories and of its catalogued models.
@@ -219,7 +222,7 @@ type modelKey struct{ provider, model string }
 // Build indexes the catalogs over the provider registry.
 func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	ix := &Index{
-		reg: reg, byTask: map[string][]*Model{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
+		reg: reg, byTask: map[string][]*Model{}, byPickPart: map[string][]*Model{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
 		catalogTasks: map[string]map[string]int{}, freeTier: map[string]bool{}, rateLimits: map[string][]seeds.RateLimitRecord{},
 		bench: map[string][]seeds.BenchmarkRecord{}, modelIDs: map[string][]string{},
 	}
@@ -297,6 +300,9 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		if m.Input != nil {
 			ix.priced = append(ix.priced, m)
 		}
+	}
+	for task, field := range ix.byTask {
+		ix.byPickPart[task] = slices.SortedStableFunc(slices.Values(field), func(a, b *Model) int { return cmp.Compare(b.pickPart, a.pickPart) })
 	}
 	for _, f := range c.FreeTier {
 		// Unconfirmed free access (nil) does not count as free: free_only stays a promise.

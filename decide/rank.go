@@ -127,7 +127,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
 		return PickEntry{}, nil, err
 	}
-	field := ix.byTask[q.Task]
+	field := ix.byPickPart[q.Task]
 	if len(field) == 0 {
 		return PickEntry{}, nil, notFoundErr("no %s model in the catalogs (task left none)", q.Task)
 	}
@@ -177,6 +177,11 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 		l     Live
 		score float64
 	}
+	// The best provider part of this moment, over every provider's live status (one not listed is unknown).
+	topProviderPart := pickProviderPart(Live{Status: StatusUnknown})
+	for id := range live {
+		topProviderPart = max(topProviderPart, pickProviderPart(live.get(id)))
+	}
 	run := func(steps []step) (topK[cand], []int) {
 		passed := make([]int, len(steps))
 		best := topK[cand]{k: 3, cmp: func(a, b cand) int {
@@ -185,14 +190,19 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 		var l Live
 		lastProvider, providerPart := "", 0.0
 		for _, m := range field {
-			if m.Provider != lastProvider { // field is grouped by provider: one status lookup per provider
+			// Once 3 are kept, a model whose score cannot reach the third is skipped before its steps, and
+			// since field is sorted by pickPart, the scan ends at the first that could not even with the best
+			// provider part of the moment (the scan dominated /pick). passed then undercounts, which only matters when
+			// nothing is kept. pruneSlack covers the rounding of the score and the order of its sums.
+			full := prune && len(best.items) == best.k
+			if full && topProviderPart+m.pickPart+pruneSlack < best.items[best.k-1].score {
+				break
+			}
+			if m.Provider != lastProvider {
 				l, lastProvider = live.get(m.Provider), m.Provider
 				providerPart = pickProviderPart(l)
 			}
-			// Once 3 are kept, a model whose score cannot reach the third is skipped before its steps (most of
-			// the field: the scan dominated /pick). passed then undercounts, which only matters when nothing is
-			// kept. pruneSlack covers the rounding of the score and the order of its sums.
-			if len(best.items) == best.k && providerPart+m.pickPart+pruneSlack < best.items[best.k-1].score {
+			if full && providerPart+m.pickPart+pruneSlack < best.items[best.k-1].score {
 				continue
 			}
 			ok := true
@@ -254,6 +264,9 @@ func pickModelPart(m *Model) float64 {
 	}
 	return score
 }
+
+// prune turns the skipping of Pick on; the tests turn it off to compare with the full scan.
+var prune = true
 
 // pruneSlack is more than the rounding of a score to cents and any difference in the order of its sums.
 const pruneSlack = 0.01

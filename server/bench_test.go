@@ -32,6 +32,7 @@ func BenchmarkHandler(b *testing.B) {
 		{"healthz", "/healthz"},
 		{"health", "/api/v1/health"},
 		{"pick-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5"},
+		{"pick", "/api/v1/pick?task=llm"},
 		{"rejected-400", "/api/v1/benchmarks?limit=500"},
 		{"pricing-all", "/api/v1/pricing"},
 		{"pricing-page", "/api/v1/pricing?provider=openai&limit=25"},
