@@ -118,8 +118,8 @@ var Benchmarks = []string{"mmlu", "humaneval", "math", "gpqa", "mgsm", "hellaswa
 
 // Index is the catalogs, indexed for the decision endpoints. It is read-only once built.
 type Index struct {
-	reg        *seeds.Registry
-	byTask     map[string][]*Model // each sorted by provider then model ID
+	reg    *seeds.Registry
+	byTask map[string][]*Model // each sorted by provider then model ID
 	// byPickPart is byTask with each list sorted by pickPart, highest first: Pick stops its scan where no later
 	// model can reach its top 3.
 	byPickPart map[string][]*Model
