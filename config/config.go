@@ -1,5 +1,5 @@
-// Package config reads the service's settings. Every setting is an environment variable with a matching flag;
-// a flag wins over the variable, the variable over the default. The variable names are fixed: other issues and
+// Package config reads the service's settings. Every setting is an environment variable with a matching flag,
+// typed (string, duration, int, bool); a flag wins over the variable, the variable over the default. The variable names are fixed: other issues and
 // outside checks use them.
 package config
 
@@ -57,49 +57,124 @@ const (
 	MinPollInterval = 10 * time.Second
 )
 
+// kind is how a setting's text is read; it names the flag's type in -h.
+type kind string
+
+const (
+	text     kind = "string"
+	duration kind = "duration"
+	number   kind = "int"
+	boolean  kind = "bool"
+)
+
+// check reads v as a value of k.
+func (k kind) check(v string) error {
+	var err error
+	switch k {
+	case duration:
+		_, err = time.ParseDuration(v)
+	case number:
+		_, err = strconv.Atoi(v)
+	case boolean:
+		_, err = strconv.ParseBool(v)
+	}
+	if err != nil {
+		return fmt.Errorf("want a %s", map[kind]string{duration: "Go duration such as 30s", number: "whole number", boolean: "true or false"}[k])
+	}
+	return nil
+}
+
+// Which commands read a setting: every setting is serve's; migrate needs the database, simulate an address.
+const (
+	forServe    = 1 << iota
+	forMigrate  = 1 << iota
+	forSimulate = 1 << iota
+	forAll      = forServe | forMigrate | forSimulate
+)
+
+var commands = map[string]int{"serve": forServe, "migrate": forMigrate, "simulate": forSimulate}
+
 type setting struct {
 	env, flag, def, usage string
+	kind                  kind
+	cmds                  int
 	dst                   *string
 }
 
-// Load parses args (without the program or subcommand name) with getenv supplying the variables. Errors name
-// the setting; output receives the flag package's usage text on -h.
+// value is a setting's flag: typed for -h and checked as it is set, so a bad flag is named as the flag.
+type value struct{ s *setting }
+
+func (v value) String() string {
+	if v.s == nil || v.s.dst == nil {
+		return ""
+	}
+	return *v.s.dst
+}
+func (v value) Set(x string) error {
+	if err := v.s.kind.check(x); err != nil {
+		return err
+	}
+	*v.s.dst = x
+	return nil
+}
+func (v value) IsBoolFlag() bool { return v.s.kind == boolean }
+
+// Load parses args (without the program or subcommand name) of the command name (serve, migrate or simulate)
+// with getenv supplying the variables: a command knows only the settings it reads, and the others keep their
+// defaults. An error names what the user used: the flag when one was given, else the variable. output receives
+// the usage text on -h.
 func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
 		rateLimit, proxies, inFlight, timeout, mcpHosts                            string
 		x402                                                                       X402Settings
 	}
-	list := []setting{
-		{"SWITCHBOARD_ADDR", "addr", DefaultAddr, "listen address (host:port)", &raw.addr},
-		{"DATABASE_URL", "database-url", "", "database: sqlite:///path/file.db, a file path, or postgres://... (default: SQLite file switchboard.db in the working folder)", &raw.db},
-		{"SWITCHBOARD_BASE_URL", "base-url", "", "public base address used in verify_url and manage_url (default: http:// + the listen address)", &raw.base},
-		{"SWITCHBOARD_POLL_INTERVAL", "poll-interval", DefaultPollInterval.String(), "time between status-page poll cycles (Go duration, at least 10s)", &raw.poll},
-		{"SWITCHBOARD_STATUS_BASE_URL", "status-base-url", "", "when set, every status page is fetched from this host instead (for the simulator)", &raw.status},
-		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", &raw.slow},
-		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", &raw.polling},
-		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", &raw.loopback},
-		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", &raw.x402.PayTo},
-		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments: base or base-sepolia (or eip155:8453, eip155:84532)", &raw.x402.Network},
-		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", &raw.x402.Asset},
-		{"SWITCHBOARD_X402_FACILITATOR_URL", "x402-facilitator-url", "", "x402 facilitator that verifies and settles payments", &raw.x402.FacilitatorURL},
-		{"SWITCHBOARD_X402_PRICE_USD", "x402-price-usd", "0.001", "price of one premium call in USD", &raw.x402.PriceUSD},
-		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", &raw.logFormat},
-		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", &raw.logLevel},
-		{"SWITCHBOARD_RATE_LIMIT", "rate-limit", "0", "requests per minute per client before 429 (0: no limit)", &raw.rateLimit},
-		{"SWITCHBOARD_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client for the rate limit", &raw.proxies},
-		{"SWITCHBOARD_MAX_IN_FLIGHT", "max-in-flight", "256", "requests served at once; beyond it requests wait briefly, then get 503", &raw.inFlight},
-		{"SWITCHBOARD_REQUEST_TIMEOUT", "request-timeout", "30s", "deadline of every request (Go duration)", &raw.timeout},
-		{"SWITCHBOARD_MCP_ALLOWED_HOSTS", "mcp-allowed-hosts", "", "comma-separated hosts (name or name:port) the MCP endpoint accepts in Host and Origin besides local names (bound to loopback) or the base URL's host; * for any", &raw.mcpHosts},
+	list := []*setting{
+		{"SWITCHBOARD_ADDR", "addr", DefaultAddr, "listen address (host:port)", text, forServe | forSimulate, &raw.addr},
+		{"DATABASE_URL", "database-url", "", "database: sqlite:///path/file.db, a file path, or postgres://... (default: SQLite file switchboard.db in the working folder)", text, forServe | forMigrate, &raw.db},
+		{"SWITCHBOARD_BASE_URL", "base-url", "", "public base address used in verify_url and manage_url (default: http:// + the listen address)", text, forServe, &raw.base},
+		{"SWITCHBOARD_POLL_INTERVAL", "poll-interval", DefaultPollInterval.String(), "time between status-page poll cycles (at least 10s)", duration, forServe, &raw.poll},
+		{"SWITCHBOARD_STATUS_BASE_URL", "status-base-url", "", "when set, every status page is fetched from this host instead (for the simulator)", text, forServe, &raw.status},
+		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", duration, forServe, &raw.slow},
+		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", boolean, forServe, &raw.polling},
+		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
+		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", text, forServe, &raw.x402.PayTo},
+		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments: base or base-sepolia (or eip155:8453, eip155:84532)", text, forServe, &raw.x402.Network},
+		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", text, forServe, &raw.x402.Asset},
+		{"SWITCHBOARD_X402_FACILITATOR_URL", "x402-facilitator-url", "", "x402 facilitator that verifies and settles payments", text, forServe, &raw.x402.FacilitatorURL},
+		{"SWITCHBOARD_X402_PRICE_USD", "x402-price-usd", "0.001", "price of one premium call in USD", text, forServe, &raw.x402.PriceUSD},
+		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", text, forAll, &raw.logFormat},
+		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", text, forAll, &raw.logLevel},
+		{"SWITCHBOARD_RATE_LIMIT", "rate-limit", "0", "requests per minute per client before 429 (0: no limit)", number, forServe, &raw.rateLimit},
+		{"SWITCHBOARD_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client for the rate limit", text, forServe, &raw.proxies},
+		{"SWITCHBOARD_MAX_IN_FLIGHT", "max-in-flight", "256", "requests served at once; beyond it requests wait briefly, then get 503", number, forServe, &raw.inFlight},
+		{"SWITCHBOARD_REQUEST_TIMEOUT", "request-timeout", "30s", "deadline of every request", duration, forServe, &raw.timeout},
+		{"SWITCHBOARD_MCP_ALLOWED_HOSTS", "mcp-allowed-hosts", "", "comma-separated hosts (name or name:port) the MCP endpoint accepts in Host and Origin besides local names (bound to loopback) or the base URL's host; * for any", text, forServe, &raw.mcpHosts},
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		return Settings{}, fmt.Errorf("config: unknown command %q", name)
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(output)
+	fromEnv := map[string]string{} // flag -> the variable its value came from
 	for _, s := range list {
-		def := s.def
-		if v := strings.TrimSpace(getenv(s.env)); v != "" {
-			def = v
+		*s.dst = s.def
+		if s.cmds&cmd == 0 {
+			continue // not this command's: the default, whatever the environment says
 		}
-		fs.StringVar(s.dst, s.flag, def, s.usage+" ["+s.env+"]")
+		if v := strings.TrimSpace(getenv(s.env)); v != "" {
+			if err := s.kind.check(v); err != nil {
+				return Settings{}, fmt.Errorf("%s %q: %w", s.env, v, err)
+			}
+			*s.dst, fromEnv[s.flag] = v, s.env
+		}
+		// The type name in backquotes is what -h shows after the flag.
+		usage := s.usage + " [" + s.env + "]"
+		if s.kind != boolean {
+			usage = s.usage + " [" + s.env + "; `" + string(s.kind) + "`]"
+		}
+		fs.Var(value{s}, s.flag, usage)
 	}
 	if err := fs.Parse(args); err != nil {
 		return Settings{}, err
@@ -107,47 +182,59 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	if fs.NArg() > 0 {
 		return Settings{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	// source names a setting as the user gave it: the flag, the variable, or the default.
+	source := func(flagName string) string {
+		switch {
+		case given[flagName]:
+			return "-" + flagName
+		case fromEnv[flagName] != "":
+			return fromEnv[flagName]
+		}
+		return "default " + flagName
+	}
 
 	st := Settings{Addr: raw.addr, DatabaseURL: raw.db, StatusBaseURL: strings.TrimRight(raw.status, "/"),
 		LogFormat: raw.logFormat, LogLevel: raw.logLevel}
 	if _, _, err := net.SplitHostPort(st.Addr); err != nil {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_ADDR %q: want host:port: %w", st.Addr, err)
+		return Settings{}, fmt.Errorf("%s %q: want host:port: %w", source("addr"), st.Addr, err)
 	}
 	d, err := time.ParseDuration(raw.poll)
 	if err != nil {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL_INTERVAL %q: %w", raw.poll, err)
+		return Settings{}, fmt.Errorf("%s %q: %w", source("poll-interval"), raw.poll, err)
 	}
 	if d < MinPollInterval {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL_INTERVAL %s: must be at least %s", d, MinPollInterval)
+		return Settings{}, fmt.Errorf("%s %s: must be at least %s", source("poll-interval"), d, MinPollInterval)
 	}
 	st.PollInterval = d
 	if st.SlowThreshold, err = time.ParseDuration(raw.slow); err != nil || st.SlowThreshold <= 0 {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_SLOW_THRESHOLD %q: want a positive Go duration such as 3s", raw.slow)
+		return Settings{}, fmt.Errorf("%s %q: want a positive Go duration such as 3s", source("slow-threshold"), raw.slow)
 	}
 	if st.Poll, err = strconv.ParseBool(raw.polling); err != nil {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_POLL %q: want true or false", raw.polling)
+		return Settings{}, fmt.Errorf("%s %q: want true or false", source("poll"), raw.polling)
 	}
 	if st.WebhookAllowLoopback, err = strconv.ParseBool(raw.loopback); err != nil {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK %q: want true or false", raw.loopback)
+		return Settings{}, fmt.Errorf("%s %q: want true or false", source("webhook-allow-loopback"), raw.loopback)
 	}
 	st.X402 = raw.x402
 	if st.RateLimit, err = strconv.Atoi(raw.rateLimit); err != nil || st.RateLimit < 0 {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_RATE_LIMIT %q: want a whole number of requests per minute, 0 for none", raw.rateLimit)
+		return Settings{}, fmt.Errorf("%s %q: want a whole number of requests per minute, 0 for none", source("rate-limit"), raw.rateLimit)
 	}
 	for _, c := range strings.Split(raw.proxies, ",") {
 		if c = strings.TrimSpace(c); c == "" {
 			continue
 		}
 		if _, _, err := net.ParseCIDR(c); err != nil {
-			return Settings{}, fmt.Errorf("SWITCHBOARD_TRUSTED_PROXIES %q: want CIDRs such as 10.0.0.0/8: %w", c, err)
+			return Settings{}, fmt.Errorf("%s %q: want CIDRs such as 10.0.0.0/8: %w", source("trusted-proxies"), c, err)
 		}
 		st.TrustedProxies = append(st.TrustedProxies, c)
 	}
 	if st.MaxInFlight, err = strconv.Atoi(raw.inFlight); err != nil || st.MaxInFlight < 1 {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_MAX_IN_FLIGHT %q: want a positive whole number", raw.inFlight)
+		return Settings{}, fmt.Errorf("%s %q: want a positive whole number", source("max-in-flight"), raw.inFlight)
 	}
 	if st.RequestTimeout, err = time.ParseDuration(raw.timeout); err != nil || st.RequestTimeout <= 0 {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_REQUEST_TIMEOUT %q: want a positive Go duration such as 30s", raw.timeout)
+		return Settings{}, fmt.Errorf("%s %q: want a positive Go duration such as 30s", source("request-timeout"), raw.timeout)
 	}
 
 	for _, h := range strings.Split(raw.mcpHosts, ",") {
@@ -155,7 +242,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 			continue
 		}
 		if h != "*" && (strings.ContainsAny(h, "/ @?#") || strings.HasPrefix(h, ":")) {
-			return Settings{}, fmt.Errorf("SWITCHBOARD_MCP_ALLOWED_HOSTS %q: want host names or host:port, such as switchboard.example.com", h)
+			return Settings{}, fmt.Errorf("%s %q: want host names or host:port, such as switchboard.example.com", source("mcp-allowed-hosts"), h)
 		}
 		st.MCPAllowedHosts = append(st.MCPAllowedHosts, h)
 	}
@@ -165,22 +252,22 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		st.BaseURL = "http://" + st.Addr
 	}
 	if err := checkHTTPURL(st.BaseURL); err != nil {
-		return Settings{}, fmt.Errorf("SWITCHBOARD_BASE_URL: %w", err)
+		return Settings{}, fmt.Errorf("%s: %w", source("base-url"), err)
 	}
 	if st.StatusBaseURL != "" {
 		if err := checkHTTPURL(st.StatusBaseURL); err != nil {
-			return Settings{}, fmt.Errorf("SWITCHBOARD_STATUS_BASE_URL: %w", err)
+			return Settings{}, fmt.Errorf("%s: %w", source("status-base-url"), err)
 		}
 	}
 	switch st.LogFormat {
 	case "json", "text":
 	default:
-		return Settings{}, fmt.Errorf("SWITCHBOARD_LOG_FORMAT %q: want json or text", st.LogFormat)
+		return Settings{}, fmt.Errorf("%s %q: want json or text", source("log-format"), st.LogFormat)
 	}
 	switch st.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
-		return Settings{}, fmt.Errorf("SWITCHBOARD_LOG_LEVEL %q: want debug, info, warn or error", st.LogLevel)
+		return Settings{}, fmt.Errorf("%s %q: want debug, info, warn or error", source("log-level"), st.LogLevel)
 	}
 	return st, nil
 }

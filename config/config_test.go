@@ -94,3 +94,50 @@ func TestInvalid(t *testing.T) {
 		t.Error("a stray argument was accepted")
 	}
 }
+
+// TestErrorsNameWhatWasUsed: a bad value is named as the user gave it, the flag or the variable.
+func TestErrorsNameWhatWasUsed(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		vars map[string]string
+		want string
+	}{
+		{[]string{"-poll-interval", "1s"}, nil, "-poll-interval"},
+		{nil, map[string]string{"SWITCHBOARD_POLL_INTERVAL": "1s"}, "SWITCHBOARD_POLL_INTERVAL"},
+		{[]string{"-max-in-flight", "0"}, map[string]string{"SWITCHBOARD_MAX_IN_FLIGHT": "5"}, "-max-in-flight"},
+		{[]string{"-rate-limit", "many"}, nil, "-rate-limit"},
+		{[]string{"-poll=sometimes"}, nil, "-poll"},
+		{[]string{"-log-level", "loud"}, nil, "-log-level"},
+	} {
+		_, err := config.Load("serve", c.args, env(c.vars), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: error %v does not name %s", c.args, c.vars, err, c.want)
+		}
+		if c.want[0] == '-' && err != nil && strings.Contains(err.Error(), "SWITCHBOARD_") {
+			t.Errorf("%v: error %v names the variable, the user gave the flag", c.args, err)
+		}
+	}
+}
+
+// TestCommandsKnowTheirFlags: -h lists a command's own settings, typed, and a setting of another command is
+// neither a flag nor read from the environment.
+func TestCommandsKnowTheirFlags(t *testing.T) {
+	var help strings.Builder
+	if _, err := config.Load("migrate", []string{"-h"}, env(nil), &help); err == nil {
+		t.Fatal("-h gave no error (flag.ErrHelp)")
+	}
+	if h := help.String(); !strings.Contains(h, "-database-url") || strings.Contains(h, "-poll-interval") || strings.Contains(h, "-addr") {
+		t.Errorf("migrate -h:\n%s", h)
+	}
+	help.Reset()
+	_, _ = config.Load("serve", []string{"-h"}, env(nil), &help)
+	if h := help.String(); !strings.Contains(h, "-poll-interval duration") || !strings.Contains(h, "-rate-limit int") || strings.Contains(h, "-poll string") {
+		t.Errorf("serve -h does not type its flags:\n%s", h)
+	}
+	if _, err := config.Load("migrate", []string{"-poll-interval", "1m"}, env(nil), io.Discard); err == nil {
+		t.Error("migrate took serve's -poll-interval")
+	}
+	if _, err := config.Load("simulate", nil, env(map[string]string{"SWITCHBOARD_POLL_INTERVAL": "soon"}), io.Discard); err != nil {
+		t.Errorf("simulate read serve's variable: %v", err)
+	}
+}

@@ -68,7 +68,7 @@ func main() {
 			// -h asked for the usage, which has been printed: not a failure.
 			os.Exit(0)
 		}
-		fmt.Fprintln(os.Stderr, "switchboard:", err)
+		fatal(os.Stderr, os.Args[1:], os.Getenv, err)
 		os.Exit(2)
 	}
 }
@@ -81,7 +81,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "switchboard", version())
+		v, commit, built := buildInfo()
+		fmt.Fprintf(stdout, "switchboard %s (commit %s, built %s)\n", v, commit, built)
 		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -144,12 +145,6 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	payments, err := x402.ParseSettings(st.X402)
 	if err != nil {
 		return err
-	}
-	if payments.Enabled() {
-		log.Info("premium payments enabled", "network", payments.Network.Name, "pay_to", payments.PayTo.Hex(),
-			"asset", payments.Asset.Hex(), "price", payments.Price.String(), "facilitator", payments.FacilitatorURL)
-	} else {
-		log.Warn("premium payments not configured (SWITCHBOARD_X402_PAY_TO is empty): the premium endpoint answers 503")
 	}
 	s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
 	if err != nil {
@@ -242,6 +237,13 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	}
 	err = serveUntil(ctx, srv, st.Addr, ready, func(addr string) {
 		log.Info("serving", "addr", addr, "base_url", st.BaseURL, "database", s.Engine(), "version", version())
+		// Optional features are reported once the service runs, never ahead of a start-up error.
+		if payments.Enabled() {
+			log.Info("premium payments enabled", "network", payments.Network.Name, "pay_to", payments.PayTo.Hex(),
+				"asset", payments.Asset.Hex(), "price", payments.Price.String(), "facilitator", payments.FacilitatorURL)
+		} else {
+			log.Warn("premium payments not configured (SWITCHBOARD_X402_PAY_TO is empty): the premium endpoint answers 503")
+		}
 		warnStaleCatalogs(log, time.Now())
 	})
 	if err != nil {
@@ -306,10 +308,55 @@ func newLogger(st config.Settings, w io.Writer) *slog.Logger {
 }
 
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	v, _, _ := buildInfo()
+	return v
+}
+
+// buildInfo is the module version ("dev" for a local build), the VCS commit and its time as the Go toolchain
+// stamped them into the binary ("unknown" when it did not, as for go run or a build outside a checkout).
+func buildInfo() (version, commit, built string) {
+	version, commit, built = "dev", "unknown", "unknown"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return
 	}
-	return "dev"
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		version = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			commit = s.Value
+		case "vcs.time":
+			built = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				defer func() { commit += "-dirty" }()
+			}
+		}
+	}
+	return
+}
+
+// fatal writes the error that stops the program as one log line, in the log format the command line or the
+// environment asks for (JSON unless text is asked), so that a log collector reads it like every other line.
+func fatal(w io.Writer, args []string, getenv func(string) string, err error) {
+	format := getenv("SWITCHBOARD_LOG_FORMAT")
+	for i, a := range args {
+		switch {
+		case a == "-log-format" || a == "--log-format":
+			if i+1 < len(args) {
+				format = args[i+1]
+			}
+		case strings.HasPrefix(a, "-log-format=") || strings.HasPrefix(a, "--log-format="):
+			format = a[strings.IndexByte(a, '=')+1:]
+		}
+	}
+	var h slog.Handler = slog.NewJSONHandler(w, nil)
+	if strings.TrimSpace(format) == "text" {
+		h = slog.NewTextHandler(w, nil)
+	}
+	slog.New(h).Error("switchboard stopped", "error", err.Error())
 }
 
 // warnStaleCatalogs says once, at start, which catalogs stand on sources older than seeds.StaleAfter, so that an

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -90,7 +92,7 @@ func TestCommands(t *testing.T) {
 	if err := run(context.Background(), []string{"frobnicate"}, env, &out, &errOut); err == nil {
 		t.Error("an unknown command was accepted")
 	}
-	if err := run(context.Background(), []string{"serve", "--poll-interval", "1s"}, env, &out, &errOut); err == nil || !strings.Contains(err.Error(), "SWITCHBOARD_POLL_INTERVAL") {
+	if err := run(context.Background(), []string{"serve", "--poll-interval", "1s"}, env, &out, &errOut); err == nil || !strings.Contains(err.Error(), "-poll-interval") {
 		t.Errorf("bad setting: %v", err)
 	}
 }
@@ -106,5 +108,49 @@ func TestServerCarriesNoCatalogBuild(t *testing.T) {
 		if strings.Contains(dep, "/switchboard/catalogbuild") {
 			t.Errorf("the server imports %s", dep)
 		}
+	}
+}
+
+// TestCLIThroughTheBinary runs the built binary as a user would: -h answers 0 with the command's own typed
+// flags, version names the commit, and a bad flag ends in one JSON log line that names the flag, exit 2.
+func TestCLIThroughTheBinary(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "switchboard")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	runBin := func(args ...string) (string, string, int) {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Env = []string{"PATH=/usr/bin:/bin"}
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String(), stderr.String(), code
+	}
+	_, help, code := runBin("serve", "--help")
+	if code != 0 || !strings.Contains(help, "-poll-interval duration") || !strings.Contains(help, "-max-in-flight int") {
+		t.Errorf("serve --help: exit %d\n%s", code, help)
+	}
+	_, help, code = runBin("migrate", "-h")
+	if code != 0 || !strings.Contains(help, "-database-url") || strings.Contains(help, "-poll-interval") || strings.Contains(help, "-addr") {
+		t.Errorf("migrate -h: exit %d\n%s", code, help)
+	}
+	out, _, code := runBin("version")
+	if code != 0 || !strings.HasPrefix(out, "switchboard ") || !strings.Contains(out, "commit ") || !strings.Contains(out, "built ") {
+		t.Errorf("version: exit %d %q", code, out)
+	}
+	_, logs, code := runBin("serve", "--poll-interval", "1s")
+	var line struct {
+		Level, Msg, Error string
+	}
+	if code != 2 || strings.Count(strings.TrimSpace(logs), "\n") != 0 || json.Unmarshal([]byte(logs), &line) != nil ||
+		line.Level != "ERROR" || !strings.Contains(line.Error, "-poll-interval") || strings.Contains(line.Error, "SWITCHBOARD_") {
+		t.Errorf("bad flag: exit %d, stderr %q", code, logs)
 	}
 }
