@@ -23,7 +23,7 @@ demo: build
 	scripts/demo.sh ./switchboard
 
 build:
-	$(GO) build -o switchboard ./cmd/switchboard
+	$(GO) build -buildvcs=auto -o switchboard ./cmd/switchboard
 
 ## catalogs: rebuild seeds/catalogs offline from the snapshots in sources/ (upstream data sets with their manifests,
 ## and the providers' official pages curated in sources/official); also writes seeds/catalogs/REPORT.md
