@@ -12,6 +12,16 @@ pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$dir"; }
 trap cleanup EXIT INT TERM
 
+# A port already taken is named before anything starts, with the setting that moves it.
+for p in "DEMO_API_PORT ${api##*:}" "DEMO_SIM_PORT ${sim##*:}" "DEMO_HOOK_PORT ${hook##*:}"; do
+  set -- $p
+  if (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; then
+    echo "make demo: port $2 on 127.0.0.1 is already in use (by another program or an earlier demo);" \
+      "choose another with $1, for example: $1=$(( $2 + 1000 )) make demo" >&2
+    exit 1
+  fi
+done
+
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 get() { curl -fsS "http://$api$1"; }
 wait_for() { for _ in $(seq 1 50); do curl -fsS "$1" >/dev/null 2>&1 && return 0; sleep 0.2; done; echo "no answer from $1" >&2; exit 1; }
@@ -81,5 +91,13 @@ control anthropic '{"fail": "timeout"}'
 sleep 11
 get /api/v1/freshness?provider=anthropic
 
-say "Done. Both keep running until Ctrl-C: try curl http://$api/api/v1/health, or PUT http://$sim/_control/<provider>"
+say "Done. The service and the simulator keep running until Ctrl-C, which stops everything the demo started"
+cat <<EOF
+dashboard:  http://$api/
+API docs:   http://$api/docs
+try:
+  curl -s http://$api/api/v1/health
+  curl -s 'http://$api/api/v1/pick?task=llm'
+  curl -s -X PUT http://$sim/_control/mistral -H 'Content-Type: application/json' -d '{"status": "degraded"}'
+EOF
 wait

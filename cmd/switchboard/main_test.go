@@ -7,9 +7,12 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +147,18 @@ func TestCLIThroughTheBinary(t *testing.T) {
 	out, _, code := runBin("version")
 	if code != 0 || !strings.HasPrefix(out, "switchboard ") || !strings.Contains(out, "commit ") || !strings.Contains(out, "built ") {
 		t.Errorf("version: exit %d %q", code, out)
+	}
+	// make demo names a port already taken, and the setting that moves it, before it starts anything.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	demo := exec.Command("bash", "../../scripts/demo.sh", bin)
+	demo.Env = []string{"PATH=" + os.Getenv("PATH"), "DEMO_SIM_PORT=" + port}
+	if out, err := demo.CombinedOutput(); err == nil || !strings.Contains(string(out), "port "+port) || !strings.Contains(string(out), "DEMO_SIM_PORT=") {
+		t.Errorf("make demo on a taken port: %v\n%s", err, out)
 	}
 	_, logs, code := runBin("serve", "--poll-interval", "1s")
 	var line struct {
