@@ -21,6 +21,13 @@ func ReadDataSetDates(dataDir string) (DataSetDates, error) {
 		}
 		out[f.id] = m.Date
 	}
+	rel, ok, err := genaiReleaseManifest(dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		out[SourceGenAI] = max(out[SourceGenAI], rel.Date)
+	}
 	return out, nil
 }
 

@@ -77,6 +77,11 @@ func (c *converter) load() error {
 	if err := readJSON(c.in.DataDir, snapGenAI.File, &c.gp); err != nil {
 		return err
 	}
+	if rel, ok, err := readGenAIRelease(c.in.DataDir); err != nil {
+		return err
+	} else if ok {
+		c.gp = mergeGenAIRelease(c.gp, rel)
+	}
 	if err := readJSON(c.in.DataDir, snapLLMStats.File, &c.ls); err != nil {
 		return err
 	}

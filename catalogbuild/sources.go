@@ -2,6 +2,7 @@ package catalogbuild
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -57,7 +58,29 @@ func resolveSnapshots(dir string) (snapshots, error) {
 			return s, err
 		}
 	}
+	// The genai-prices data set is the snapshot brought up to its newer npm release, when the folder has one.
+	rel, ok, err := genaiReleaseManifest(dir)
+	if err != nil || !ok {
+		return s, err
+	}
+	s.GenAI.Date = max(s.GenAI.Date, rel.Date)
+	s.GenAI.Source.Name = fmt.Sprintf("%s, updated by its npm release @pydantic/genai-prices %s (%s)", s.GenAI.Source.Name, *rel.Version, rel.Date)
 	return s, nil
+}
+
+// genaiReleaseManifest is the manifest of the genai-prices npm release; ok is false when there is none.
+func genaiReleaseManifest(dir string) (Manifest, bool, error) {
+	if _, err := os.Stat(filepath.Join(dir, genaiReleaseFile)); errors.Is(err, os.ErrNotExist) {
+		return Manifest{}, false, nil
+	}
+	m, err := ReadManifest(dir, genaiReleaseFile)
+	if err != nil {
+		return Manifest{}, false, err
+	}
+	if m.Version == nil {
+		return Manifest{}, false, fmt.Errorf("%s: the manifest names no version", genaiReleaseFile)
+	}
+	return *m, true, nil
 }
 
 var (
