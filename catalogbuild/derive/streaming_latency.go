@@ -210,12 +210,22 @@ func buildStreamingLatency(in *Input) (*Catalog, error) {
 		all = append(all, p.Models...)
 	}
 	d := findDefaults(all)
+	// A model retired since the table was written (models.json leaves retired models out) has no latency to
+	// report any more.
+	models, err := Records[seeds.ModelRecord](in, seeds.CatalogModels)
+	if err != nil {
+		return nil, err
+	}
+	current := map[[2]string]bool{}
+	for _, m := range models {
+		current[[2]string{m.ProviderId, m.ModelId}] = true
+	}
 	reg := seeds.Providers()
 	var recs []api.StreamingLatencyRecord
 	for pid, p := range f.Providers {
 		for _, row := range p.Models {
 			to, ok := streamingModels[[2]string{pid, row.ModelID}]
-			if !ok {
+			if !ok || !current[[2]string{to.ProviderID, to.ModelID}] {
 				continue
 			}
 			prov, _ := reg.Get(to.ProviderID)
