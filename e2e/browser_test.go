@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/poller"
@@ -55,7 +56,7 @@ func TestDashboardInBrowser(t *testing.T) {
 	defer sim.Close()
 
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	p, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: simSrv.URL, SlowThreshold: 5 * time.Second}, st, reg.All(), log)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/impl"
 )
 
@@ -92,7 +93,7 @@ func TestMCPClient(t *testing.T) {
 	node := systemNode(t)
 	// A fixed clock: GET /health carries the time it was made, and the script compares it with the tool's text.
 	now := time.Now().UTC().Truncate(time.Second)
-	st := apitest.OpenStore(t, "sqlite://"+filepath.Join(t.TempDir(), "mcp.db"))
+	st := dbtest.OpenStore(t, "sqlite://"+filepath.Join(t.TempDir(), "mcp.db"))
 	s := apitest.Start(t, apitest.Options{Store: st, API: impl.New(impl.Deps{Store: st, Now: func() time.Time { return now }})})
 	dir, _ := filepath.Abs("mcp")
 	out := run(t, dir, node, "client.mjs", s.URL)

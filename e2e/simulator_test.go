@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
@@ -25,7 +26,7 @@ func TestWholeCycleAgainstSimulator(t *testing.T) {
 	srv := httptest.NewServer(sim.Handler())
 	defer srv.Close()
 	defer sim.Close()
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			sim.Reset()
 			st, _ := e.Open(t)

@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/x402"
@@ -44,7 +45,7 @@ func paidServer(t *testing.T) (*apitest.Server, *x402test.Facilitator, x402.Conf
 	t.Helper()
 	fac := x402test.NewFacilitator(t)
 	cfg := x402test.Config(t, fac.URL)
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	rt := 240.0
 	if _, err := st.RecordCheck(context.Background(), store.Check{ProviderID: "openai", CheckedAt: time.Now().UTC().Add(-time.Minute),
 		Outcome: store.OutcomeOperational, ResponseTimeMs: &rt}); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/seeds"
@@ -22,7 +23,7 @@ import (
 // TestCatalogEndpoints runs the catalog contract on every engine (the catalogs do not touch the store, but the
 // server under test is the whole service).
 func TestCatalogEndpoints(t *testing.T) {
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			st, _ := e.Open(t)
 			day := buildDay(t)

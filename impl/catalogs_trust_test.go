@@ -12,6 +12,7 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/seeds"
@@ -292,7 +293,7 @@ func TestSLATarget(t *testing.T) {
 // TestTrustUptimeHistorySLA checks that /uptime-history reads its sla_target from the SLA catalog through the
 // health view New builds (the server's own wiring, not a view made by the test).
 func TestTrustUptimeHistorySLA(t *testing.T) {
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	buildHistory(t, st, time.Now().UTC())
 	s := apitest.Start(t, apitest.Options{Store: st})
 	slas, _ := catFile[api.SlaRecord](t, "sla")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
@@ -60,7 +61,7 @@ var decisionStatuses = map[string]liveCheck{
 // TestDecisionEndpoints runs the nine decision endpoints on every engine; apitest validates every answer against
 // the OpenAPI document.
 func TestDecisionEndpoints(t *testing.T) {
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			st, _ := e.Open(t)
 			view := recordStatuses(t, st, time.Now().UTC(), decisionStatuses)
@@ -480,7 +481,7 @@ func BenchmarkDecisionHandlers(b *testing.B) {
 // TestPickChoosesGenerallyAvailablePricedModel: with every provider up, as on the simulator, /pick?task=llm
 // chooses a generally available model with a known price (never an experimental build at $0).
 func TestPickChoosesGenerallyAvailablePricedModel(t *testing.T) {
-	st := apitest.OpenStore(t, "sqlite://"+t.TempDir()+"/pick.db")
+	st := dbtest.OpenStore(t, "sqlite://"+t.TempDir()+"/pick.db")
 	checks := map[string]liveCheck{}
 	for _, p := range seeds.Providers().All() {
 		checks[p.ID] = liveCheck{parse.Operational, 200}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
@@ -87,7 +88,7 @@ func buildHistory(t *testing.T, st store.Store, now time.Time) {
 // TestLiveEndpoints runs the seven live endpoints over a realistic history on every engine. apitest validates
 // every answer against the OpenAPI document.
 func TestLiveEndpoints(t *testing.T) {
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			st, _ := e.Open(t)
 			now := time.Now().UTC()

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/tools"
 )
@@ -39,7 +40,7 @@ var toolArgs = map[string][]map[string]any{
 // validator (santhosh-tekuri/jsonschema, not the code that built the schemas), that each structuredContent
 // follows the tool's outputSchema, and that it is the same object as the endpoint's HTTP answer.
 func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
-	s := mcpServer(t, apitest.Engines(t)[0])
+	s := mcpServer(t, dbtest.Engines(t)[0])
 	list := listTools(t, s)
 	if len(list.Tools) != 35 {
 		t.Fatalf("%d tools", len(list.Tools))
@@ -167,7 +168,7 @@ const maxToolResult = 40000
 // TestMCPToolResultsAreBounded calls every tool with only its required arguments and with a few realistic
 // filters: no result is longer than maxToolResult characters.
 func TestMCPToolResultsAreBounded(t *testing.T) {
-	s := mcpServer(t, apitest.Engines(t)[0])
+	s := mcpServer(t, dbtest.Engines(t)[0])
 	list := listTools(t, s)
 	extra := map[string][]map[string]any{
 		"service_pricing":         {{"provider": "openai"}, {"task": "llm", "limit": 50}, {"limit": 1000}},
@@ -199,7 +200,7 @@ func TestMCPToolResultsAreBounded(t *testing.T) {
 // TestMCPPageCutToFit asks for pages far over the bound: each comes back cut to fit, says so in _meta, and the
 // walk by next_cursor still gives the whole list, in order, as one HTTP answer does.
 func TestMCPPageCutToFit(t *testing.T) {
-	s := mcpServer(t, apitest.Engines(t)[0])
+	s := mcpServer(t, dbtest.Engines(t)[0])
 	var whole struct {
 		Models []struct {
 			ModelID string `json:"model_id"`

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
@@ -24,7 +25,7 @@ const mcpPath = "/api/v1/mcp"
 
 // mcpServer runs the service over the live-endpoint history of live_test.go with a fixed clock, so an answer
 // that carries the time (GET /health's timestamp) is the same over HTTP and through a tool.
-func mcpServer(t *testing.T, e apitest.Engine) *apitest.Server {
+func mcpServer(t *testing.T, e dbtest.Engine) *apitest.Server {
 	t.Helper()
 	st, _ := e.Open(t)
 	now := time.Now().UTC().Truncate(time.Second)
@@ -99,7 +100,7 @@ func callTool(t *testing.T, s *apitest.Server, name, args string) toolAnswer {
 // TestMCPEqualsHTTP checks, on every engine, that a tool's text is the body of the same request over HTTP, byte
 // for byte, and that an error status makes the result an error.
 func TestMCPEqualsHTTP(t *testing.T) {
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			s := mcpServer(t, e)
 			for _, c := range []struct {

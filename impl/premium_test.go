@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
@@ -103,7 +104,7 @@ func (e *premiumEnv) payment(nonce string) store.PaymentState {
 }
 
 func TestPremium(t *testing.T) {
-	for _, eng := range apitest.Engines(t) {
+	for _, eng := range dbtest.Engines(t) {
 		t.Run(eng.Name, func(t *testing.T) {
 			t.Run("NotConfigured", func(t *testing.T) { testPremiumNotConfigured(t, eng) })
 			t.Run("Paid", func(t *testing.T) { testPremiumPaid(t, eng) })
@@ -116,7 +117,7 @@ func TestPremium(t *testing.T) {
 	}
 }
 
-func testPremiumNotConfigured(t *testing.T, eng apitest.Engine) {
+func testPremiumNotConfigured(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	s := apitest.Start(t, apitest.Options{Store: st})
 	for _, h := range []http.Header{nil, {"X-Payment": {"eyJ4NDAyVmVyc2lvbiI6MX0="}}} {
@@ -127,7 +128,7 @@ func testPremiumNotConfigured(t *testing.T, eng apitest.Engine) {
 	}
 }
 
-func testPremiumPaid(t *testing.T, eng apitest.Engine) {
+func testPremiumPaid(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	buildHistory(t, st, time.Now().UTC())
 	e := startPremium(t, st, nil)
@@ -224,7 +225,7 @@ func testPremiumPaid(t *testing.T, eng apitest.Engine) {
 func eqPtr(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 
 // testPremiumLocalRefusals: payments refused before the facilitator or the store is involved.
-func testPremiumLocalRefusals(t *testing.T, eng apitest.Engine) {
+func testPremiumLocalRefusals(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	e := startPremium(t, st, nil)
 	other := x402test.NewPayer(t)
@@ -290,7 +291,7 @@ func testPremiumLocalRefusals(t *testing.T, eng apitest.Engine) {
 }
 
 // testPremiumConcurrent sends one payment twice at once: exactly one is served, and settled once.
-func testPremiumConcurrent(t *testing.T, eng apitest.Engine) {
+func testPremiumConcurrent(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	e := startPremium(t, st, nil)
 	// Verification takes a while, so that both requests are in flight together.
@@ -339,7 +340,7 @@ func testPremiumConcurrent(t *testing.T, eng apitest.Engine) {
 
 // testPremiumVerifyFailures: the facilitator refuses or fails at verification. Nothing is served or settled,
 // and the claim is released, so the same authorization can be presented again.
-func testPremiumVerifyFailures(t *testing.T, eng apitest.Engine) {
+func testPremiumVerifyFailures(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	e := startPremium(t, st, func(c *x402.Config) { c.FacilitatorTimeout = 300 * time.Millisecond })
 	for _, tc := range []struct {
@@ -375,7 +376,7 @@ func testPremiumVerifyFailures(t *testing.T, eng apitest.Engine) {
 }
 
 // testPremiumFacilitatorDown: nothing listens at the facilitator address: 503, nothing stored.
-func testPremiumFacilitatorDown(t *testing.T, eng apitest.Engine) {
+func testPremiumFacilitatorDown(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	dead := x402test.DeadURL(t)
 	e := startPremium(t, st, func(c *x402.Config) { c.FacilitatorURL = dead })
@@ -391,7 +392,7 @@ func testPremiumFacilitatorDown(t *testing.T, eng apitest.Engine) {
 
 // testPremiumSettleFailures: settlement fails after a verified payment. The answer is withheld, the nonce is
 // spent for good (the transfer may have happened), and the failure is logged at error level.
-func testPremiumSettleFailures(t *testing.T, eng apitest.Engine) {
+func testPremiumSettleFailures(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	e := startPremium(t, st, func(c *x402.Config) { c.FacilitatorTimeout = 300 * time.Millisecond })
 	for _, tc := range []struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/x402"
 	"github.com/switchboard/switchboard/x402/x402test"
@@ -50,7 +51,7 @@ func (e *premiumEnv) v2() (x402.Requirements, *x402.ResourceInfo) {
 }
 
 func TestPremiumV2(t *testing.T) {
-	for _, eng := range apitest.Engines(t) {
+	for _, eng := range dbtest.Engines(t) {
 		t.Run(eng.Name, func(t *testing.T) {
 			st, _ := eng.Open(t)
 			e := startPremium(t, st, nil)
@@ -154,7 +155,7 @@ func TestPremiumV2(t *testing.T) {
 
 // TestPremiumV2Concurrent sends one v2 payment twice at once: one answer, one settlement.
 func TestPremiumV2Concurrent(t *testing.T) {
-	for _, eng := range apitest.Engines(t) {
+	for _, eng := range dbtest.Engines(t) {
 		t.Run(eng.Name, func(t *testing.T) {
 			st, _ := eng.Open(t)
 			e := startPremium(t, st, nil)
@@ -228,7 +229,7 @@ func checkBazaarHTTP(t *testing.T, pr x402.PaymentRequired) {
 // an error result carrying the v2 requirements; the paid one carries the receipt in _meta; a replay is refused.
 // Every structuredContent follows the tool's outputSchema (checked with a JSON Schema validator).
 func TestMCPPremiumTool(t *testing.T) {
-	for _, eng := range apitest.Engines(t) {
+	for _, eng := range dbtest.Engines(t) {
 		t.Run(eng.Name, func(t *testing.T) {
 			st, _ := eng.Open(t)
 			e := startPremium(t, st, nil)

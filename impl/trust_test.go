@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 )
 
@@ -21,7 +22,7 @@ func sha(s string) string {
 
 // TestTrustRecords runs the attestation, handoff and validation contract on every engine.
 func TestTrustRecords(t *testing.T) {
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			st, dbURL := e.Open(t)
 			s := apitest.Start(t, apitest.Options{Store: st})
@@ -183,7 +184,7 @@ func testTextNeverStored(t *testing.T, s *apitest.Server, dbURL string) {
 			t.Errorf("a failing request answered %d %s", f.Status, f.Body)
 		}
 	}
-	dump := apitest.DumpTables(t, dbURL)
+	dump := dbtest.DumpTables(t, dbURL)
 	if !strings.Contains(dump, sha(marker)) {
 		t.Fatalf("the dump does not even hold the marker's hash; is it reading the right database?\n%.500s", dump)
 	}

@@ -9,13 +9,14 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 )
 
 // TestWebhooks runs the subscription contract on every engine. Every answer is checked against the document
 // by apitest.
 func TestWebhooks(t *testing.T) {
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			st, dbURL := e.Open(t)
 			s := apitest.Start(t, apitest.Options{Store: st})
@@ -209,7 +210,7 @@ func testWebhookSecret(t *testing.T, s *apitest.Server, dbURL string) {
 	if strings.Contains(s.Logs.String(), hookSecret) {
 		t.Error("the secret reached the log")
 	}
-	if !strings.Contains(apitest.DumpTables(t, dbURL), hookSecret) {
+	if !strings.Contains(dbtest.DumpTables(t, dbURL), hookSecret) {
 		t.Error("the secret was not stored: deliveries could not be signed")
 	}
 }

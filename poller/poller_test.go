@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
@@ -124,7 +124,7 @@ func TestCycleFailuresAreNeverOutages(t *testing.T) {
 	defer close(pg.hangUntil)
 	srv := httptest.NewServer(pg)
 	defer srv.Close()
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	// Long enough to read 5 MiB on a loaded machine, short enough to keep the test quick.
 	const timeout = 1500 * time.Millisecond
 	p := newPoller(t, st, srv.URL, providers("ok", "hang", "big", "redirect", "html", "error", "slow"), timeout)
@@ -182,7 +182,7 @@ func TestConditionalRequestsAndTransitions(t *testing.T) {
 	pg := &pages{hangUntil: make(chan struct{})}
 	srv := httptest.NewServer(pg)
 	defer srv.Close()
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			pg.mu.Lock()
 			pg.outage, pg.notMod = false, 0
@@ -200,7 +200,7 @@ func TestConditionalRequestsAndTransitions(t *testing.T) {
 			p.RunCycle(context.Background())
 
 			// A restart in the middle: a new poller over the same database, loading its state.
-			p2 := newPoller(t, apitest.OpenStore(t, u), srv.URL, providers("ok", "flaky"), time.Second)
+			p2 := newPoller(t, dbtest.OpenStore(t, u), srv.URL, providers("ok", "flaky"), time.Second)
 			p2.RunCycle(context.Background()) // still outage: no new change, no new event
 			pg.mu.Lock()
 			pg.outage = false
@@ -251,7 +251,7 @@ func TestShutdownRecordsNothingItCutOff(t *testing.T) {
 	defer close(pg.hangUntil)
 	srv := httptest.NewServer(pg)
 	defer srv.Close()
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	p := newPoller(t, st, srv.URL, providers("ok", "hang"), 5*time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -21,7 +21,7 @@ func TestPayments(t *testing.T) {
 		"InvalidInput":    testPaymentInvalidInput,
 		"ConcurrentClaim": testPaymentConcurrentClaim,
 	}
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			for name, fn := range suite {
 				t.Run(name, func(t *testing.T) {

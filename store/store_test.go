@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -24,7 +24,7 @@ func TestStore(t *testing.T) {
 		"TrustRecords":     testTrustRecords,
 		"ConcurrentWrites": testConcurrentWrites,
 	}
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			for name, fn := range suite {
 				t.Run(name, func(t *testing.T) {
@@ -49,7 +49,7 @@ func testMigrations(t *testing.T, s store.Store, u string) {
 	if _, err := s.RecordCheck(context.Background(), store.Check{ProviderID: "openai", CheckedAt: t0, Outcome: store.OutcomeOperational}); err != nil {
 		t.Fatal(err)
 	}
-	again := apitest.OpenStore(t, u)
+	again := dbtest.OpenStore(t, u)
 	got, err := again.LatestChecks(context.Background())
 	if err != nil || len(got) != 1 {
 		t.Fatalf("after a second migration: %v, %d checks", err, len(got))

@@ -13,7 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -32,7 +32,7 @@ func TestStoreWebhooks(t *testing.T) {
 		"Expiry":              testWebhookExpiry,
 		"Prune":               testWebhookPrune,
 	}
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			for name, fn := range suite {
 				t.Run(name, func(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/webhooks"
 )
@@ -34,7 +34,7 @@ func BenchmarkFanOut10k(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("BENCH_WEBHOOK_RECEIVERS")); err == nil && v > 0 {
 		nrecv = min(v, subs)
 	}
-	for _, e := range apitest.Engines(b) {
+	for _, e := range dbtest.Engines(b) {
 		b.Run(e.Name, func(b *testing.B) {
 			st, _ := e.Open(b)
 			var got atomic.Int64

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/poller/parse"
 	"github.com/switchboard/switchboard/seeds"
@@ -98,7 +99,7 @@ type env struct {
 	logs  *apitest.SyncBuffer
 }
 
-func newEnv(t *testing.T, e apitest.Engine, mod ...func(*webhooks.Config)) *env {
+func newEnv(t *testing.T, e dbtest.Engine, mod ...func(*webhooks.Config)) *env {
 	t.Helper()
 	st, u := e.Open(t)
 	en := &env{t: t, st: st, url: u, clock: newClock(), logs: &apitest.SyncBuffer{}}

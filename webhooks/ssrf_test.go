@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/webhooks"
 )
@@ -127,7 +127,7 @@ func checkURLResult(t *testing.T, setting, u, want string, err error) {
 // for subscriptions that got past the subscribe-time check (a name resolving to 127.0.0.1, or rows written
 // before a setting changed): the receiver listening on loopback never sees a request.
 func TestSSRFAtDial(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e, func(c *webhooks.Config) { c.AllowLoopback = false; c.Timeout = 2 * time.Second })
 		var seen atomic.Int64
 		tlsSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { seen.Add(1) }))

@@ -23,15 +23,15 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/openapi"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/webhooks"
 )
 
 // forEngines runs fn on SQLite and, with TEST_DATABASE_URL, PostgreSQL.
-func forEngines(t *testing.T, fn func(t *testing.T, e apitest.Engine)) {
-	for _, e := range apitest.Engines(t) {
+func forEngines(t *testing.T, fn func(t *testing.T, e dbtest.Engine)) {
+	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel()
 			fn(t, e)
@@ -79,7 +79,7 @@ func checkEventBody(t *testing.T, body []byte) map[string]any {
 }
 
 func TestSignedDelivery(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		const secret = "s3cret-0123456789-abcdef"
 		signed := newReceiver(t, nil)
@@ -160,7 +160,7 @@ func TestSignedDelivery(t *testing.T) {
 }
 
 func TestFilters(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		all := newReceiver(t, nil)
 		anth := newReceiver(t, nil)
@@ -199,7 +199,7 @@ func TestFilters(t *testing.T) {
 // TestFailuresDeactivate walks the retry schedule of a receiver that always fails, then lets a second event
 // bring the run of failed attempts to ten.
 func TestFailuresDeactivate(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		rc := newReceiver(t, status(http.StatusInternalServerError))
 		other := newReceiver(t, nil)
@@ -270,7 +270,7 @@ func TestFailuresDeactivate(t *testing.T) {
 }
 
 func TestSuccessResetsFailures(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		// Nine failures, a success, then failures again.
 		rc := newReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
@@ -307,7 +307,7 @@ func TestSuccessResetsFailures(t *testing.T) {
 }
 
 func TestGone(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		rc := newReceiver(t, status(http.StatusGone))
 		sub := en.subscribe(webhooks.CreateInput{CallbackURL: rc.URL, Events: []string{"provider.down"}})
@@ -330,7 +330,7 @@ func TestGone(t *testing.T) {
 }
 
 func TestExpiry(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		rc := newReceiver(t, nil)
 		slow := newReceiver(t, status(http.StatusBadGateway))
@@ -385,7 +385,7 @@ func TestExpiry(t *testing.T) {
 }
 
 func TestHangingReceiver(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e, func(c *webhooks.Config) { c.Timeout = 300 * time.Millisecond })
 		release := make(chan struct{})
 		hang := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
@@ -419,7 +419,7 @@ func TestHangingReceiver(t *testing.T) {
 // TestRestartMidSchedule: a new worker over the same database (a restarted process) continues the retry
 // schedule with the same webhook-id, and a delivery a dead worker was sending comes back after its lease.
 func TestRestartMidSchedule(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		rc := newReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {
 			if n <= 3 {
@@ -439,7 +439,7 @@ func TestRestartMidSchedule(t *testing.T) {
 		}
 
 		// The process stops; a new one opens the database afresh.
-		st2 := apitest.OpenStore(t, en.url)
+		st2 := dbtest.OpenStore(t, en.url)
 		w2 := en.worker(st2)
 		en.clock.Advance(4 * time.Minute)
 		if drainWith(t, w2); len(rc.Hits()) != 3 {
@@ -477,7 +477,7 @@ func TestRestartMidSchedule(t *testing.T) {
 		if err != nil || len(claimed) != 1 {
 			t.Fatalf("claim: %+v, %v", claimed, err)
 		}
-		w3 := en.worker(apitest.OpenStore(t, en.url))
+		w3 := en.worker(dbtest.OpenStore(t, en.url))
 		if drainWith(t, w3); len(ok.Hits()) != 0 {
 			t.Fatal("a leased delivery was sent by another worker")
 		}
@@ -490,7 +490,7 @@ func TestRestartMidSchedule(t *testing.T) {
 }
 
 func TestRedirectNotFollowed(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e)
 		target := newReceiver(t, nil)
 		redirect := newReceiver(t, func(_ int, w http.ResponseWriter, r *http.Request) {
@@ -510,7 +510,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e, func(c *webhooks.Config) { c.MaxRetryAfter = time.Hour })
 		ask := func(v string) func(int, http.ResponseWriter, *http.Request) {
 			return func(_ int, w http.ResponseWriter, _ *http.Request) {
@@ -556,7 +556,7 @@ func TestRetryAfter(t *testing.T) {
 }
 
 func TestBoundedConcurrency(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		en := newEnv(t, e, func(c *webhooks.Config) { c.Concurrency = 3 })
 		var cur, peak atomic.Int64
 		rc := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) {
@@ -589,7 +589,7 @@ func TestBoundedConcurrency(t *testing.T) {
 // TestRun runs the worker for real (real clock, background loop): it delivers soon after Notify, and Stop
 // waits for a delivery in flight and records it. A stopped worker starts again.
 func TestRun(t *testing.T) {
-	forEngines(t, func(t *testing.T, e apitest.Engine) {
+	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		st, _ := e.Open(t)
 		arrived := make(chan struct{}, 4)
 		rc := newReceiver(t, func(n int, w http.ResponseWriter, _ *http.Request) {

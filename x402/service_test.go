@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/x402"
 	"github.com/switchboard/switchboard/x402/x402test"
@@ -27,7 +27,7 @@ type serviceFixture struct {
 }
 
 func newService(t *testing.T, facilitator string) serviceFixture {
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	svc, err := x402.NewService(x402.Options{Config: x402test.Config(t, facilitator), Store: st,
 		Resource: "http://sb.test/api/v1/health/premium", Description: "test"})
 	if err != nil {
@@ -48,7 +48,7 @@ func (f serviceFixture) released(t *testing.T, nonce string) bool {
 }
 
 func TestNewServiceNeedsAPayee(t *testing.T) {
-	st, _ := apitest.Engines(t)[0].Open(t)
+	st, _ := dbtest.Engines(t)[0].Open(t)
 	if _, err := x402.NewService(x402.Options{Config: x402.Config{}, Store: st, Resource: "http://x"}); err == nil {
 		t.Error("a service without payee was built")
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/poller"
@@ -48,7 +49,7 @@ func recordHistory(t *testing.T, st store.Store, now time.Time) {
 
 func startStatusServer(t *testing.T) (*apitest.Server, time.Time) {
 	t.Helper()
-	for _, e := range apitest.Engines(t) {
+	for _, e := range dbtest.Engines(t) {
 		if e.Name != "sqlite" {
 			continue
 		}

@@ -1,4 +1,7 @@
-package apitest
+// Package dbtest holds the database fixtures of the tests: fresh, empty, migrated stores of every engine the
+// machine has (SQLite always, PostgreSQL with TEST_DATABASE_URL), each isolated from the others, and a dump of
+// their tables. The HTTP contract helpers are in apitest.
+package dbtest
 
 import (
 	"context"
