@@ -28,17 +28,21 @@ func BenchmarkHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, path string }{
-		{"healthz", "/healthz"},
-		{"health", "/api/v1/health"},
-		{"pick-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5"},
-		{"pick", "/api/v1/pick?task=llm"},
-		{"rejected-400", "/api/v1/benchmarks?limit=500"},
-		{"pricing-all", "/api/v1/pricing"},
-		{"pricing-page", "/api/v1/pricing?provider=openai&limit=25"},
+	for _, c := range []struct{ name, path, encoding string }{
+		{"healthz", "/healthz", ""},
+		{"health", "/api/v1/health", ""},
+		{"pick-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5", ""},
+		{"pick", "/api/v1/pick?task=llm", ""},
+		{"rejected-400", "/api/v1/benchmarks?limit=500", ""},
+		{"pricing-all", "/api/v1/pricing", ""},
+		{"pricing-page", "/api/v1/pricing?provider=openai&limit=25", ""},
+		{"pricing-gzip", "/api/v1/pricing", "gzip"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, c.path, nil)
+			if c.encoding != "" {
+				req.Header.Set("Accept-Encoding", c.encoding)
+			}
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
