@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -131,7 +132,7 @@ func (c *Catalog[T]) Len() int { return c.size }
 // Query is one request to a catalog.
 type Query[T any] struct {
 	// Provider keeps one provider's records; "" keeps all. An ID the registry does not know is an
-	// *UnknownProviderError.
+	// *errs.UnknownProviderError.
 	Provider string
 	// Order names the order (one of Spec.Orders); Natural ("") is the natural order.
 	Order string
@@ -140,11 +141,6 @@ type Query[T any] struct {
 	// Limit caps the number of records returned; 0 or less is no cap.
 	Limit int
 }
-
-// UnknownProviderError is a provider ID the registry does not know.
-type UnknownProviderError struct{ ID string }
-
-func (e *UnknownProviderError) Error() string { return fmt.Sprintf("unknown provider %q", e.ID) }
 
 // Select returns the records q keeps, in q's order, at most q.Limit. Without active filters the result shares
 // the catalog's memory: callers must not modify it (encoding it is fine).
@@ -156,7 +152,7 @@ func (c *Catalog[T]) Select(q Query[T]) ([]T, error) {
 	recs := ix.all
 	if q.Provider != "" {
 		if !c.known(q.Provider) {
-			return nil, &UnknownProviderError{ID: q.Provider}
+			return nil, &errs.UnknownProviderError{ID: q.Provider}
 		}
 		recs = ix.byProvider[q.Provider]
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -122,7 +123,7 @@ func day(s string) time.Time {
 
 func TestSelectErrors(t *testing.T) {
 	c := testCatalog(t)
-	var unknown *UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := c.Select(Query[rec]{Provider: "zz"}); !errors.As(err, &unknown) || unknown.ID != "zz" {
 		t.Errorf("unknown provider: %v", err)
 	}

@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/switchboard/switchboard/errs"
 )
 
 // Paging of the catalog lists. A cursor is opaque to callers: the offset of the next record and a fingerprint of
@@ -26,13 +26,9 @@ type Page struct {
 	Cursor *string
 }
 
-// PageError is a limit out of range, or a cursor that is malformed or belongs to another query: the caller's
-// mistake (400). The message names the parameter.
-type PageError struct{ msg string }
-
-func (e *PageError) Error() string { return e.msg }
-
-func cursorError(reason string) error { return &PageError{"parameter cursor: " + reason} }
+// cursorError and the limit's error are the caller's mistakes (400): a limit out of range, or a cursor that is
+// malformed or belongs to another query.
+func cursorError(reason string) error { return errs.Input("parameter cursor: %s", reason) }
 
 type scopeKey struct{}
 
@@ -80,7 +76,7 @@ func Paginate[T any](ctx context.Context, recs []T, p Page) (page []T, next *str
 		return recs[offset:], nil, total, nil
 	}
 	if *p.Limit < 1 || *p.Limit > MaxPageSize {
-		return nil, nil, 0, &PageError{fmt.Sprintf("parameter limit: must be between 1 and %d", MaxPageSize)}
+		return nil, nil, 0, errs.Input("parameter limit: must be between 1 and %d", MaxPageSize)
 	}
 	end := min(offset+*p.Limit, total)
 	if end < total {
@@ -111,10 +107,4 @@ func decodeCursor(c, scope string) (int, error) {
 		return 0, cursorError("belongs to another query: pass it with the same parameters as the page it came from")
 	}
 	return offset, nil
-}
-
-// IsPageError reports whether err is a refused limit or cursor.
-func IsPageError(err error) bool {
-	var p *PageError
-	return errors.As(err, &p)
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+
+	"github.com/switchboard/switchboard/errs"
 )
 
 // TestPaginate: pages of a list in order, the last without a next cursor; a cursor is refused past the end, from
@@ -46,12 +48,12 @@ func TestPaginate(t *testing.T) {
 		"malformed":    {ctx, "%%%", recs},
 		"not ours":     {ctx, "aGVsbG8", recs},
 	} {
-		if _, _, _, err := Paginate(c.ctx, c.recs, Page{Limit: &two, Cursor: &c.cursor}); !IsPageError(err) {
+		if _, _, _, err := Paginate(c.ctx, c.recs, Page{Limit: &two, Cursor: &c.cursor}); !errs.IsInput(err) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	zero := 0
-	if _, _, _, err := Paginate(ctx, recs, Page{Limit: &zero}); !IsPageError(err) {
+	if _, _, _, err := Paginate(ctx, recs, Page{Limit: &zero}); !errs.IsInput(err) {
 		t.Errorf("limit 0: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -128,7 +129,7 @@ func TestPickRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			best, rest, err := ix.Pick(c.q, c.live)
 			if c.errParam != "" {
-				if !IsNotFound(err) || !strings.Contains(err.Error(), "("+c.errParam+" left none)") {
+				if !errs.IsNotFound(err) || !strings.Contains(err.Error(), "("+c.errParam+" left none)") {
 					t.Fatalf("err = %v, want a 404 naming %s", err, c.errParam)
 				}
 				return
@@ -165,7 +166,7 @@ func TestPickRules(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}
-	if _, _, err := ix.Pick(PickQuery{Task: "llm", Avoid: []string{"nope"}}, allUp()); !IsNotFound(err) || !strings.Contains(err.Error(), "avoid") {
+	if _, _, err := ix.Pick(PickQuery{Task: "llm", Avoid: []string{"nope"}}, allUp()); !errs.IsNotFound(err) || !strings.Contains(err.Error(), "avoid") {
 		t.Errorf("unknown avoid: %v", err)
 	}
 }
@@ -207,7 +208,7 @@ func TestFailoverRules(t *testing.T) {
 	if chain, _ = ix.Failover(FailoverQuery{Primary: "openai", Limit: 2}, live); len(chain) != 2 {
 		t.Errorf("limit 2: %d entries", len(chain))
 	}
-	if _, err := ix.Failover(FailoverQuery{Primary: "nope", Limit: 5}, live); !IsNotFound(err) {
+	if _, err := ix.Failover(FailoverQuery{Primary: "nope", Limit: 5}, live); !errs.IsNotFound(err) {
 		t.Errorf("unknown primary: %v", err)
 	}
 }
@@ -253,7 +254,7 @@ func TestCheapestRules(t *testing.T) {
 		t.Errorf("embedding = %+v", res)
 	}
 	for _, bad := range []string{"mmlu", "bogus:80", "mmlu:101", "mmlu:x"} {
-		if _, err := ParseQuality(bad); !IsInput(err) {
+		if _, err := ParseQuality(bad); !errs.IsInput(err) {
 			t.Errorf("ParseQuality(%q) = %v", bad, err)
 		}
 	}
@@ -301,11 +302,11 @@ func TestCostEstimateGolden(t *testing.T) {
 	if e.InputCost != 0.000001 || e.OutputCost != 0 || e.OutputPer1M != nil { // 25 × 0.02 / 1e6 = 0.0000005 -> 0.000001
 		t.Errorf("half micro = %+v", e)
 	}
-	if _, err := ix.CostEstimate(EstimateQuery{Provider: "openai", Input: 5, Cached: 6}, allUp()); !IsInput(err) {
+	if _, err := ix.CostEstimate(EstimateQuery{Provider: "openai", Input: 5, Cached: 6}, allUp()); !errs.IsInput(err) {
 		t.Errorf("cached > input: %v", err)
 	}
 	for _, q := range []EstimateQuery{{Provider: "nope"}, {Provider: "openai", Model: "zzz"}, {Provider: "cohere"}} {
-		if _, err := ix.CostEstimate(q, allUp()); !IsNotFound(err) {
+		if _, err := ix.CostEstimate(q, allUp()); !errs.IsNotFound(err) {
 			t.Errorf("%+v: %v", q, err)
 		}
 	}
@@ -339,7 +340,7 @@ func TestTaskCostGolden(t *testing.T) {
 	if r, _ = ix.TaskCosts(TaskCostQuery{TaskType: "search", Limit: 10}); len(r) != 0 {
 		t.Errorf("search = %+v", r)
 	}
-	if _, err := ix.TaskCosts(TaskCostQuery{TaskType: "chat", Input: 1, Cached: 2, Limit: 1}); !IsInput(err) {
+	if _, err := ix.TaskCosts(TaskCostQuery{TaskType: "chat", Input: 1, Cached: 2, Limit: 1}); !errs.IsInput(err) {
 		t.Errorf("cached > input: %v", err)
 	}
 }
@@ -410,7 +411,7 @@ func TestQuotaCheck(t *testing.T) {
 			t.Errorf("%+v = %+v", q, r)
 		}
 	}
-	if _, err := ix.QuotaCheck(QuotaQuery{Provider: "nope", Tier: "free"}); !IsNotFound(err) {
+	if _, err := ix.QuotaCheck(QuotaQuery{Provider: "nope", Tier: "free"}); !errs.IsNotFound(err) {
 		t.Errorf("unknown provider: %v", err)
 	}
 }
@@ -434,10 +435,10 @@ func TestCompare(t *testing.T) {
 	if g := c["groq"]; g.Status != nil || g.Pricing == nil || g.Models != nil || g.RateLimits != nil || g.Benchmarks != nil {
 		t.Errorf("price only = %+v", g)
 	}
-	if _, err := ix.Compare([]string{"openai", "openai"}, nil, nil); !IsInput(err) {
+	if _, err := ix.Compare([]string{"openai", "openai"}, nil, nil); !errs.IsInput(err) {
 		t.Errorf("duplicate: %v", err)
 	}
-	if _, err := ix.Compare([]string{"openai", "nope"}, nil, nil); !IsNotFound(err) {
+	if _, err := ix.Compare([]string{"openai", "nope"}, nil, nil); !errs.IsNotFound(err) {
 		t.Errorf("unknown: %v", err)
 	}
 }

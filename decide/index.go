@@ -6,7 +6,6 @@ package decide
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -14,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -42,30 +42,8 @@ func (s Statuses) get(id string) Live {
 	return Live{Status: StatusUnknown}
 }
 
-// InputError is a bad parameter (400); its text names the parameter.
-type InputError struct{ msg string }
-
-func (e *InputError) Error() string { return e.msg }
-
-// NotFoundError is an unknown provider, or nothing matching what was asked (404); its text names the parameter.
-type NotFoundError struct{ msg string }
-
-func (e *NotFoundError) Error() string { return e.msg }
-
-func inputErr(format string, a ...any) error    { return &InputError{fmt.Sprintf(format, a...)} }
-func notFoundErr(format string, a ...any) error { return &NotFoundError{fmt.Sprintf(format, a...)} }
-
-// IsInput and IsNotFound sort errors for the handlers.
-func IsInput(err error) bool {
-	var e *InputError
-	return errors.As(err, &e)
-}
-
-// IsNotFound reports whether err is a NotFoundError.
-func IsNotFound(err error) bool {
-	var e *NotFoundError
-	return errors.As(err, &e)
-}
+func inputErr(format string, a ...any) error    { return errs.Input(format, a...) }
+func notFoundErr(format string, a ...any) error { return errs.NotFound(format, a...) }
 
 // Price is a known catalog price in USD per 1M tokens, with its exact value in 1e-9 USD per 1M tokens so that
 // cost arithmetic is done in integers (catalog prices have at most 7 decimals; Build checks the conversion).
@@ -329,7 +307,7 @@ func sameOffer(alias, v *Model) bool {
 // Registry is the provider registry the index was built over.
 func (ix *Index) Registry() *seeds.Registry { return ix.reg }
 
-// checkProviders returns a NotFoundError naming param for the first unknown ID of ids.
+// checkProviders returns an errs.NotFoundError naming param for the first unknown ID of ids.
 func (ix *Index) checkProviders(param string, ids []string) error {
 	for _, id := range ids {
 		if !ix.reg.Known(id) {

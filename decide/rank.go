@@ -117,7 +117,7 @@ func hasCap(c seeds.ModelCapabilities, name string) bool {
 }
 
 // Pick scores the task's models of providers not in outage that meet every constraint and returns the best and
-// up to 2 runners-up. When nothing qualifies, the NotFoundError names the constraints in the order they were
+// up to 2 runners-up. When nothing qualifies, the errs.NotFoundError names the constraints in the order they were
 // applied, ending with the one that left no model.
 //
 // Score (0-100): status (operational 68, degraded 35, unknown 2) + latency 13 × (1 - ms/3000, at least 0; 0 when

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -37,7 +38,7 @@ var uptimePeriods = map[string]int{"7d": 7, "30d": 30, "90d": 90}
 func (s *Snapshot) UptimeHistory(id, period string, now time.Time) (UptimeHistory, error) {
 	days, ok := uptimePeriods[period]
 	if !ok {
-		return UptimeHistory{}, &InputError{Param: "period", Msg: "must be one of 7d, 30d, 90d"}
+		return UptimeHistory{}, errs.Input("parameter period: must be one of 7d, 30d, 90d")
 	}
 	if err := s.known(id); err != nil {
 		return UptimeHistory{}, err

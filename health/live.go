@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -169,7 +170,7 @@ const TTFTFactor = 0.4
 func (s *Snapshot) Latency(id, window string, now time.Time) (Latency, error) {
 	d, ok := latencyWindows[window]
 	if !ok {
-		return Latency{}, &InputError{Param: "window", Msg: "must be one of 1h, 6h, 24h"}
+		return Latency{}, errs.Input("parameter window: must be one of 1h, 6h, 24h")
 	}
 	if err := s.known(id); err != nil {
 		return Latency{}, err
@@ -221,7 +222,7 @@ const (
 // (provider ""), newest first (ties by provider ID).
 func (s *Snapshot) Changelog(days int, provider string, now time.Time) ([]ChangelogEntry, error) {
 	if days < MinChangelogDays || days > MaxChangelogDays {
-		return nil, &InputError{Param: "days", Msg: fmt.Sprintf("must be between %d and %d", MinChangelogDays, MaxChangelogDays)}
+		return nil, errs.Input("parameter days: must be between %d and %d", MinChangelogDays, MaxChangelogDays)
 	}
 	if provider != "" {
 		if err := s.known(provider); err != nil {
@@ -283,12 +284,12 @@ const (
 // degraded or all. Newest first (started_at descending, ties by provider ID).
 func (s *Snapshot) Incidents(hours int, severity, provider string, now time.Time) (IncidentReport, error) {
 	if hours < MinIncidentHours || hours > MaxIncidentHours {
-		return IncidentReport{}, &InputError{Param: "hours", Msg: fmt.Sprintf("must be between %d and %d", MinIncidentHours, MaxIncidentHours)}
+		return IncidentReport{}, errs.Input("parameter hours: must be between %d and %d", MinIncidentHours, MaxIncidentHours)
 	}
 	switch severity {
 	case string(store.OutcomeOutage), string(store.OutcomeDegraded), SeverityAll:
 	default:
-		return IncidentReport{}, &InputError{Param: "severity", Msg: "must be one of outage, degraded, all"}
+		return IncidentReport{}, errs.Input("parameter severity: must be one of outage, degraded, all")
 	}
 	if provider != "" {
 		if err := s.known(provider); err != nil {

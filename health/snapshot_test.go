@@ -3,9 +3,11 @@ package health_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/store"
 )
@@ -148,7 +150,7 @@ func TestFreshness(t *testing.T) {
 			t.Fatalf("not sorted by ID at %d: %s, %s", i, all[i-1].Provider, all[i].Provider)
 		}
 	}
-	var unknown *health.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := s.Freshness("nope", now); !errors.As(err, &unknown) || unknown.ID != "nope" {
 		t.Errorf("unknown provider: %v", err)
 	}
@@ -200,11 +202,11 @@ func TestLatency(t *testing.T) {
 	if e.P50Ms != nil || e.AvgMs != nil || e.TTFTEstimateMs != nil || e.UptimePct != nil || e.TotalChecks != 0 || e.Trend != health.TrendUnknown {
 		t.Errorf("no samples = %+v", e)
 	}
-	var input *health.InputError
-	if _, err := s.Latency("openai", "2h", now); !errors.As(err, &input) || input.Param != "window" {
+	var input *errs.InputError
+	if _, err := s.Latency("openai", "2h", now); !errors.As(err, &input) || !strings.HasPrefix(input.Msg, "parameter "+"window"+":") {
 		t.Errorf("bad window: %v", err)
 	}
-	var unknown *health.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := s.Latency("nope", "1h", now); !errors.As(err, &unknown) {
 		t.Errorf("unknown provider: %v", err)
 	}
@@ -261,13 +263,13 @@ func TestChangelog(t *testing.T) {
 	if none == nil || len(none) != 0 {
 		t.Errorf("no changes = %#v, want an empty list", none)
 	}
-	var input *health.InputError
+	var input *errs.InputError
 	for _, d := range []int{0, 31} {
-		if _, err := s.Changelog(d, "", now); !errors.As(err, &input) || input.Param != "days" {
+		if _, err := s.Changelog(d, "", now); !errors.As(err, &input) || !strings.HasPrefix(input.Msg, "parameter "+"days"+":") {
 			t.Errorf("days=%d: %v", d, err)
 		}
 	}
-	var unknown *health.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := s.Changelog(7, "nope", now); !errors.As(err, &unknown) {
 		t.Errorf("unknown provider: %v", err)
 	}
@@ -324,17 +326,17 @@ func TestIncidents(t *testing.T) {
 	if none.Incidents == nil || len(none.Incidents) != 0 || none.Summary.Total != 0 {
 		t.Errorf("none = %#v", none)
 	}
-	var input *health.InputError
+	var input *errs.InputError
 	for _, c := range []struct {
 		hours int
 		sev   string
 		param string
 	}{{0, "all", "hours"}, {169, "all", "hours"}, {24, "minor", "severity"}} {
-		if _, err := s.Incidents(c.hours, c.sev, "", now); !errors.As(err, &input) || input.Param != c.param {
+		if _, err := s.Incidents(c.hours, c.sev, "", now); !errors.As(err, &input) || !strings.HasPrefix(input.Msg, "parameter "+c.param+":") {
 			t.Errorf("%d %s: %v", c.hours, c.sev, err)
 		}
 	}
-	var unknown *health.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := s.Incidents(24, "all", "nope", now); !errors.As(err, &unknown) {
 		t.Errorf("unknown provider: %v", err)
 	}
@@ -409,11 +411,11 @@ func TestUptimeHistory(t *testing.T) {
 			t.Errorf("%s sla_target = %v", id, h.SLATarget)
 		}
 	}
-	var input *health.InputError
-	if _, err := s.UptimeHistory("openai", "1y", now); !errors.As(err, &input) || input.Param != "period" {
+	var input *errs.InputError
+	if _, err := s.UptimeHistory("openai", "1y", now); !errors.As(err, &input) || !strings.HasPrefix(input.Msg, "parameter "+"period"+":") {
 		t.Errorf("bad period: %v", err)
 	}
-	var unknown *health.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := s.UptimeHistory("nope", "7d", now); !errors.As(err, &unknown) {
 		t.Errorf("unknown provider: %v", err)
 	}
@@ -486,7 +488,7 @@ func TestRateLimitStatus(t *testing.T) {
 	if err != nil || len(one) != 1 || one[0].Congestion != health.CongestionHigh {
 		t.Errorf("one provider = %+v %v", one, err)
 	}
-	var unknown *health.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	if _, err := s.RateLimitStatus("nope", now); !errors.As(err, &unknown) {
 		t.Errorf("unknown provider: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
 )
@@ -332,7 +333,7 @@ func (s *Snapshot) lastSamples(id string, now time.Time, n int) []float64 {
 
 func (s *Snapshot) known(id string) error {
 	if !s.reg.Known(id) {
-		return &UnknownProviderError{ID: id}
+		return &errs.UnknownProviderError{ID: id}
 	}
 	return nil
 }
@@ -341,14 +342,3 @@ func dayStart(t time.Time) time.Time {
 	t = t.UTC()
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
-
-// UnknownProviderError is a provider ID that is not one of the monitored providers.
-type UnknownProviderError struct{ ID string }
-
-func (e *UnknownProviderError) Error() string { return fmt.Sprintf("unknown provider %q", e.ID) }
-
-// InputError is an out-of-range or unknown parameter value. The server's request validation catches these
-// first; the functions check them again so that they stand on their own.
-type InputError struct{ Param, Msg string }
-
-func (e *InputError) Error() string { return "parameter " + e.Param + ": " + e.Msg }

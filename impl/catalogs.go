@@ -11,6 +11,7 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
 	"github.com/switchboard/switchboard/catalog"
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
@@ -283,7 +284,7 @@ func answer[NF ~struct{ api.NotFoundJSONResponse }, BR ~struct{ api.BadRequestJS
 	q.Filters = append(q.Filters, filters...)
 	q.Filters = append(q.Filters, c.shutdownFilter(s.now()))
 	recs, err := c.Select(q)
-	var unknown *catalog.UnknownProviderError
+	var unknown *errs.UnknownProviderError
 	switch {
 	case errors.As(err, &unknown):
 		nf := NF(struct{ api.NotFoundJSONResponse }{notFound("parameter provider: " + unknown.Error())})
@@ -295,7 +296,7 @@ func answer[NF ~struct{ api.NotFoundJSONResponse }, BR ~struct{ api.BadRequestJS
 	}
 	page, next, total, err := catalog.Paginate(ctx, recs, pg)
 	switch {
-	case catalog.IsPageError(err):
+	case errs.IsInput(err):
 		return any(BR(struct{ api.BadRequestJSONResponse }{badRequest(err.Error())})).(R), nil
 	case err != nil:
 		return zero, err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/decide"
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 )
 
@@ -120,9 +121,9 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 	best, rest, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
 		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}, live)
 	switch {
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetPick400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
-	case decide.IsNotFound(err):
+	case errs.IsNotFound(err):
 		return api.GetPick404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -148,9 +149,9 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 	}
 	chain, err := ix.Failover(q, live)
 	switch {
-	case decide.IsNotFound(err):
+	case errs.IsNotFound(err):
 		return api.GetFailover404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetFailover400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -176,9 +177,9 @@ func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestOb
 	}
 	recs, err := ix.Recommend(q, live)
 	switch {
-	case decide.IsNotFound(err):
+	case errs.IsNotFound(err):
 		return api.GetRecommend404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetRecommend400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -207,9 +208,9 @@ func (s *Server) GetCompare(ctx context.Context, req api.GetCompareRequestObject
 	}
 	cmp, err := ix.Compare(req.Params.Providers, decList(req.Params.Metrics), live)
 	switch {
-	case decide.IsNotFound(err):
+	case errs.IsNotFound(err):
 		return api.GetCompare404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetCompare400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -276,9 +277,9 @@ func (s *Server) GetCostEstimate(ctx context.Context, req api.GetCostEstimateReq
 	e, err := ix.CostEstimate(decide.EstimateQuery{Provider: p.Provider, Model: orDefault(p.Model, ""), Input: decTokens(p.InputTokens),
 		Output: decTokens(p.OutputTokens), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens))}, live)
 	switch {
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetCostEstimate400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
-	case decide.IsNotFound(err):
+	case errs.IsNotFound(err):
 		return api.GetCostEstimate404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -307,7 +308,7 @@ func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject
 		Output: decTokens(orDefault(p.OutputTokens, defaultTaskCostOutput)), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens)),
 		Limit: orDefault(p.Limit, defaultTaskCostLimit), FreeOnly: orDefault(p.FreeOnly, false)})
 	switch {
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetTaskCost400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -337,7 +338,7 @@ func (s *Server) GetCostForecast(_ context.Context, req api.GetCostForecastReque
 		Task:         string(orDefault(p.Task, api.GetCostForecastParamsTask(defaultForecastTask))), Limit: orDefault(p.Limit, defaultForecastLimit)}
 	fs, err := ix.Forecasts(q)
 	switch {
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetCostForecast400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case err != nil:
 		return nil, err
@@ -369,9 +370,9 @@ func (s *Server) GetQuotaCheck(_ context.Context, req api.GetQuotaCheckRequestOb
 		RPM: int64(orDefault(p.PlannedRpm, defaultQuotaPlanned)), TPM: int64(orDefault(p.PlannedTpm, defaultQuotaPlanned))}
 	r, err := ix.QuotaCheck(q)
 	switch {
-	case decide.IsNotFound(err):
+	case errs.IsNotFound(err):
 		return api.GetQuotaCheck404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
-	case decide.IsInput(err):
+	case errs.IsInput(err):
 		return api.GetQuotaCheck400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case err != nil:
 		return nil, err

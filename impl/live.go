@@ -10,6 +10,7 @@ import (
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 )
@@ -42,8 +43,8 @@ const (
 )
 
 func classify(err error) (errKind, string) {
-	var unknown *health.UnknownProviderError
-	var input *health.InputError
+	var unknown *errs.UnknownProviderError
+	var input *errs.InputError
 	switch {
 	case err == nil:
 		return errNone, ""

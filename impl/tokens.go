@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/tokens"
 )
@@ -16,7 +17,7 @@ func (s *Server) EstimateTokens(_ context.Context, req api.EstimateTokensRequest
 	}
 	b := req.Body
 	est, err := tokens.NewEstimator(b.Text)
-	var input *tokens.InputError
+	var input *errs.InputError
 	if errors.As(err, &input) {
 		return api.EstimateTokens400JSONResponse{BadRequestJSONResponse: badRequest(input.Error())}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/trust"
@@ -17,8 +18,8 @@ func (s *Server) CreateAttestation(ctx context.Context, req api.CreateAttestatio
 	rec, err := s.trust.Attest(ctx, trust.AttestInput{
 		Provider: b.Provider, Model: b.Model, Output: b.Output, PayloadHash: b.PayloadHash, AgentID: b.AgentId,
 	})
-	var inErr *trust.InputError
-	var unknown *trust.UnknownProviderError
+	var inErr *errs.InputError
+	var unknown *errs.UnknownProviderError
 	switch {
 	case errors.As(err, &inErr):
 		return api.CreateAttestation400JSONResponse{BadRequestJSONResponse: api.BadRequestJSONResponse{Error: inErr.Msg}}, nil
@@ -37,7 +38,7 @@ func (s *Server) CreateAttestation(ctx context.Context, req api.CreateAttestatio
 func (s *Server) CreateHandoff(ctx context.Context, req api.CreateHandoffRequestObject) (api.CreateHandoffResponseObject, error) {
 	b := req.Body
 	rec, err := s.trust.Handoff(ctx, trust.HandoffInput{FromAgent: b.FromAgent, ToAgent: b.ToAgent, TaskID: b.TaskId, Context: b.Context})
-	var inErr *trust.InputError
+	var inErr *errs.InputError
 	switch {
 	case errors.As(err, &inErr):
 		return api.CreateHandoff400JSONResponse{BadRequestJSONResponse: api.BadRequestJSONResponse{Error: inErr.Msg}}, nil
@@ -52,7 +53,7 @@ func (s *Server) CreateHandoff(ctx context.Context, req api.CreateHandoffRequest
 // GetValidation reads a trust record back and, when asked, checks a text or hash against it.
 func (s *Server) GetValidation(ctx context.Context, req api.GetValidationRequestObject) (api.GetValidationResponseObject, error) {
 	candidate, err := trust.Candidate(req.Params.Output, req.Params.Hash)
-	var inErr *trust.InputError
+	var inErr *errs.InputError
 	if errors.As(err, &inErr) {
 		return api.GetValidation400JSONResponse{BadRequestJSONResponse: api.BadRequestJSONResponse{Error: inErr.Msg}}, nil
 	}

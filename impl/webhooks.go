@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/webhooks"
@@ -27,8 +28,8 @@ func (s *Server) CreateWebhook(ctx context.Context, req api.CreateWebhookRequest
 		CallbackURL: b.CallbackUrl, Events: events, Providers: b.Providers, Secret: b.Secret,
 		ExpiresInHours: b.ExpiresInHours, Metadata: b.Metadata,
 	})
-	var inErr *webhooks.InputError
-	var unknown *webhooks.UnknownProviderError
+	var inErr *errs.InputError
+	var unknown *errs.UnknownProviderError
 	switch {
 	case errors.As(err, &inErr):
 		return api.CreateWebhook400JSONResponse{BadRequestJSONResponse: api.BadRequestJSONResponse{Error: inErr.Msg}}, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/switchboard/switchboard/catalog"
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/openapi"
 	"github.com/switchboard/switchboard/store"
@@ -217,6 +218,17 @@ func handlerError(log *slog.Logger) func(http.ResponseWriter, *http.Request, err
 			log.ErrorContext(r.Context(), "database unavailable", "path", r.URL.Path, "error", err)
 			w.Header().Set("Retry-After", "5")
 			WriteError(w, http.StatusServiceUnavailable, "database unavailable, retry shortly")
+			return
+		}
+		// A kind of the error vocabulary that a handler passed up instead of shaping its own answer.
+		switch status, msg := errs.Answer(err); status {
+		case http.StatusBadRequest, http.StatusNotFound, http.StatusConflict:
+			WriteError(w, status, msg)
+			return
+		case http.StatusServiceUnavailable:
+			log.WarnContext(r.Context(), "dependency unavailable", "path", r.URL.Path, "error", err)
+			w.Header().Set("Retry-After", "5")
+			WriteError(w, status, msg)
 			return
 		}
 		log.ErrorContext(r.Context(), "handler failed", "path", r.URL.Path, "error", err)

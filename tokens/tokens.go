@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/switchboard/switchboard/errs"
 )
 
 // MaxChars is the longest text accepted, in characters (Unicode code points).
@@ -217,11 +219,6 @@ func Count(enc tokenizer.Encoding, text string) (int, error) {
 	return n, nil
 }
 
-// InputError is a text the estimate does not take (the request validator catches it first).
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
-
 // Input is the size of a text.
 type Input struct{ Chars, Words int }
 
@@ -243,10 +240,10 @@ type Estimator struct {
 func NewEstimator(text string) (*Estimator, error) {
 	n := utf8.RuneCountInString(text)
 	if n == 0 {
-		return nil, &InputError{Msg: "text: must not be empty"}
+		return nil, &errs.InputError{Msg: "text: must not be empty"}
 	}
 	if n > MaxChars {
-		return nil, &InputError{Msg: fmt.Sprintf("text: must be at most %d characters, got %d", MaxChars, n)}
+		return nil, &errs.InputError{Msg: fmt.Sprintf("text: must be at most %d characters, got %d", MaxChars, n)}
 	}
 	return &Estimator{text: text, exact: map[tokenizer.Encoding]int{}}, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -130,7 +131,7 @@ func TestInputBounds(t *testing.T) {
 		t.Errorf("%d characters refused: %v", MaxChars, err)
 	}
 	_, err := NewEstimator(strings.Repeat("é", MaxChars+1))
-	if _, ok := err.(*InputError); !ok || !strings.HasPrefix(err.Error(), "text:") {
+	if _, ok := err.(*errs.InputError); !ok || !strings.HasPrefix(err.Error(), "text:") {
 		t.Errorf("%d characters: %v", MaxChars+1, err)
 	}
 }

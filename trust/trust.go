@@ -17,18 +17,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/store"
 )
-
-// InputError is a caller's mistake; its message names the field and never contains submitted text.
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
-
-// UnknownProviderError is an attestation for a provider that is not monitored.
-type UnknownProviderError struct{ ID string }
-
-func (e *UnknownProviderError) Error() string { return fmt.Sprintf("unknown provider %q", e.ID) }
 
 // ErrNotFound is returned for an id that names no record.
 var ErrNotFound = store.ErrNotFound
@@ -67,25 +58,25 @@ type AttestInput struct {
 // Attest stores an attestation and returns the record.
 func (s *Service) Attest(ctx context.Context, in AttestInput) (store.TrustRecord, error) {
 	if strings.TrimSpace(in.Model) == "" {
-		return store.TrustRecord{}, &InputError{"body field model: must not be empty"}
+		return store.TrustRecord{}, &errs.InputError{Msg: "body field model: must not be empty"}
 	}
 	var hash string
 	switch {
 	case in.Output != nil && in.PayloadHash != nil:
-		return store.TrustRecord{}, &InputError{"request body: give exactly one of output and payload_hash, not both"}
+		return store.TrustRecord{}, &errs.InputError{Msg: "request body: give exactly one of output and payload_hash, not both"}
 	case in.Output != nil:
 		hash = HashText(*in.Output)
 	case in.PayloadHash != nil:
 		if !hexHash.MatchString(*in.PayloadHash) {
-			return store.TrustRecord{}, &InputError{"body field payload_hash: must be 64 hexadecimal characters (a SHA-256)"}
+			return store.TrustRecord{}, &errs.InputError{Msg: "body field payload_hash: must be 64 hexadecimal characters (a SHA-256)"}
 		}
 		hash = strings.ToLower(*in.PayloadHash)
 	default:
-		return store.TrustRecord{}, &InputError{"request body: give exactly one of output and payload_hash"}
+		return store.TrustRecord{}, &errs.InputError{Msg: "request body: give exactly one of output and payload_hash"}
 	}
 	// Checked after the body's own shape, so a malformed request is a 400 whatever provider it names.
 	if !s.KnownProvider(in.Provider) {
-		return store.TrustRecord{}, &UnknownProviderError{ID: in.Provider}
+		return store.TrustRecord{}, &errs.UnknownProviderError{ID: in.Provider}
 	}
 	rec := store.TrustRecord{
 		ID: uuid.NewString(), Kind: store.TrustAttestation, CreatedAt: s.now().UTC().Truncate(time.Microsecond),
@@ -107,10 +98,10 @@ type HandoffInput struct {
 // Handoff stores a handoff and returns the record.
 func (s *Service) Handoff(ctx context.Context, in HandoffInput) (store.TrustRecord, error) {
 	if strings.TrimSpace(in.FromAgent) == "" {
-		return store.TrustRecord{}, &InputError{"body field from_agent: must not be empty"}
+		return store.TrustRecord{}, &errs.InputError{Msg: "body field from_agent: must not be empty"}
 	}
 	if strings.TrimSpace(in.ToAgent) == "" {
-		return store.TrustRecord{}, &InputError{"body field to_agent: must not be empty"}
+		return store.TrustRecord{}, &errs.InputError{Msg: "body field to_agent: must not be empty"}
 	}
 	rec := store.TrustRecord{
 		ID: uuid.NewString(), Kind: store.TrustHandoff, CreatedAt: s.now().UTC().Truncate(time.Microsecond),
@@ -149,13 +140,13 @@ func StoredHash(rec store.TrustRecord) *string {
 func Candidate(output, hash *string) (*string, error) {
 	switch {
 	case output != nil && hash != nil:
-		return nil, &InputError{"parameters output and hash: give at most one"}
+		return nil, &errs.InputError{Msg: "parameters output and hash: give at most one"}
 	case output != nil:
 		h := HashText(*output)
 		return &h, nil
 	case hash != nil:
 		if !hexHash.MatchString(*hash) {
-			return nil, &InputError{"parameter hash: must be 64 hexadecimal characters (a SHA-256)"}
+			return nil, &errs.InputError{Msg: "parameter hash: must be 64 hexadecimal characters (a SHA-256)"}
 		}
 		h := strings.ToLower(*hash)
 		return &h, nil

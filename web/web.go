@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/health"
 )
 
@@ -204,8 +205,8 @@ func (h *Handler) uptimeBadge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := s.UptimeHistory(r.PathValue("id"), period, now)
-	var unknown *health.UnknownProviderError
-	var input *health.InputError
+	var unknown *errs.UnknownProviderError
+	var input *errs.InputError
 	switch {
 	case errors.As(err, &unknown):
 		writeSVG(w, http.StatusNotFound, Badge("provider", "not found", ColorGrey))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/dbtest"
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/store"
 	"github.com/switchboard/switchboard/webhooks"
 )
@@ -110,7 +111,7 @@ func TestCheckCallbackURL(t *testing.T) {
 
 func checkURLResult(t *testing.T, setting, u, want string, err error) {
 	t.Helper()
-	var in *webhooks.InputError
+	var in *errs.InputError
 	switch {
 	case want == "" && err != nil:
 		t.Errorf("loopback %s: %s refused: %v", setting, u, err)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/store"
 )
 
@@ -36,16 +37,6 @@ const (
 	MaxExpiresInHours    = 8760
 	MaxMetadataBytes     = 16 << 10
 )
-
-// InputError is a caller's mistake; its message names the field and never contains the submitted value.
-type InputError struct{ Msg string }
-
-func (e *InputError) Error() string { return e.Msg }
-
-// UnknownProviderError is a provider filter naming a provider that is not monitored.
-type UnknownProviderError struct{ ID string }
-
-func (e *UnknownProviderError) Error() string { return fmt.Sprintf("unknown provider %q", e.ID) }
 
 // ErrNotFound is returned for an id that names no subscription.
 var ErrNotFound = store.ErrNotFound
@@ -94,7 +85,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (store.WebhookSubs
 	}
 	if in.Secret != nil {
 		if n := len([]rune(*in.Secret)); n < MinSecretLength || n > MaxSecretLength {
-			return store.WebhookSubscription{}, &InputError{fmt.Sprintf("body field secret: must be %d to %d characters", MinSecretLength, MaxSecretLength)}
+			return store.WebhookSubscription{}, &errs.InputError{Msg: fmt.Sprintf("body field secret: must be %d to %d characters", MinSecretLength, MaxSecretLength)}
 		}
 	}
 	now := s.now()
@@ -104,7 +95,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (store.WebhookSubs
 	}
 	if h := in.ExpiresInHours; h != nil {
 		if math.IsNaN(*h) || *h <= 0 || *h > MaxExpiresInHours {
-			return store.WebhookSubscription{}, &InputError{fmt.Sprintf("body field expires_in_hours: must be greater than 0 and at most %d", MaxExpiresInHours)}
+			return store.WebhookSubscription{}, &errs.InputError{Msg: fmt.Sprintf("body field expires_in_hours: must be greater than 0 and at most %d", MaxExpiresInHours)}
 		}
 		exp := now.Add(time.Duration(*h * float64(time.Hour)))
 		sub.ExpiresAt = &exp
@@ -112,10 +103,10 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (store.WebhookSubs
 	if in.Metadata != nil {
 		b, err := json.Marshal(in.Metadata)
 		if err != nil {
-			return store.WebhookSubscription{}, &InputError{"body field metadata: not a JSON value"}
+			return store.WebhookSubscription{}, &errs.InputError{Msg: "body field metadata: not a JSON value"}
 		}
 		if len(b) > MaxMetadataBytes {
-			return store.WebhookSubscription{}, &InputError{fmt.Sprintf("body field metadata: must be at most %d bytes when serialised", MaxMetadataBytes)}
+			return store.WebhookSubscription{}, &errs.InputError{Msg: fmt.Sprintf("body field metadata: must be at most %d bytes when serialised", MaxMetadataBytes)}
 		}
 		sub.Metadata = b
 	}
@@ -155,14 +146,14 @@ func (s *Service) Unsubscribe(ctx context.Context, id string) (store.WebhookSubs
 func CheckCallbackURL(raw string, allowLoopback bool) error {
 	const field = "body field callback_url: "
 	if raw == "" || len(raw) > MaxCallbackURLLength {
-		return &InputError{fmt.Sprintf(field+"must be 1 to %d characters", MaxCallbackURLLength)}
+		return &errs.InputError{Msg: fmt.Sprintf(field+"must be 1 to %d characters", MaxCallbackURLLength)}
 	}
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Opaque != "" || u.Hostname() == "" {
-		return &InputError{field + "must be an absolute URL with a host"}
+		return &errs.InputError{Msg: field + "must be an absolute URL with a host"}
 	}
 	if u.User != nil {
-		return &InputError{field + "must not contain credentials; use secret to authenticate deliveries"}
+		return &errs.InputError{Msg: field + "must not contain credentials; use secret to authenticate deliveries"}
 	}
 	host := u.Hostname()
 	loopback := isLoopbackHost(host)
@@ -170,35 +161,35 @@ func CheckCallbackURL(raw string, allowLoopback bool) error {
 	case "https":
 	case "http":
 		if !allowLoopback {
-			return &InputError{field + "must use https"}
+			return &errs.InputError{Msg: field + "must use https"}
 		}
 		if !loopback {
-			return &InputError{field + "must use https (plain http is allowed for loopback hosts only)"}
+			return &errs.InputError{Msg: field + "must use https (plain http is allowed for loopback hosts only)"}
 		}
 	default:
-		return &InputError{field + "must use https"}
+		return &errs.InputError{Msg: field + "must use https"}
 	}
 	if loopback && !allowLoopback {
-		return &InputError{field + "must not point at this machine (loopback)"}
+		return &errs.InputError{Msg: field + "must not point at this machine (loopback)"}
 	}
 	var blocked *BlockedAddressError
 	if errors.As(checkHostLiteral(strings.TrimSuffix(host, "."), allowLoopback), &blocked) {
-		return &InputError{field + "must not point at a " + blocked.Reason + " address"}
+		return &errs.InputError{Msg: field + "must not point at a " + blocked.Reason + " address"}
 	}
 	return nil
 }
 
 func checkEvents(events []string) ([]string, error) {
 	if len(events) == 0 {
-		return nil, &InputError{"body field events: must have at least 1 item"}
+		return nil, &errs.InputError{Msg: "body field events: must have at least 1 item"}
 	}
 	out := make([]string, 0, len(events))
 	for _, e := range events {
 		if !slices.Contains(EventTypes, e) {
-			return nil, &InputError{"body field events: must be one of " + strings.Join(EventTypes, ", ")}
+			return nil, &errs.InputError{Msg: "body field events: must be one of " + strings.Join(EventTypes, ", ")}
 		}
 		if slices.Contains(out, e) {
-			return nil, &InputError{"body field events: must not repeat an item"}
+			return nil, &errs.InputError{Msg: "body field events: must not repeat an item"}
 		}
 		out = append(out, e)
 	}
@@ -207,12 +198,12 @@ func checkEvents(events []string) ([]string, error) {
 
 func (s *Service) checkProviders(ids []string) ([]string, error) {
 	if len(ids) == 0 {
-		return nil, &InputError{"body field providers: must have at least 1 item (or be null for every provider)"}
+		return nil, &errs.InputError{Msg: "body field providers: must have at least 1 item (or be null for every provider)"}
 	}
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
 		if s.KnownProvider == nil || !s.KnownProvider(id) {
-			return nil, &UnknownProviderError{ID: id}
+			return nil, &errs.UnknownProviderError{ID: id}
 		}
 		if !slices.Contains(out, id) {
 			out = append(out, id)
