@@ -53,15 +53,6 @@ func IsNotFound(err error) bool {
 	return errors.As(err, &nf) || errors.As(err, &up)
 }
 
-// Status is the HTTP status of err (see Answer); 200 for nil.
-func Status(err error) int {
-	if err == nil {
-		return http.StatusOK
-	}
-	status, _ := Answer(err)
-	return status
-}
-
 // Answer is the HTTP status and the message a caller may see for err: the kind's own message (which names the
 // parameter or the thing, never submitted text), without the context it was wrapped in on the way up. Anything
 // that is not one of these kinds is the service's fault: 500 and "internal error", the details left to the log.

@@ -14,12 +14,11 @@ import (
 	"github.com/switchboard/switchboard/errs"
 )
 
-func TestStatus(t *testing.T) {
+func TestAnswer(t *testing.T) {
 	for _, c := range []struct {
 		err  error
 		want int
 	}{
-		{nil, http.StatusOK},
 		{errs.Input("parameter window: must be one of 1h, 6h, 24h"), http.StatusBadRequest},
 		{fmt.Errorf("reading the latency: %w", errs.Input("parameter days: too many")), http.StatusBadRequest},
 		{errs.NotFound("no llm model with vision"), http.StatusNotFound},
@@ -28,8 +27,8 @@ func TestStatus(t *testing.T) {
 		{fmt.Errorf("querying: %w", errs.ErrUnavailable), http.StatusServiceUnavailable},
 		{errors.New("a bug"), http.StatusInternalServerError},
 	} {
-		if got := errs.Status(c.err); got != c.want {
-			t.Errorf("Status(%v) = %d, want %d", c.err, got, c.want)
+		if got, _ := errs.Answer(c.err); got != c.want {
+			t.Errorf("Answer(%v) = %d, want %d", c.err, got, c.want)
 		}
 	}
 	// The caller sees the kind's own message, not the context it was wrapped in.

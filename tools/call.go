@@ -96,7 +96,8 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.R
 				"narrow it with the tool's arguments (%s)", t.Name, rec.body.Len(), MaxResultBytes, t.paramList()))
 		}
 		if rec, shrunk = b.shrink(ctx, t, req, rec, budget); rec.overflow || rec.body.Len() > MaxResultBytes {
-			return ErrorResult(fmt.Sprintf("one record of %s is more than the %d bytes a tool result may hold", t.Name, MaxResultBytes))
+			return ErrorResult(fmt.Sprintf("a page of %s stays larger than the %d bytes a tool result may hold, even of "+
+				"few records: narrow it with the tool's arguments (%s)", t.Name, MaxResultBytes, t.paramList()))
 		}
 	}
 	status := rec.status
@@ -150,7 +151,7 @@ func (b *Bridge) shrink(ctx context.Context, t *Tool, req *http.Request, rec *re
 		return rec, ""
 	}
 	limit := asked
-	for range 4 { // records of uneven width can need a second cut; each cut at least halves the overshoot
+	for range 4 { // records of uneven width can need another cut
 		n := min(limit, pageLength(rec.body.Bytes())) // a last page holds fewer records than the limit
 		if n <= 1 || rec.status != http.StatusOK || rec.body.Len() <= MaxResultBytes {
 			break
