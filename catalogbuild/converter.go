@@ -334,14 +334,14 @@ func better(a, b *lModel) bool {
 
 func anyPrice(r api.PricingRates) bool {
 	return r.InputPer1mTokens != nil || r.OutputPer1mTokens != nil || r.CachedInputPer1mTokens != nil || r.PerImage != nil ||
-		r.PerMinuteAudio != nil || r.Per1kCharacters != nil || r.PerRequest != nil
+		r.PerMinuteAudio != nil || r.Per1kCharacters != nil || r.PerRequest != nil || r.PerSecondVideo != nil
 }
 
 func allZero(r api.PricingRates) bool {
 	if !anyPrice(r) {
 		return false
 	}
-	for _, p := range []*float64{r.InputPer1mTokens, r.OutputPer1mTokens, r.CachedInputPer1mTokens, r.PerImage, r.PerMinuteAudio, r.Per1kCharacters, r.PerRequest} {
+	for _, p := range []*float64{r.InputPer1mTokens, r.OutputPer1mTokens, r.CachedInputPer1mTokens, r.PerImage, r.PerMinuteAudio, r.Per1kCharacters, r.PerRequest, r.PerSecondVideo} {
 		if p != nil && *p != 0 {
 			return false
 		}
@@ -398,6 +398,14 @@ func litellmRates(e litellmEntry, task string) api.PricingRates {
 			if v, ok := e.num("output_cost_per_second"); ok && v > 0 {
 				r.PerMinuteAudio = ptr(roundSig(v*60, 4))
 			}
+		}
+	case "video":
+		// litellm names the per-second price of generated video two ways (Veo: output_cost_per_second; Sora and
+		// Runway: output_cost_per_video_per_second); a resolution-specific price (..._1080p) is not the standard one.
+		if v, ok := e.num("output_cost_per_video_per_second"); ok {
+			r.PerSecondVideo = ptr(roundSig(v, 9))
+		} else if v, ok := e.num("output_cost_per_second"); ok {
+			r.PerSecondVideo = ptr(roundSig(v, 9))
 		}
 	case "search":
 		if v, ok := e.num("input_cost_per_query"); ok {

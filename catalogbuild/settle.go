@@ -170,7 +170,7 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 			c.report.Disputed = append(c.report.Disputed, Dispute{"pricing", k.provider, k.model, f.name, fmtValues(vals), "null: the data sets disagree by more than 2% and no official page was curated"})
 		}
 	}
-	for _, p := range []*float64{rec.Pricing.PerImage, rec.Pricing.PerMinuteAudio, rec.Pricing.Per1kCharacters, rec.Pricing.PerRequest} {
+	for _, p := range []*float64{rec.Pricing.PerImage, rec.Pricing.PerMinuteAudio, rec.Pricing.Per1kCharacters, rec.Pricing.PerRequest, rec.Pricing.PerSecondVideo} {
 		if p != nil {
 			prov.add(ConfidenceSingle, chosen)
 			break
@@ -184,7 +184,7 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 	}{{"input_per_1m_tokens", &rec.Pricing.InputPer1mTokens}, {"output_per_1m_tokens", &rec.Pricing.OutputPer1mTokens},
 		{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1mTokens}, {"per_image", &rec.Pricing.PerImage},
 		{"per_minute_audio", &rec.Pricing.PerMinuteAudio}, {"per_1k_characters", &rec.Pricing.Per1kCharacters},
-		{"per_request", &rec.Pricing.PerRequest}} {
+		{"per_request", &rec.Pricing.PerRequest}, {"per_second_video", &rec.Pricing.PerSecondVideo}} {
 		if *f.dst != nil && **f.dst == 0 && !free {
 			c.report.reject("pricing", k, f.name, 0, "a $0 price, and no source says the model is free")
 			*f.dst = nil

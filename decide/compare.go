@@ -122,7 +122,7 @@ func (ix *Index) bestBenchmark(provider string) *seeds.BenchmarkRecord {
 	return &best
 }
 
-// Quota statuses of one limit, and of the verdict (never unknown).
+// Quota statuses of one limit, and of the verdict.
 const (
 	QuotaSafe    = "safe"
 	QuotaTight   = "tight"
@@ -151,8 +151,11 @@ type QuotaSuggestion struct {
 
 // QuotaResult is a quota check.
 type QuotaResult struct {
-	Limits      seeds.RateLimitValues // all nil when the catalog has no such tier for the provider
-	Verdict     string
+	Limits  seeds.RateLimitValues // all nil when the catalog has no such tier for the provider
+	Verdict string
+	// Missing names the limits the plan uses that the tier does not publish: "rpm" (always used) and "tpm"
+	// (used when TPM is above 0).
+	Missing     []string
 	RPM, TPM    QuotaDetail
 	Suggestions []QuotaSuggestion
 }
@@ -182,7 +185,8 @@ func quotaDetail(planned int64, limit *int64) QuotaDetail {
 
 func ptr[T any](v T) *T { return &v }
 
-var quotaRank = map[string]int{QuotaUnknown: 0, QuotaSafe: 1, QuotaTight: 2, QuotaExceeds: 3}
+// quotaRank orders the verdicts: a limit exceeded outweighs one unknown, which outweighs one nearly reached.
+var quotaRank = map[string]int{QuotaSafe: 0, QuotaTight: 1, QuotaUnknown: 2, QuotaExceeds: 3}
 
 // covers reports whether a limit holds a planned value: nothing planned needs no limit; otherwise the limit must
 // be known and at least the plan.
@@ -190,8 +194,9 @@ func covers(planned int64, limit *int64) bool {
 	return planned == 0 || (limit != nil && *limit >= planned)
 }
 
-// QuotaCheck compares a planned rate with a provider tier's published limits. The verdict is the worst known
-// per-limit status (safe when neither is known). When it is exceeds, Suggestions lists other providers' tiers
+// QuotaCheck compares a planned rate with a provider tier's published limits. The verdict is the worst status
+// of the limits the plan uses (rpm always, tpm when TPM is above 0), in the order exceeds, unknown, tight, safe:
+// an unknown limit is never read as room. When it is exceeds, Suggestions lists other providers' tiers
 // whose known limits cover the plan, largest rpm first (unknown rpm last), ties by provider ID then tier.
 func (ix *Index) QuotaCheck(q QuotaQuery) (QuotaResult, error) {
 	if err := ix.checkProviders("provider", []string{q.Provider}); err != nil {
@@ -205,10 +210,20 @@ func (ix *Index) QuotaCheck(q QuotaQuery) (QuotaResult, error) {
 	}
 	r.RPM = quotaDetail(q.RPM, Wide(r.Limits.RequestsPerMinute))
 	r.TPM = quotaDetail(q.TPM, Wide(r.Limits.TokensPerMinute))
-	r.Verdict = QuotaSafe
-	for _, d := range []QuotaDetail{r.RPM, r.TPM} {
-		if quotaRank[d.Status] > quotaRank[r.Verdict] {
-			r.Verdict = d.Status
+	r.Verdict, r.Missing = QuotaSafe, []string{}
+	for _, l := range []struct {
+		name string
+		d    QuotaDetail
+		used bool
+	}{{"rpm", r.RPM, true}, {"tpm", r.TPM, q.TPM > 0}} {
+		if !l.used {
+			continue
+		}
+		if l.d.Status == QuotaUnknown {
+			r.Missing = append(r.Missing, l.name)
+		}
+		if quotaRank[l.d.Status] > quotaRank[r.Verdict] {
+			r.Verdict = l.d.Status
 		}
 	}
 	r.Suggestions = []QuotaSuggestion{}

@@ -38,56 +38,103 @@ func ParseQuality(s string) (Quality, error) {
 type CheapestQuery struct {
 	Task          string
 	Input, Output uint64
-	MinQuality    *Quality
-	Limit         int
+	// Units is the number of units priced for a task priced per unit (image, speech, search, video).
+	Units      uint64
+	MinQuality *Quality
+	Limit      int
 }
 
 // CheapestResult is the estimated cost of one model.
 type CheapestResult struct {
 	Provider, Model, Status string
 	CostUSD                 float64
-	InputPer1M              float64
+	InputPer1M              *float64
 	OutputPer1M             *float64
+	Unit                    Unit
+	UnitPrice               float64
 	Quality                 map[string]float64
 	FreeTier                bool
 }
 
-// Cheapest prices Input and Output tokens on every token-priced model of the task whose provider is operational
-// (and, with MinQuality, whose score for that metric is known and at least the minimum), cheapest first, ties by
-// provider ID then model ID. Output tokens cost nothing on a model without an output price.
-func (ix *Index) Cheapest(q CheapestQuery, live Statuses) []CheapestResult {
+// Cheapest prices the request on every priced model of the task whose provider is operational (every provider
+// while none is observed, with the note NothingObserved) and, with MinQuality, whose score for that metric is
+// known and at least the minimum; cheapest first, ties by provider ID then model ID. Token-priced tasks price
+// Input and Output tokens (output tokens cost nothing on a model without an output price); the others Units
+// units. Generally available models only, unless none qualifies: then preview, beta and deprecated ones, and
+// the note says so. An empty answer has a note that says why.
+func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, string) {
 	type cand struct {
 		m    *Model
 		cost micro
 	}
-	best := topK[cand]{k: q.Limit, cmp: func(a, b cand) int {
-		return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
-	}}
-	lastProvider, up := "", false
-	for _, m := range ix.byTask[q.Task] {
-		if m.Provider != lastProvider { // byTask is grouped by provider: one status lookup per provider
-			lastProvider, up = m.Provider, live.get(m.Provider).Status == StatusOperational
-		}
-		if m.Input == nil || !up {
-			continue
-		}
-		if q.MinQuality != nil {
-			if s, ok := m.Scores[q.MinQuality.Metric]; !ok || s < q.MinQuality.Score {
+	want, note := StatusOperational, ""
+	if live.noneObserved() {
+		want, note = StatusUnknown, NothingObserved
+	}
+	field := ix.byTask[q.Task]
+	priced := 0
+	run := func(second bool) topK[cand] {
+		best := topK[cand]{k: q.Limit, cmp: func(a, b cand) int {
+			return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+		}}
+		lastProvider, up := "", false
+		for _, m := range field {
+			if m.Provider != lastProvider { // byTask is grouped by provider: one status lookup per provider
+				lastProvider, up = m.Provider, live.get(m.Provider).Status == want
+			}
+			if m.UnitPrice == nil {
 				continue
 			}
+			if !second {
+				priced++
+			}
+			if !up || secondChoice(m.Stage) != second {
+				continue
+			}
+			if q.MinQuality != nil {
+				if s, ok := m.Scores[q.MinQuality.Metric]; !ok || s < q.MinQuality.Score {
+					continue
+				}
+			}
+			var c micro
+			if m.Unit == UnitTokens {
+				c = cost(q.Input, m.Input, 1) + cost(q.Output, m.Output, 1)
+			} else {
+				c = mulDivRound(q.Units, m.UnitPrice.nano, 1e3) // units × USD in micro-USD
+			}
+			best.push(cand{m, c})
 		}
-		best.push(cand{m, cost(q.Input, m.Input, 1) + cost(q.Output, m.Output, 1)})
+		return best
+	}
+	best := run(false)
+	if len(best.items) == 0 && priced > 0 {
+		if best = run(true); len(best.items) > 0 && note == "" {
+			note = "No generally available model qualifies: these are preview, beta or deprecated models."
+		}
 	}
 	out := make([]CheapestResult, 0, len(best.items))
 	for _, c := range best.items {
-		r := CheapestResult{Provider: c.m.Provider, Model: c.m.ID, Status: StatusOperational, CostUSD: usd(c.cost),
-			InputPer1M: c.m.Input.USD, OutputPer1M: priceUSD(c.m.Output), Quality: map[string]float64{}, FreeTier: c.m.FreeTier}
+		r := CheapestResult{Provider: c.m.Provider, Model: c.m.ID, Status: want, CostUSD: usd(c.cost),
+			InputPer1M: priceUSD(c.m.Input), OutputPer1M: priceUSD(c.m.Output), Unit: c.m.Unit, UnitPrice: c.m.UnitPrice.USD,
+			Quality: map[string]float64{}, FreeTier: c.m.FreeTier}
 		for k, v := range c.m.Scores {
 			r.Quality[k] = v
 		}
 		out = append(out, r)
 	}
-	return out
+	if len(out) == 0 {
+		switch {
+		case len(field) == 0:
+			note = "No provider in the catalogs offers " + q.Task + "."
+		case priced == 0:
+			note = "No " + q.Task + " model in the catalogs has a known price."
+		case q.MinQuality != nil:
+			note = "No priced " + q.Task + " model of a qualifying provider has a " + q.MinQuality.Metric + " score at or above the minimum."
+		default:
+			note = "No priced " + q.Task + " model belongs to an operational provider right now."
+		}
+	}
+	return out, note
 }
 
 func priceUSD(p *Price) *float64 {

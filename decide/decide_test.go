@@ -84,15 +84,17 @@ func with(s Statuses, id string, l Live) Statuses {
 
 func TestPickScoreFormula(t *testing.T) {
 	ix := testIndex(t)
-	// openai gpt-mini, operational at 300 ms: 68 + 13×0.9 + 13/1.15 + 3×0.128 + 3 = 68+11.7+11.304348+0.384+3 = 94.39.
-	best, _, err := ix.Pick(PickQuery{Task: "llm", Needs: []string{"vision"}, Budget: f(1)}, allUp())
+	// openai gpt-mini, operational at 300 ms, uptime unknown: 70 + latency 8 × ln(5000/300)/ln(250) (4.0763) +
+	// price 10 × ln(50/0.2625)/ln(1000) (blend (3×0.15 + 0.6)/4 = 0.2625; 7.5994) + quality 5 × 0.82 + context
+	// 1.5 × 0.128 + 3 × 0.5 = 87.4677 -> 87.47.
+	best, _, _, err := ix.Pick(PickQuery{Task: "llm", Needs: []string{"vision"}, Budget: f(1)}, allUp())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 94.39 {
+	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 87.47 {
 		t.Fatalf("best = %+v", best)
 	}
-	want := "operational, 300 ms, $0.15/1M input, 128k context, has vision, function calling, json mode"
+	want := "operational, 300 ms, 7-day uptime unknown, $0.15/1M input, mmlu 82, 128k context, has vision, function calling, json mode"
 	if best.Reason != want {
 		t.Errorf("reason = %q, want %q", best.Reason, want)
 	}
@@ -108,26 +110,27 @@ func TestPickRules(t *testing.T) {
 		notIn    string // provider that must not appear at all
 		errParam string // when the field empties: the parameter the error names
 	}{
-		// Scores at 300 ms: gpt-mini 94.39, claude-fast 94.12, mistral-small 92.63, llama-cheap 92.11.
+		// Scores at 300 ms: gpt-mini 87.47, llama-cheap 87.39, claude-fast 82.87, mistral-small 82.54.
 		{name: "best score wins", q: PickQuery{Task: "llm"}, live: allUp(), want: "openai/gpt-mini"},
-		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "anthropic/claude-fast", notIn: "openai"},
-		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "anthropic/claude-fast"},
-		{name: "slow ranks below fast", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "anthropic/claude-fast"},
+		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "groq/llama-cheap", notIn: "openai"},
+		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "groq/llama-cheap"},
+		{name: "slow ranks below fast", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "groq/llama-cheap"},
 		{name: "an unpriced operational model never beats a priced degraded one", q: PickQuery{Task: "llm", MinContext: i64(100000)},
 			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "openai/gpt-mini", notIn: "cohere"},
-		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
+		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai", "groq"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
+		{name: "agent needs function calling, JSON mode and 128k", q: PickQuery{Task: "agent"}, live: allUp(), want: "openai/gpt-mini", notIn: "groq"},
 		{name: "free_only", q: PickQuery{Task: "llm", FreeOnly: true, Avoid: []string{"groq"}}, live: allUp(), want: "mistral/mistral-small"},
 		{name: "needs", q: PickQuery{Task: "llm", Needs: []string{"json_mode", "function_calling"}}, live: allUp(), want: "openai/gpt-mini"},
 		{name: "min_context", q: PickQuery{Task: "llm", MinContext: i64(500000)}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},
 		{name: "budget excludes unknown prices", q: PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(100)}, live: allUp(), errParam: "budget"},
 		{name: "an unknown price never qualifies", q: PickQuery{Task: "llm", MinContext: i64(2000000)}, live: allUp(), errParam: "price"},
 		{name: "everything in outage", q: PickQuery{Task: "llm"}, live: Statuses{"openai": down(), "anthropic": down(), "groq": down(), "mistral": down(), "cohere": down(), "deepseek": down()}, errParam: "live status"},
-		{name: "no model of the task", q: PickQuery{Task: "agent"}, live: allUp(), errParam: "task"},
+		{name: "no model of the task", q: PickQuery{Task: "video"}, live: allUp(), errParam: "task"},
 		{name: "min_context empties", q: PickQuery{Task: "llm", MinContext: i64(5000000), Budget: f(0.1)}, live: allUp(), errParam: "min_context"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			best, rest, err := ix.Pick(c.q, c.live)
+			best, rest, _, err := ix.Pick(c.q, c.live)
 			if c.errParam != "" {
 				if !errs.IsNotFound(err) || !strings.Contains(err.Error(), "("+c.errParam+" left none)") {
 					t.Fatalf("err = %v, want a 404 naming %s", err, c.errParam)
@@ -161,12 +164,12 @@ func TestPickRules(t *testing.T) {
 		})
 	}
 	// The message names every constraint applied, in order.
-	_, _, err := ix.Pick(PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(0.1)}, allUp())
+	_, _, _, err := ix.Pick(PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(0.1)}, allUp())
 	want := "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %q", err, want)
 	}
-	if _, _, err := ix.Pick(PickQuery{Task: "llm", Avoid: []string{"nope"}}, allUp()); !errs.IsNotFound(err) || !strings.Contains(err.Error(), "avoid") {
+	if _, _, _, err := ix.Pick(PickQuery{Task: "llm", Avoid: []string{"nope"}}, allUp()); !errs.IsNotFound(err) || !strings.Contains(err.Error(), "avoid") {
 		t.Errorf("unknown avoid: %v", err)
 	}
 }
@@ -174,7 +177,7 @@ func TestPickRules(t *testing.T) {
 func TestFailoverRules(t *testing.T) {
 	ix := testIndex(t)
 	live := Statuses{"anthropic": op(100), "groq": deg(100), "mistral": op(2000), "deepseek": down(), "openai": op(50)}
-	chain, err := ix.Failover(FailoverQuery{Primary: "openai", Task: "llm", Limit: 10}, live)
+	chain, _, err := ix.Failover(FailoverQuery{Primary: "openai", Task: "llm", Limit: 10}, live)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,21 +197,22 @@ func TestFailoverRules(t *testing.T) {
 	if pos["anthropic"] != 0 || pos["mistral"] > pos["groq"] {
 		t.Errorf("order: %+v", chain)
 	}
-	// anthropic: 70 + 20×(1-100/3000) + 10 = 99.33 (catalogued llm models).
-	if chain[0].Score != 99.33 || *chain[0].InputPer1M != 0.1 || !strings.HasPrefix(chain[0].Reason, "operational, 100 ms, serves llm") {
+	// anthropic: 70 + latency 10 × ln(5000/100)/ln(250) (7.0849) + 7 (priced llm models) + price 5 ×
+	// ln(50/0.2)/ln(1000) (blend (3×0.1 + 0.5)/4 = 0.2; 3.9966) = 88.08.
+	if chain[0].Score != 88.08 || *chain[0].InputPer1M != 0.1 || chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, serves llm (1 priced models), from $0.1/1M input" {
 		t.Errorf("first = %+v", chain[0])
 	}
 	// max_cost keeps providers whose cheapest matching model is within it; unknown prices drop out.
-	chain, _ = ix.Failover(FailoverQuery{Primary: "openai", Task: "llm", Limit: 10, MaxCost: f(0.1)}, live)
+	chain, _, _ = ix.Failover(FailoverQuery{Primary: "openai", Task: "llm", Limit: 10, MaxCost: f(0.1)}, live)
 	for _, e := range chain {
 		if e.InputPer1M == nil || *e.InputPer1M > 0.1 {
 			t.Errorf("over max_cost: %+v", e)
 		}
 	}
-	if chain, _ = ix.Failover(FailoverQuery{Primary: "openai", Limit: 2}, live); len(chain) != 2 {
+	if chain, _, _ = ix.Failover(FailoverQuery{Primary: "openai", Limit: 2}, live); len(chain) != 2 {
 		t.Errorf("limit 2: %d entries", len(chain))
 	}
-	if _, err := ix.Failover(FailoverQuery{Primary: "nope", Limit: 5}, live); !errs.IsNotFound(err) {
+	if _, _, err := ix.Failover(FailoverQuery{Primary: "nope", Limit: 5}, live); !errs.IsNotFound(err) {
 		t.Errorf("unknown primary: %v", err)
 	}
 }
@@ -216,17 +220,19 @@ func TestFailoverRules(t *testing.T) {
 func TestRecommendRules(t *testing.T) {
 	ix := testIndex(t)
 	live := Statuses{"anthropic": op(300), "groq": op(300), "mistral": deg(100), "openai": down()}
-	recs, err := ix.Recommend(RecommendQuery{Task: "llm", Limit: 20}, live)
+	recs, _, err := ix.Recommend(RecommendQuery{Task: "llm", Limit: 20}, live)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 97 || recs[1].Provider != "anthropic" || recs[1].Score != 77 {
-		t.Fatalf("recs = %+v", recs) // groq: 50 + 27 + 20 (free tier); anthropic: 50 + 27
+	// groq: latency 35 × ln(5000/300)/ln(250) (17.834) + 20 (free tier) + price 20 × ln(50/0.0575)/ln(1000) (19.595)
+	// = 57.43; anthropic: 17.834 + 20 × ln(50/0.2)/ln(1000) (15.986) = 33.82.
+	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 57.43 || recs[1].Provider != "anthropic" || recs[1].Score != 33.82 {
+		t.Fatalf("recs = %+v", recs)
 	}
-	if recs, _ = ix.Recommend(RecommendQuery{Limit: 20, FreeOnly: true}, live); len(recs) != 1 || recs[0].Provider != "groq" {
+	if recs, _, _ = ix.Recommend(RecommendQuery{Limit: 20, FreeOnly: true}, live); len(recs) != 1 || recs[0].Provider != "groq" {
 		t.Errorf("free_only = %+v", recs)
 	}
-	if recs, _ = ix.Recommend(RecommendQuery{Limit: 20, Avoid: []string{"groq"}}, live); len(recs) != 1 || recs[0].Provider != "anthropic" {
+	if recs, _, _ = ix.Recommend(RecommendQuery{Limit: 20, Avoid: []string{"groq"}}, live); len(recs) != 1 || recs[0].Provider != "anthropic" {
 		t.Errorf("avoid = %+v", recs)
 	}
 }
@@ -234,7 +240,7 @@ func TestRecommendRules(t *testing.T) {
 func TestCheapestRules(t *testing.T) {
 	ix := testIndex(t)
 	live := with(allUp(), "groq", deg(100))
-	res := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1_000_000, Output: 500_000, Limit: 20}, live)
+	res, _ := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1_000_000, Output: 500_000, Limit: 20}, live)
 	for _, r := range res {
 		if r.Provider == "groq" || r.Provider == "cohere" {
 			t.Errorf("%s must not qualify (degraded / unpriced)", r.Provider)
@@ -244,12 +250,12 @@ func TestCheapestRules(t *testing.T) {
 	if len(res) < 3 || res[0].Model != "claude-fast" || res[0].CostUSD != 0.35 || res[1].CostUSD != 0.45 || res[2].CostUSD != 0.5 {
 		t.Fatalf("res = %+v", res)
 	}
-	res = ix.Cheapest(CheapestQuery{Task: "llm", Input: 1_000_000, Output: 500_000, Limit: 5, MinQuality: &Quality{"mmlu", 85}}, live)
+	res, _ = ix.Cheapest(CheapestQuery{Task: "llm", Input: 1_000_000, Output: 500_000, Limit: 5, MinQuality: &Quality{"mmlu", 85}}, live)
 	if len(res) != 1 || res[0].Model != "gpt-big" || res[0].Quality["mmlu"] != 88 || res[0].Quality["gpqa"] != 50 {
 		t.Errorf("min_quality = %+v", res)
 	}
 	// Embeddings have no output price: output tokens add nothing.
-	res = ix.Cheapest(CheapestQuery{Task: "embedding", Input: 1_000_000, Output: 500_000, Limit: 5}, live)
+	res, _ = ix.Cheapest(CheapestQuery{Task: "embedding", Input: 1_000_000, Output: 500_000, Limit: 5}, live)
 	if len(res) != 2 || res[0].CostUSD != 0.02 || res[0].OutputPer1M != nil {
 		t.Errorf("embedding = %+v", res)
 	}
@@ -404,12 +410,24 @@ func TestQuotaCheck(t *testing.T) {
 	if len(r.Suggestions) != 2 || r.Suggestions[0].Tier != "tier2" || r.Suggestions[1].Tier != "tier1" {
 		t.Errorf("suggestions = %+v", r.Suggestions)
 	}
-	// Unknown limits are said to be unknown, never guessed.
-	for _, q := range []QuotaQuery{{Provider: "openai", Tier: "free", RPM: 10, TPM: 10}, {Provider: "openai", Tier: "paid", RPM: 10}} {
-		r, _ = ix.QuotaCheck(q)
-		if r.Verdict != QuotaSafe || r.RPM.Status != QuotaUnknown || r.RPM.UsagePct != nil || r.RPM.Headroom != nil || r.Limits.RequestsPerMinute != nil {
-			t.Errorf("%+v = %+v", q, r)
+	// Unknown limits are said to be unknown, never guessed, and never read as room: the verdict is unknown and
+	// names the limits the plan uses that are missing (tpm only when tokens are planned).
+	for _, c := range []struct {
+		q       QuotaQuery
+		missing string
+	}{{QuotaQuery{Provider: "openai", Tier: "free", RPM: 10, TPM: 10}, "rpm,tpm"}, {QuotaQuery{Provider: "openai", Tier: "paid", RPM: 10}, "rpm"}} {
+		r, _ = ix.QuotaCheck(c.q)
+		if r.Verdict != QuotaUnknown || strings.Join(r.Missing, ",") != c.missing || r.RPM.Status != QuotaUnknown || r.RPM.UsagePct != nil ||
+			r.RPM.Headroom != nil || r.Limits.RequestsPerMinute != nil {
+			t.Errorf("%+v = %+v", c.q, r)
 		}
+	}
+	// A known limit exceeded outweighs an unknown one; perplexity tier1 publishes rpm only.
+	if r, _ = ix.QuotaCheck(QuotaQuery{Provider: "perplexity", Tier: "tier1", RPM: 200, TPM: 10}); r.Verdict != QuotaExceeds || strings.Join(r.Missing, ",") != "tpm" {
+		t.Errorf("exceeds over unknown = %+v", r)
+	}
+	if r, _ = ix.QuotaCheck(QuotaQuery{Provider: "perplexity", Tier: "tier1", RPM: 100}); r.Verdict != QuotaSafe || len(r.Missing) != 0 {
+		t.Errorf("rpm only, known = %+v", r)
 	}
 	if _, err := ix.QuotaCheck(QuotaQuery{Provider: "nope", Tier: "free"}); !errs.IsNotFound(err) {
 		t.Errorf("unknown provider: %v", err)
@@ -499,11 +517,11 @@ func TestPickPrefersGenerallyAvailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	live := Statuses{"openai": op(100), "google-gemini": op(100), "anthropic": op(100)}
-	best, rest, err := ix.Pick(PickQuery{Task: "llm"}, live)
+	best, rest, _, err := ix.Pick(PickQuery{Task: "llm"}, live)
 	if err != nil || best.Model != "ga-small" || len(rest) != 0 {
 		t.Errorf("pick = %+v %v %v, want ga-small alone (the preview is cheaper, exp and sunset are never candidates)", best, rest, err)
 	}
-	best, _, err = ix.Pick(PickQuery{Task: "llm", MinContext: i64(500000)}, live)
+	best, _, _, err = ix.Pick(PickQuery{Task: "llm", MinContext: i64(500000)}, live)
 	if err != nil || best.Model != "preview-big" || !strings.HasPrefix(best.Reason, "preview (no generally available model fits)") {
 		t.Errorf("pick with min_context = %+v %v, want preview-big saying why", best, err)
 	}
@@ -529,7 +547,8 @@ func TestPinnedVersionRankedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, r := range ix.Cheapest(CheapestQuery{Task: "llm", Input: 1000, Output: 1000, Limit: 10}, Statuses{"openai": op(100)}) {
+	res, _ := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1000, Output: 1000, Limit: 10}, Statuses{"openai": op(100)})
+	for _, r := range res {
 		got = append(got, r.Model)
 	}
 	if !slices.Equal(got, []string{"m", "m-2025-01-01"}) {
@@ -570,9 +589,9 @@ func TestPickPruningChangesNothing(t *testing.T) {
 		}
 		for _, q := range queries {
 			prune = true
-			best, rest, err := ix.Pick(q, live)
+			best, rest, _, err := ix.Pick(q, live)
 			prune = false
-			wantBest, wantRest, wantErr := ix.Pick(q, live)
+			wantBest, wantRest, _, wantErr := ix.Pick(q, live)
 			prune = true
 			if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
 				t.Fatalf("round %d %+v: error %v, full scan %v", round, q, err, wantErr)

@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/switchboard/switchboard/errs"
@@ -30,10 +31,29 @@ type Live struct {
 	Status string
 	// ResponseTimeMs is the last poll's status-page fetch time; nil when unknown.
 	ResponseTimeMs *float64
+	// P50Ms and P95Ms are over the fetch times of the last hour; nil without samples.
+	P50Ms, P95Ms *float64
+	// Uptime7d is the percentage of the observed checks of the last 7 UTC days that did not read outage; nil
+	// without any.
+	Uptime7d *float64
 }
 
 // Statuses maps provider IDs to their live status; a provider missing from the map is unknown.
 type Statuses map[string]Live
+
+// noneObserved reports whether no provider has an observed status: decisions then answer from catalog facts
+// and say so.
+func (s Statuses) noneObserved() bool {
+	for _, l := range s {
+		if l.Status != "" && l.Status != StatusUnknown {
+			return false
+		}
+	}
+	return true
+}
+
+// NothingObserved is the note of a decision answered while no provider has been observed.
+const NothingObserved = "No provider has been observed yet (the poller has no data, see /health): ranked from catalog facts alone, every status unknown."
 
 func (s Statuses) get(id string) Live {
 	if l, ok := s[id]; ok && l.Status != "" {
@@ -80,15 +100,27 @@ type Model struct {
 	Context  *int64
 	Caps     seeds.ModelCapabilities
 	HasCaps  bool
+	// Unit and UnitPrice are the price of the model's task in its unit: the input price per 1M tokens for the
+	// token-priced tasks, per image, audio minute, 1K characters, request or video second for the others; nil
+	// when unknown.
+	Unit      Unit
+	UnitPrice *Price
+	// Tasks are the tasks the model is a candidate for (tasksOf), set when the index is built.
+	Tasks []string
 	// Stage is the lifecycle stage ("" when the lifecycle catalog does not list the model).
 	Stage  string
 	Scores map[string]float64
 	// AliasOf is the alias this pinned version is the same offer as (same prices, same window): the alias stands
 	// for it in rankings, and it stays reachable by its own ID. "" when it is no such duplicate.
 	AliasOf string
-	// pickPart is the part of the pick score that is the model's own (price, context, capabilities), set when
-	// the index is built; Pick skips a model whose best possible score cannot enter its top 3.
-	pickPart float64
+}
+
+// ranked is a model in one task's field, with the part of its pick score that is its own for that task (price,
+// quality, fit), set when the index is built: Pick skips a model whose best possible score cannot enter its
+// top 3.
+type ranked struct {
+	m    *Model
+	part float64
 }
 
 // Benchmark names, in the document's order.
@@ -97,10 +129,10 @@ var Benchmarks = []string{"mmlu", "humaneval", "math", "gpqa", "mgsm", "hellaswa
 // Index is the catalogs, indexed for the decision endpoints. It is read-only once built.
 type Index struct {
 	reg    *seeds.Registry
-	byTask map[string][]*Model // each sorted by provider then model ID
-	// byPickPart is byTask with each list sorted by pickPart, highest first: Pick stops its scan where no later
+	byTask map[string][]*Model // each sorted by provider then model ID; a model is in its own task and in agent and code when it qualifies
+	// byPickPart is byTask with each model's own pick part, highest first: Pick stops its scan where no later
 	// model can reach its top 3.
-	byPickPart map[string][]*Model
+	byPickPart map[string][]ranked
 	byProvider map[string][]*Model // each sorted by model ID
 	priced     []*Model            // token-priced models (input price known), by provider then model ID
 	// serves holds, per provider, the tasks of its registry categories and of its catalogued models.
@@ -140,6 +172,19 @@ func (c *Catalogs) retired(provider, model string) bool {
 	}
 	d, ok := c.Shutdowns[provider+"/"+model]
 	return ok && c.Today != "" && d <= c.Today
+}
+
+// stage is the model's lifecycle stage; a model the lifecycle catalog does not list is a preview when its
+// provider named it one (veo-3.1-generate-preview, fal-ai/imagen4/preview), else "" (taken as generally
+// available).
+func (c *Catalogs) stage(provider, model string) string {
+	if st := c.Stages[provider+"/"+model]; st != "" {
+		return st
+	}
+	if strings.Contains(strings.ToLower(model), "preview") {
+		return "preview"
+	}
+	return ""
 }
 
 // embedded reads the embedded seeds catalogs once, with the shutdown day of every model that has one.
@@ -200,7 +245,7 @@ type modelKey struct{ provider, model string }
 // Build indexes the catalogs over the provider registry.
 func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	ix := &Index{
-		reg: reg, byTask: map[string][]*Model{}, byPickPart: map[string][]*Model{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
+		reg: reg, byTask: map[string][]*Model{}, byPickPart: map[string][]ranked{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
 		catalogTasks: map[string]map[string]int{}, freeTier: map[string]bool{}, rateLimits: map[string][]seeds.RateLimitRecord{},
 		bench: map[string][]seeds.BenchmarkRecord{}, modelIDs: map[string][]string{},
 	}
@@ -213,12 +258,15 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		if models[k] != nil {
 			return nil, fmt.Errorf("decide: pricing lists %s/%s twice", p.ProviderId, p.Model)
 		}
-		m := &Model{Provider: p.ProviderId, ID: p.Model, Task: string(p.Task), FreeTier: p.FreeTier, Stage: c.Stages[p.ProviderId+"/"+p.Model]}
+		m := &Model{Provider: p.ProviderId, ID: p.Model, Task: string(p.Task), FreeTier: p.FreeTier, Stage: c.stage(p.ProviderId, p.Model)}
 		var err error
 		if m.Input, err = newPrice(p.Pricing.InputPer1mTokens); err == nil {
 			if m.Output, err = newPrice(p.Pricing.OutputPer1mTokens); err == nil {
 				m.Cached, err = newPrice(p.Pricing.CachedInputPer1mTokens)
 			}
+		}
+		if err == nil {
+			m.Unit, m.UnitPrice, err = unitPrice(m, p.Pricing)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("decide: pricing of %s/%s: %w", p.ProviderId, p.Model, err)
@@ -232,7 +280,8 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		k := modelKey{r.ProviderId, r.ModelId}
 		m := models[k]
 		if m == nil {
-			m = &Model{Provider: r.ProviderId, ID: r.ModelId, Task: string(r.Task), Stage: c.Stages[r.ProviderId+"/"+r.ModelId]}
+			m = &Model{Provider: r.ProviderId, ID: r.ModelId, Task: string(r.Task), Stage: c.stage(r.ProviderId, r.ModelId)}
+			m.Unit = unitOf(m.Task, seeds.PricingRates{})
 			models[k] = m
 		}
 		m.Context, m.Caps, m.HasCaps = Wide(r.ContextWindow), r.Capabilities, true
@@ -267,20 +316,27 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		ix.catalogTasks[p.ID] = map[string]int{}
 	}
 	for _, m := range all {
-		m.pickPart = pickModelPart(m)
 		ix.byProvider[m.Provider] = append(ix.byProvider[m.Provider], m)
 		if m.AliasOf != "" {
 			continue // ranked once, under its alias
 		}
-		ix.byTask[m.Task] = append(ix.byTask[m.Task], m)
-		ix.serves[m.Provider][m.Task] = true
-		ix.catalogTasks[m.Provider][m.Task]++
+		m.Tasks = tasksOf(m)
+		for _, task := range m.Tasks {
+			ix.byTask[task] = append(ix.byTask[task], m)
+			ix.serves[m.Provider][task] = true
+			ix.catalogTasks[m.Provider][task]++
+		}
 		if m.Input != nil {
 			ix.priced = append(ix.priced, m)
 		}
 	}
 	for task, field := range ix.byTask {
-		ix.byPickPart[task] = slices.SortedStableFunc(slices.Values(field), func(a, b *Model) int { return cmp.Compare(b.pickPart, a.pickPart) })
+		rs := make([]ranked, len(field))
+		for i, m := range field {
+			rs[i] = ranked{m, pickModelPart(m, task)}
+		}
+		slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.part, a.part) })
+		ix.byPickPart[task] = rs
 	}
 	for _, f := range c.FreeTier {
 		// Unconfirmed free access (nil) does not count as free: free_only stays a promise.
@@ -295,6 +351,73 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	}
 	return ix, nil
 }
+
+// Agent and code are tasks that models of other tasks also do. An agent model calls functions, answers in
+// structured JSON and holds a long context; a code model is one catalogued for code, or a generalist that leads
+// the code benchmark.
+const (
+	agentMinContext  = 128_000
+	codeMinHumanEval = 85.0
+)
+
+// tasksOf lists the tasks a model is a candidate for: its own, and agent and code when it qualifies.
+func tasksOf(m *Model) []string {
+	tasks := []string{m.Task}
+	if m.Task != "llm" && m.Task != "code" {
+		return tasks
+	}
+	if m.HasCaps && m.Caps.FunctionCalling && m.Caps.JsonMode && m.Context != nil && *m.Context >= agentMinContext {
+		tasks = append(tasks, "agent")
+	}
+	if m.Task == "llm" && m.Scores["humaneval"] >= codeMinHumanEval {
+		tasks = append(tasks, "code")
+	}
+	return tasks
+}
+
+// unitOf is the unit a task is priced in; for speech, per minute of audio unless the model is priced per 1K
+// characters only (text to speech).
+func unitOf(task string, r seeds.PricingRates) Unit {
+	switch task {
+	case "image":
+		return UnitImage
+	case "speech":
+		if r.PerMinuteAudio == nil && r.Per1kCharacters != nil {
+			return UnitChars
+		}
+		return UnitAudioMin
+	case "search":
+		return UnitRequest
+	case "video":
+		return UnitVideoSec
+	}
+	return UnitTokens
+}
+
+// unitPrice is the price of the model's task in its unit.
+func unitPrice(m *Model, r seeds.PricingRates) (Unit, *Price, error) {
+	u := unitOf(m.Task, r)
+	var p *float64
+	switch u {
+	case UnitTokens:
+		return u, m.Input, nil
+	case UnitImage:
+		p = r.PerImage
+	case UnitAudioMin:
+		p = r.PerMinuteAudio
+	case UnitChars:
+		p = r.Per1kCharacters
+	case UnitRequest:
+		p = r.PerRequest
+	case UnitVideoSec:
+		p = r.PerSecondVideo
+	}
+	price, err := newPrice(p)
+	return u, price, err
+}
+
+// does reports whether the model is a candidate for the task.
+func (m *Model) does(task string) bool { return slices.Contains(m.Tasks, task) }
 
 // sameOffer reports whether a pinned version is its alias again: the same task, prices and context window.
 func sameOffer(alias, v *Model) bool {

@@ -14,29 +14,21 @@ import (
 // Scoring weights. The OpenAPI descriptions of getPick, getFailover and getRecommend state the same rules; keep
 // them in step.
 const (
-	// latencyCeilingMs is the poll response time at which the latency part of a score reaches 0.
-	latencyCeilingMs = 3000.0
+	// The status bands are wider than the sum of the other parts (30), so a degraded provider always ranks below
+	// an operational one and one of unknown status below every observed one.
+	bandOperational, bandDegraded, bandUnknown = 70.0, 35.0, 0.0
 
-	// The status bands are wider than the sum of the other parts, so a degraded provider always ranks below an
-	// operational one and an unknown below a degraded one: pick's other parts add up to 32, failover's to 30.
-	pickOperational, pickDegraded, pickUnknown = 68.0, 35.0, 2.0
-	pickLatency, pickPrice, pickContext        = 13.0, 13.0, 3.0
-	pickCapability                             = 1.0 // per capability held, 3 at most
-	pickContextFull                            = 1_000_000.0
+	pickLatency, pickUptime, pickPrice, pickQuality = 8.0, 4.0, 10.0, 5.0
+	pickContext, pickCapability                     = 1.5, 0.5 // capability: per capability held, 3 at most
+	pickContextFull                                 = 1_000_000.0
 
-	failoverOperational, failoverDegraded, failoverUnknown = 70.0, 35.0, 0.0
-	failoverLatency, failoverCapability                    = 20.0, 10.0
+	failoverLatency, failoverUptime, failoverCapability, failoverPrice = 10.0, 8.0, 7.0, 5.0
 
-	recommendOperational, recommendLatency, recommendFreeTier = 50.0, 30.0, 20.0
+	recommendLatency, recommendUptime, recommendFreeTier, recommendPrice = 35.0, 25.0, 20.0, 20.0
 )
 
-// latencyPart is weight × (1 - rt/3000), at least 0; 0 when the time is unknown.
-func latencyPart(rt *float64, weight float64) float64 {
-	if rt == nil {
-		return 0
-	}
-	return weight * math.Max(0, 1-*rt/latencyCeilingMs)
-}
+// qualityBenchmark is the benchmark that measures a task's quality; tasks without one score no quality part.
+var qualityBenchmark = map[string]string{"llm": "mmlu", "agent": "mmlu", "code": "humaneval"}
 
 func statusPart(status string, op, deg, unk float64) float64 {
 	switch status {
@@ -98,6 +90,8 @@ type PickEntry struct {
 	Provider, Model, Status string
 	ResponseTimeMs          *float64
 	InputPer1M              *float64
+	Unit                    Unit
+	UnitPrice               *float64
 	Context                 *int64
 	Caps                    seeds.ModelCapabilities
 	Score                   float64
@@ -116,20 +110,22 @@ func hasCap(c seeds.ModelCapabilities, name string) bool {
 	return false
 }
 
-// Pick scores the task's models of providers not in outage that meet every constraint and returns the best and
-// up to 2 runners-up. When nothing qualifies, the errs.NotFoundError names the constraints in the order they were
-// applied, ending with the one that left no model.
+// Pick scores the task's priced models of providers not in outage that meet every constraint and returns the
+// best, up to 2 runners-up and a note (NothingObserved, or that only second-choice models fit; "" otherwise).
+// When nothing qualifies, the errs.NotFoundError names the constraints in the order they were applied, ending
+// with the one that left no model.
 //
-// Score (0-100): status (operational 68, degraded 35, unknown 2) + latency 13 × (1 - ms/3000, at least 0; 0 when
-// unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 × min(1, tokens/1M; 0 when unknown) +
-// 1 per capability held (vision, function calling, JSON mode). Rounded to 0.01; ties by provider ID, then model ID.
-func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error) {
+// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 8 × latencyScore + 7-day uptime
+// 4 × uptimeScore + price 10 × priceScore (the task's unit; tokens blended 3 input : 1 output) + quality 5 ×
+// the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or none) + context 1.5 ×
+// min(1, tokens/1M) + 0.5 per capability held. Rounded to 0.01; ties by provider ID, then model ID.
+func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, string, error) {
 	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
-		return PickEntry{}, nil, err
+		return PickEntry{}, nil, "", err
 	}
 	field := ix.byPickPart[q.Task]
 	if len(field) == 0 {
-		return PickEntry{}, nil, notFoundErr("no %s model in the catalogs (task left none)", q.Task)
+		return PickEntry{}, nil, "", notFoundErr("no %s model in the catalogs (task left none)", q.Task)
 	}
 	type step struct {
 		param, phrase string
@@ -157,15 +153,14 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 			return m.Context != nil && *m.Context >= *q.MinContext
 		}})
 	}
+	unit := unitOf(q.Task, seeds.PricingRates{})
 	if q.Budget != nil {
-		steps = append(steps, step{"budget", fmt.Sprintf("at most %s/1M input", fmtUSD(*q.Budget)), func(m *Model, _ Live) bool {
-			return m.Input != nil && m.Input.USD <= *q.Budget
+		steps = append(steps, step{"budget", "at most " + unitPhrase(*q.Budget, unit), func(m *Model, _ Live) bool {
+			return m.UnitPrice != nil && m.UnitPrice.USD <= *q.Budget
 		}})
 	}
-	// Decisions stand on known prices: a token-priced model whose input price is unknown is no candidate.
-	if tokenPricedTask(q.Task) {
-		steps = append(steps, step{"price", "with a known input price", func(m *Model, _ Live) bool { return m.Input != nil }})
-	}
+	// Decisions stand on known prices: a model whose price for the task is unknown is no candidate.
+	steps = append(steps, step{"price", "with a known price", func(m *Model, _ Live) bool { return m.UnitPrice != nil }})
 	// Generally available models first; preview, beta and deprecated ones only when no generally available
 	// model passes every other step, and then the reason says so (a model its provider is retiring is no
 	// first choice for new code).
@@ -189,20 +184,21 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 		}}
 		var l Live
 		lastProvider, providerPart := "", 0.0
-		for _, m := range field {
+		for _, r := range field {
+			m := r.m
 			// Once 3 are kept, a model whose score cannot reach the third is skipped before its steps, and
 			// since field is sorted by pickPart, the scan ends at the first that could not even with the best
 			// provider part of the moment (the scan dominated /pick). passed then undercounts, which only matters when
 			// nothing is kept. pruneSlack covers the rounding of the score and the order of its sums.
 			full := prune && len(best.items) == best.k
-			if full && topProviderPart+m.pickPart+pruneSlack < best.items[best.k-1].score {
+			if full && topProviderPart+r.part+pruneSlack < best.items[best.k-1].score {
 				break
 			}
 			if m.Provider != lastProvider {
 				l, lastProvider = live.get(m.Provider), m.Provider
 				providerPart = pickProviderPart(l)
 			}
-			if full && providerPart+m.pickPart+pruneSlack < best.items[best.k-1].score {
+			if full && providerPart+r.part+pruneSlack < best.items[best.k-1].score {
 				continue
 			}
 			ok := true
@@ -214,7 +210,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 				passed[k]++
 			}
 			if ok {
-				best.push(cand{m, l, pickScore(m, l)})
+				best.push(cand{m, l, round2(providerPart + r.part)})
 			}
 		}
 		return best, passed
@@ -230,29 +226,53 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, error
 		for k, s := range steps {
 			said = append(said, s.phrase)
 			if passed[k] == 0 {
-				return PickEntry{}, nil, notFoundErr("no %s model %s (%s left none)", q.Task, strings.Join(said, " "), s.param)
+				return PickEntry{}, nil, "", notFoundErr("no %s model %s (%s left none)", q.Task, strings.Join(said, " "), s.param)
 			}
 		}
 	}
 	entries := make([]PickEntry, len(best.items))
 	for i, c := range best.items {
-		entries[i] = pickEntry(c.m, c.l, c.score)
+		entries[i] = pickEntry(c.m, c.l, c.score, q.Task)
 		if preview {
 			entries[i].Reason = c.m.Stage + " (no generally available model fits), " + entries[i].Reason
 		}
 	}
-	return entries[0], entries[1:], nil
+	note := ""
+	switch {
+	case live.noneObserved():
+		note = NothingObserved
+	case preview:
+		note = "No generally available model fits: the candidates are preview, beta or deprecated models."
+	}
+	return entries[0], entries[1:], note, nil
 }
 
-// pickProviderPart (status, latency) and pickModelPart (price, context, capabilities) add up to the pick score.
+// pickProviderPart (status, latency, uptime) and pickModelPart (price, quality, context, capabilities) add up
+// to the pick score.
 func pickProviderPart(l Live) float64 {
-	return statusPart(l.Status, pickOperational, pickDegraded, pickUnknown) + latencyPart(l.ResponseTimeMs, pickLatency)
+	return statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + pickLatency*latencyScore(l.ObservedLatency()) +
+		pickUptime*uptimeScore(l.Uptime7d)
 }
 
-func pickModelPart(m *Model) float64 {
-	var score float64
-	if m.Input != nil {
-		score += pickPrice / (1 + m.Input.USD)
+// scoredPrice is the price a score compares in the model's unit: for token prices the blend of 3 input to 1
+// output tokens (the input price alone when the output price is unknown); nil when unknown.
+func scoredPrice(m *Model) *float64 {
+	if m.UnitPrice == nil {
+		return nil
+	}
+	v := m.UnitPrice.USD
+	if m.Unit == UnitTokens && m.Output != nil {
+		v = (3*m.Input.USD + m.Output.USD) / 4
+	}
+	return &v
+}
+
+func pickModelPart(m *Model, task string) float64 {
+	score := pickPrice * priceScore(scoredPrice(m), m.Unit)
+	if b := qualityBenchmark[task]; b != "" {
+		if v, ok := m.Scores[b]; ok {
+			score += pickQuality * clamp01(v/100)
+		}
 	}
 	if m.Context != nil {
 		score += pickContext * math.Min(1, float64(*m.Context)/pickContextFull)
@@ -265,25 +285,30 @@ func pickModelPart(m *Model) float64 {
 	return score
 }
 
+// PickScore is the score Pick gives the model for the task under l (tests compare rankings with it).
+func PickScore(m *Model, task string, l Live) float64 {
+	return round2(pickProviderPart(l) + pickModelPart(m, task))
+}
+
 // prune turns the skipping of Pick on; the tests turn it off to compare with the full scan.
 var prune = true
 
 // pruneSlack is more than the rounding of a score to cents and any difference in the order of its sums.
 const pruneSlack = 0.01
 
-// pickScore is the score rule of Pick, rounded to cents.
-func pickScore(m *Model, l Live) float64 {
-	return round2(pickProviderPart(l) + pickModelPart(m))
-}
-
-func pickEntry(m *Model, l Live, score float64) PickEntry {
+func pickEntry(m *Model, l Live, score float64, task string) PickEntry {
 	e := PickEntry{Provider: m.Provider, Model: m.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs, Context: m.Context,
-		Caps: m.Caps, InputPer1M: priceUSD(m.Input), Score: score}
-	parts := []string{l.Status, fmtMs(l.ResponseTimeMs)}
-	if m.Input != nil {
-		parts = append(parts, fmtUSD(m.Input.USD)+"/1M input")
+		Caps: m.Caps, InputPer1M: priceUSD(m.Input), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice), Score: score}
+	parts := []string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d)}
+	if m.UnitPrice != nil {
+		parts = append(parts, unitPhrase(m.UnitPrice.USD, m.Unit))
 	} else {
-		parts = append(parts, "input price unknown")
+		parts = append(parts, "price unknown")
+	}
+	if b := qualityBenchmark[task]; b != "" {
+		if v, ok := m.Scores[b]; ok {
+			parts = append(parts, b+" "+strconv.FormatFloat(v, 'f', -1, 64))
+		}
 	}
 	parts = append(parts, fmtContext(m.Context))
 	switch caps := capNames(m.Caps); {
@@ -319,7 +344,7 @@ type FailoverEntry struct {
 func (ix *Index) lowestInput(provider, task string) *float64 {
 	var best *float64
 	for _, m := range ix.byProvider[provider] {
-		if m.Input == nil || (task != "" && m.Task != task) {
+		if m.Input == nil || (task != "" && !m.does(task)) {
 			continue
 		}
 		if best == nil || m.Input.USD < *best {
@@ -330,16 +355,48 @@ func (ix *Index) lowestInput(provider, task string) *float64 {
 	return best
 }
 
+// cheapestOffer is the provider's model with the lowest scored price (scoredPrice) among its priced candidate
+// models of task (every token-priced model when task is ""), and that price; nil when it has none.
+func (ix *Index) cheapestOffer(provider, task string) (*Model, *float64) {
+	var best *float64
+	var bestModel *Model
+	for _, m := range ix.byProvider[provider] {
+		if m.AliasOf != "" || (task == "" && m.Unit != UnitTokens) || (task != "" && !m.does(task)) {
+			continue
+		}
+		p := scoredPrice(m)
+		if p == nil {
+			continue
+		}
+		if best == nil || *p < *best {
+			best, bestModel = p, m
+		}
+	}
+	return bestModel, best
+}
+
+// pricedModels counts the provider's priced candidate models of the task.
+func (ix *Index) pricedModels(provider, task string) int {
+	n := 0
+	for _, m := range ix.byProvider[provider] {
+		if m.AliasOf == "" && m.UnitPrice != nil && m.does(task) {
+			n++
+		}
+	}
+	return n
+}
+
 // Failover ranks the providers other than the primary that are not in outage, serve the task (a registry
-// category or a catalogued model of it) and, with MaxCost, have a matching model priced at most that.
+// category or a catalogued model of it) and, with MaxCost, have a matching model priced at most that per 1M
+// input tokens. The note is NothingObserved while no provider is observed.
 //
-// Score (0-100): status (operational 70, degraded 35, unknown 0) + latency 20 × (1 - ms/3000, at least 0; 0 when
-// unknown) + task capability 10 (with a task: 10 when the provider has catalogued models of it, 5 when the task
-// is only among its registry categories; without a task: 10 × tasks served / 8). Rounded to 0.01; ties by
-// provider ID.
-func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, error) {
+// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 10 × latencyScore + 7-day
+// uptime 8 × uptimeScore + task capability 7 (with a task: 7 when the provider prices models of it, 3.5 when it
+// only lists the task; without: 7 × tasks served / 8) + price 5 × priceScore of its cheapest offer for the task.
+// Rounded to 0.01; ties by provider ID.
+func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, string, error) {
 	if err := ix.checkProviders("primary", []string{q.Primary}); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var out []FailoverEntry
 	for _, p := range ix.reg.All() {
@@ -351,25 +408,27 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, erro
 		if q.MaxCost != nil && (low == nil || *low > *q.MaxCost) {
 			continue
 		}
-		score := statusPart(l.Status, failoverOperational, failoverDegraded, failoverUnknown) + latencyPart(l.ResponseTimeMs, failoverLatency)
-		parts := []string{l.Status, fmtMs(l.ResponseTimeMs)}
+		score := statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + failoverLatency*latencyScore(l.ObservedLatency()) +
+			failoverUptime*uptimeScore(l.Uptime7d)
+		parts := []string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d)}
 		if q.Task != "" {
-			if n := ix.catalogTasks[p.ID][q.Task]; n > 0 {
+			if n := ix.pricedModels(p.ID, q.Task); n > 0 {
 				score += failoverCapability
-				parts = append(parts, fmt.Sprintf("serves %s (%d catalogued models)", q.Task, n))
+				parts = append(parts, fmt.Sprintf("serves %s (%d priced models)", q.Task, n))
 			} else {
 				score += failoverCapability / 2
-				parts = append(parts, fmt.Sprintf("serves %s (no catalogued model)", q.Task))
+				parts = append(parts, fmt.Sprintf("serves %s (no priced model)", q.Task))
 			}
 		} else {
 			n := len(ix.serves[p.ID])
 			score += failoverCapability * math.Min(1, float64(n)/8)
 			parts = append(parts, fmt.Sprintf("serves %d of 8 tasks", n))
 		}
-		if low != nil {
-			parts = append(parts, "from "+fmtUSD(*low)+"/1M input")
+		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
+			score += failoverPrice * priceScore(offer, m.Unit)
+			parts = append(parts, "from "+unitPhrase(m.UnitPrice.USD, m.Unit))
 		} else {
-			parts = append(parts, "input price unknown")
+			parts = append(parts, "price unknown")
 		}
 		out = append(out, FailoverEntry{Provider: p.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs, InputPer1M: low,
 			Score: round2(score), Reason: strings.Join(parts, ", ")})
@@ -377,7 +436,11 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, erro
 	slices.SortFunc(out, func(a, b FailoverEntry) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Provider, b.Provider))
 	})
-	return out[:min(q.Limit, len(out))], nil
+	note := ""
+	if live.noneObserved() {
+		note = NothingObserved
+	}
+	return out[:min(q.Limit, len(out))], note, nil
 }
 
 // RecommendQuery is a /recommend request after defaults.
@@ -396,28 +459,39 @@ type RecommendEntry struct {
 	Reason                 string
 }
 
-// Recommend ranks the operational providers (serving the task, outside Avoid, with a free tier when FreeOnly).
+// Recommend ranks the operational providers (serving the task, outside Avoid, with a free tier when FreeOnly);
+// while no provider is observed, every provider of unknown status, with the note NothingObserved.
 //
-// Score (0-100): status 50 (operational; the others do not qualify) + latency 30 × (1 - ms/3000, at least 0; 0
-// when unknown) + 20 with a free tier. Rounded to 0.01; ties by provider ID.
-func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, error) {
+// Score (0-100): latency 35 × latencyScore + 7-day uptime 25 × uptimeScore + 20 with a free tier + price 20 ×
+// priceScore of the provider's cheapest offer for the task. Rounded to 0.01; ties by provider ID.
+func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, string, error) {
 	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	want, note := StatusOperational, ""
+	if live.noneObserved() {
+		want, note = StatusUnknown, NothingObserved
 	}
 	var out []RecommendEntry
 	for _, p := range ix.reg.All() {
 		l := live.get(p.ID)
 		free := ix.freeTier[p.ID]
-		if l.Status != StatusOperational || slices.Contains(q.Avoid, p.ID) || (q.Task != "" && !ix.serves[p.ID][q.Task]) || (q.FreeOnly && !free) {
+		if l.Status != want || slices.Contains(q.Avoid, p.ID) || (q.Task != "" && !ix.serves[p.ID][q.Task]) || (q.FreeOnly && !free) {
 			continue
 		}
-		score := recommendOperational + latencyPart(l.ResponseTimeMs, recommendLatency)
-		parts := []string{l.Status, fmtMs(l.ResponseTimeMs)}
+		score := recommendLatency*latencyScore(l.ObservedLatency()) + recommendUptime*uptimeScore(l.Uptime7d)
+		parts := []string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d)}
 		if free {
 			score += recommendFreeTier
 			parts = append(parts, "free tier")
 		} else {
 			parts = append(parts, "no free tier")
+		}
+		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
+			score += recommendPrice * priceScore(offer, m.Unit)
+			parts = append(parts, "from "+unitPhrase(m.UnitPrice.USD, m.Unit))
+		} else {
+			parts = append(parts, "price unknown")
 		}
 		out = append(out, RecommendEntry{Provider: p.ID, Name: p.Name, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs,
 			Score: round2(score), Reason: strings.Join(parts, ", ")})
@@ -425,7 +499,7 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, e
 	slices.SortFunc(out, func(a, b RecommendEntry) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Provider, b.Provider))
 	})
-	return out[:min(q.Limit, len(out))], nil
+	return out[:min(q.Limit, len(out))], note, nil
 }
 
 // secondChoice reports whether a lifecycle stage is a preview, a beta or a deprecation ahead of its shutdown
@@ -437,6 +511,3 @@ func secondChoice(stage string) bool {
 	}
 	return false
 }
-
-// tokenPricedTask reports whether a task's models are priced per token, so that "a known price" is the input price.
-func tokenPricedTask(task string) bool { return task == "llm" || task == "code" || task == "embedding" }

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -114,7 +115,7 @@ const (
 
 // Recommendations per congestion level.
 var recommendations = map[Congestion]string{
-	CongestionUnknown:  "No poll in the last hour: congestion unknown. Check /health before relying on this provider.",
+	CongestionUnknown:  "No data: no poll in the last hour, so congestion is unknown. Check /health before relying on this provider.",
 	CongestionLow:      "Proceed normally.",
 	CongestionModerate: "Some slowness or failed polls in the last hour: retry with exponential backoff and watch this provider.",
 	CongestionHigh:     "Reduce the request rate, retry with exponential backoff and keep a failover provider ready.",
@@ -165,6 +166,16 @@ type RateLimitStatus struct {
 	Recommendation string
 }
 
+// observedIn reports whether any of the checks observed a status.
+func observedIn(cs []store.Check) bool {
+	for _, c := range cs {
+		if c.Outcome != store.OutcomeFailed {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Snapshot) rateLimitStatus(id string, now time.Time) RateLimitStatus {
 	r := RateLimitStatus{ProviderID: id}
 	cs := s.checksIn(id, now.Add(-CongestionWindow), now)
@@ -187,9 +198,16 @@ func (s *Snapshot) rateLimitStatus(id string, now time.Time) RateLimitStatus {
 		}
 		rate := float64(bad) / float64(len(cs))
 		r.ErrorRate1h = fraction(rate)
-		r.Congestion = classify(rate, avg)
+		// Failed fetches are no observation: an hour of them says nothing about the provider's congestion (a
+		// machine without network would call every provider critical).
+		if observedIn(cs) {
+			r.Congestion = classify(rate, avg)
+		}
 	}
 	r.Recommendation = recommendations[r.Congestion]
+	if r.Congestion == CongestionUnknown && len(cs) > 0 {
+		r.Recommendation = fmt.Sprintf("No data: the %d poll attempts of the last hour all failed (see /health), so congestion is unknown. Check the provider before relying on it.", len(cs))
+	}
 	return r
 }
 

@@ -65,7 +65,7 @@ func (s *Snapshot) providerHealth(id string, now time.Time) ProviderHealth {
 			h.Status = Status(st.LastStatus)
 		}
 	}
-	if c, ok := s.latest[id]; ok && c.ResponseTimeMs != nil {
+	if c, ok := s.latest[id]; ok && c.Outcome != store.OutcomeFailed && c.ResponseTimeMs != nil {
 		h.ResponseTimeMs = ms(*c.ResponseTimeMs)
 	}
 	return h
@@ -339,4 +339,79 @@ func (s *Snapshot) incidentsOverlapping(since, now time.Time) []Incident {
 		})
 	}
 	return out
+}
+
+// PollerState says whether the polling behind the statuses works, read from the checks in the store (so every
+// replica answers the same), and what to do when it does not.
+type PollerState struct {
+	// State is "waiting" before any check is recorded, "no_network" when most providers' latest checks failed
+	// for network reasons, "failing" when most failed for other reasons, "ok" otherwise.
+	State string
+	// LastSuccess is the newest observation of any provider; nil when none was ever made.
+	LastSuccess *time.Time
+	// Observed counts the providers whose status is observed and fresh.
+	Observed int
+	// Hint says in plain words how to get data when State is not "ok".
+	Hint string
+}
+
+// The poller states.
+const (
+	PollerOK        = "ok"
+	PollerWaiting   = "waiting"
+	PollerNoNetwork = "no_network"
+	PollerFailing   = "failing"
+)
+
+// HowToGetData is the hint of a poller that cannot reach the status pages.
+const HowToGetData = "No status page could be reached from this machine, so every provider is unknown. To get data: " +
+	"give the service internet access; or run the simulator (switchboard simulate --addr 127.0.0.1:8090) and start " +
+	"the service with SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090; or run make demo, which does both."
+
+// networkFailure reports whether a failed check's kind says the network, not the page, failed (the poller's
+// failure kinds timeout, dns, tls and connection).
+func networkFailure(kind *string) bool {
+	if kind == nil {
+		return false
+	}
+	switch *kind {
+	case "timeout", "dns", "tls", "connection":
+		return true
+	}
+	return false
+}
+
+// Poller returns the polling state at time now, from the latest check of every provider.
+func (s *Snapshot) Poller(now time.Time, r HealthReport) PollerState {
+	p := PollerState{State: PollerOK, Observed: r.Summary.Operational + r.Summary.Degraded + r.Summary.Outage}
+	var latest, failed, network int
+	for _, prov := range s.reg.All() {
+		if st, ok := s.states[prov.ID]; ok && !st.LastObservedAt.IsZero() {
+			if t := st.LastObservedAt.UTC(); p.LastSuccess == nil || t.After(*p.LastSuccess) {
+				p.LastSuccess = &t
+			}
+		}
+		c, ok := s.latest[prov.ID]
+		if !ok {
+			continue
+		}
+		latest++
+		if c.Outcome == store.OutcomeFailed {
+			failed++
+			if networkFailure(c.FailureKind) {
+				network++
+			}
+		}
+	}
+	switch {
+	case latest == 0:
+		p.State, p.Hint = PollerWaiting, "No status page has been polled yet: the first poll cycle runs at start and takes "+
+			"up to a minute. If this lasts, no poller writes to this database (start one with serve --poll=true)."
+	case network*2 > latest:
+		p.State, p.Hint = PollerNoNetwork, HowToGetData
+	case failed*2 > latest:
+		p.State, p.Hint = PollerFailing, "Most status pages failed to fetch or parse on the last poll; the log names each "+
+			"provider and the failure. Statuses stay unknown until pages answer again."
+	}
+	return p
 }

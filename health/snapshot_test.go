@@ -72,7 +72,7 @@ func TestHealthStaleness(t *testing.T) {
 		{"anthropic", health.StatusDegraded, ptrTime(ago(720 * time.Second)), "3456.8"}, // exactly 720 s: still fresh
 		{"groq", health.StatusUnknown, ptrTime(ago(721 * time.Second)), "null"},         // stale
 		{"mistral", health.StatusOutage, ptrTime(ago(time.Minute)), "250"},
-		{"cohere", health.StatusUnknown, nil, "10000"}, // fetched but never observed
+		{"cohere", health.StatusUnknown, nil, "null"}, // its fetch failed: the time of a failed fetch is no response time
 		{"voyage-ai", health.StatusUnknown, nil, "null"},
 	}
 	for _, c := range cases {
@@ -444,7 +444,7 @@ func TestRateLimitStatus(t *testing.T) {
 		"mistral": hour("mistral", six(op), []float64{2000, 2000, 2000, 4000, 4000, 4000}),
 		// critical: three outages in six
 		"cohere": hour("cohere", []store.Outcome{out, out, out, op, op, op}, []float64{100, 100, 100, 100, 100, 100}),
-		// critical, every fetch failed: no time at all
+		// every fetch failed: no observation, so congestion unknown (never critical)
 		"xai": hour("xai", six(fail), []float64{-1, -1, -1, -1, -1, -1}),
 		// checks older than an hour only: unknown
 		"deepseek": {chk("deepseek", ago(61*time.Minute), op, 100)},
@@ -461,7 +461,7 @@ func TestRateLimitStatus(t *testing.T) {
 	for _, r := range rs[:7] {
 		got = append(got, fmt.Sprintf("%s:%s", r.ProviderID, r.Congestion))
 	}
-	want := []string{"cohere:critical", "xai:critical", "mistral:high", "groq:moderate", "anthropic:low", "openai:low", "ai21:"}
+	want := []string{"cohere:critical", "mistral:high", "groq:moderate", "anthropic:low", "openai:low", "ai21:", "alibaba-dashscope:"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("order =\n%v\nwant\n%v", got, want)
 	}
@@ -471,6 +471,9 @@ func TestRateLimitStatus(t *testing.T) {
 		if r.Recommendation == "" {
 			t.Errorf("%s has no recommendation", r.ProviderID)
 		}
+	}
+	if x := by["xai"]; x.Congestion != health.CongestionUnknown || !eqPtr(x.ErrorRate1h, 1) || !strings.HasPrefix(x.Recommendation, "No data: the 6 poll attempts") {
+		t.Errorf("xai = %+v", x)
 	}
 	if g := by["groq"]; !eqPtr(g.ErrorRate1h, 0.1667) || !eqPtr(g.AvgResponseTimeMs, 100) || !eqPtr(g.ResponseTimeTrendMs, 0) {
 		t.Errorf("groq = %+v", g)

@@ -235,6 +235,7 @@ type Snapshot struct {
 	daily     map[string]map[string]store.DayCount // provider -> YYYY-MM-DD -> counts
 	changes   []store.StatusChange                 // newest first
 	incidents []store.Incident                     // newest first
+	figures   atomic.Pointer[figuresMemo]
 }
 
 // NewSnapshot builds a snapshot from in, loaded at time at. Only o.Providers and o.SLA are used.

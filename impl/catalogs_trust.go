@@ -9,6 +9,7 @@ import (
 	"github.com/switchboard/switchboard/catalog"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
+	"github.com/switchboard/switchboard/seeds"
 )
 
 // the trust catalogs: compliance, security certifications, data retention, SLA, guardrails and regions. All six catalogs are
@@ -169,6 +170,10 @@ func SLATarget(r api.SlaRecord) (float64, bool) {
 	}
 	return *r.GuaranteedUptimePct, true
 }
+
+// SLATargetsFor gives the health view of a binary the SLA targets of the catalogs served over reg: the view is
+// built before the handlers, so it cannot take them from New.
+func SLATargetsFor(reg *seeds.Registry) health.SLATargets { return slaTargets(catalogsFor(reg)) }
 
 // slaTargets plugs the SLA catalog into the health view. A catalog that fails to load gives no targets (the
 // catalog endpoints report that failure themselves).

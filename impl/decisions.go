@@ -20,6 +20,7 @@ const (
 	defaultCheapestLimit     = 5
 	defaultCheapestInput     = 1_000_000
 	defaultCheapestOutput    = 500_000
+	defaultCheapestUnits     = 1
 	defaultCachedTokens      = 0
 	defaultTaskCostInput     = 10_000
 	defaultTaskCostOutput    = 2_000
@@ -68,12 +69,31 @@ func (s *Server) decisionInputs(ctx context.Context) (*decide.Index, decide.Stat
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the health view: %w", err)
 	}
-	rep := snap.Health(s.now())
+	now := s.now()
+	rep := snap.Health(now)
+	figures := snap.Figures(now)
 	live := make(decide.Statuses, len(rep.Providers))
 	for id, h := range rep.Providers {
-		live[id] = decide.Live{Status: string(h.Status), ResponseTimeMs: h.ResponseTimeMs}
+		f := figures[id]
+		live[id] = decide.Live{Status: string(h.Status), ResponseTimeMs: h.ResponseTimeMs, P50Ms: f.P50Ms, P95Ms: f.P95Ms, Uptime7d: f.Uptime7dPct}
 	}
 	return ix, live, nil
+}
+
+func quotaMissing(names []string) []api.QuotaCheckResponseMissingLimits {
+	out := make([]api.QuotaCheckResponseMissingLimits, len(names))
+	for i, n := range names {
+		out[i] = api.QuotaCheckResponseMissingLimits(n)
+	}
+	return out
+}
+
+// noteOf is a decision's note as the document's nullable string.
+func noteOf(note string) *string {
+	if note == "" {
+		return nil
+	}
+	return &note
 }
 
 func decList[T ~string](p *[]T) []string {
@@ -106,7 +126,7 @@ func decTokens(n int) uint64 {
 func decPickEntry(e decide.PickEntry) api.PickEntry {
 	return api.PickEntry{
 		ProviderId: e.Provider, Model: e.Model, Status: api.ProviderStatus(e.Status), ResponseTimeMs: e.ResponseTimeMs,
-		InputPer1mUsd: e.InputPer1M, ContextWindow: decInt(e.Context), Score: e.Score, Reason: e.Reason,
+		InputPer1mUsd: e.InputPer1M, PriceUnit: api.PriceUnit(e.Unit), UnitPriceUsd: e.UnitPrice, ContextWindow: decInt(e.Context), Score: e.Score, Reason: e.Reason,
 		Capabilities: api.ModelsCapabilities{Vision: e.Caps.Vision, FunctionCalling: e.Caps.FunctionCalling, JsonMode: e.Caps.JsonMode},
 	}
 }
@@ -118,7 +138,7 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 		return nil, err
 	}
 	p := req.Params
-	best, rest, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
+	best, rest, note, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
 		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}, live)
 	switch {
 	case errs.IsInput(err):
@@ -129,7 +149,7 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 		return nil, err
 	}
 	pick := decPickEntry(best)
-	out := api.GetPick200JSONResponse{Pick: &pick, RunnersUp: make([]api.PickEntry, len(rest))}
+	out := api.GetPick200JSONResponse{Pick: &pick, RunnersUp: make([]api.PickEntry, len(rest)), Note: noteOf(note)}
 	for i, e := range rest {
 		out.RunnersUp[i] = decPickEntry(e)
 	}
@@ -147,7 +167,7 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 	if p.Task != nil {
 		q.Task = string(*p.Task)
 	}
-	chain, err := ix.Failover(q, live)
+	chain, note, err := ix.Failover(q, live)
 	switch {
 	case errs.IsNotFound(err):
 		return api.GetFailover404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
@@ -156,7 +176,7 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 	case err != nil:
 		return nil, err
 	}
-	out := api.GetFailover200JSONResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain))}
+	out := api.GetFailover200JSONResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain)), Note: noteOf(note)}
 	for i, e := range chain {
 		out.FailoverChain[i] = api.FailoverEntry{ProviderId: e.Provider, Status: api.ProviderStatus(e.Status), Score: e.Score,
 			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, Reason: e.Reason}
@@ -175,7 +195,7 @@ func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestOb
 	if p.Task != nil {
 		q.Task = string(*p.Task)
 	}
-	recs, err := ix.Recommend(q, live)
+	recs, note, err := ix.Recommend(q, live)
 	switch {
 	case errs.IsNotFound(err):
 		return api.GetRecommend404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
@@ -184,7 +204,7 @@ func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestOb
 	case err != nil:
 		return nil, err
 	}
-	out := api.GetRecommend200JSONResponse{Recommendations: make([]api.RecommendEntry, len(recs))}
+	out := api.GetRecommend200JSONResponse{Recommendations: make([]api.RecommendEntry, len(recs)), Note: noteOf(note)}
 	for i, e := range recs {
 		out.Recommendations[i] = api.RecommendEntry{Id: e.Provider, Name: e.Name, Status: api.ProviderStatus(e.Status),
 			ResponseTimeMs: e.ResponseTimeMs, Score: e.Score, Reason: e.Reason}
@@ -250,7 +270,8 @@ func (s *Server) GetCheapest(ctx context.Context, req api.GetCheapestRequestObje
 	}
 	p := req.Params
 	q := decide.CheapestQuery{Task: string(p.Task), Input: decTokens(orDefault(p.InputTokens, defaultCheapestInput)),
-		Output: decTokens(orDefault(p.OutputTokens, defaultCheapestOutput)), Limit: orDefault(p.Limit, defaultCheapestLimit)}
+		Output: decTokens(orDefault(p.OutputTokens, defaultCheapestOutput)), Units: uint64(max(1, orDefault(p.Units, defaultCheapestUnits))),
+		Limit: orDefault(p.Limit, defaultCheapestLimit)}
 	if p.MinQuality != nil {
 		mq, err := decide.ParseQuality(*p.MinQuality)
 		if err != nil {
@@ -258,11 +279,12 @@ func (s *Server) GetCheapest(ctx context.Context, req api.GetCheapestRequestObje
 		}
 		q.MinQuality = &mq
 	}
-	res := ix.Cheapest(q, live)
-	out := api.GetCheapest200JSONResponse{Results: make([]api.CheapestResult, len(res))}
+	res, note := ix.Cheapest(q, live)
+	out := api.GetCheapest200JSONResponse{Results: make([]api.CheapestResult, len(res)), Note: noteOf(note)}
 	for i, r := range res {
 		out.Results[i] = api.CheapestResult{ProviderId: r.Provider, Model: r.Model, Status: api.ProviderStatus(r.Status),
-			EstimatedCostUsd: r.CostUSD, InputPer1mUsd: r.InputPer1M, OutputPer1mUsd: r.OutputPer1M, QualityScore: r.Quality, FreeTier: r.FreeTier}
+			EstimatedCostUsd: r.CostUSD, InputPer1mUsd: r.InputPer1M, OutputPer1mUsd: r.OutputPer1M, PriceUnit: api.PriceUnit(r.Unit),
+			UnitPriceUsd: &r.UnitPrice, QualityScore: r.Quality, FreeTier: r.FreeTier}
 	}
 	return out, nil
 }
@@ -381,9 +403,10 @@ func (s *Server) GetQuotaCheck(_ context.Context, req api.GetQuotaCheckRequestOb
 		Provider: q.Provider, Tier: api.QuotaCheckResponseTier(q.Tier), Planned: api.QuotaCheckPlanned{Rpm: int(q.RPM), Tpm: int(q.TPM)},
 		Limits: api.QuotaCheckLimits{Rpm: r.Limits.RequestsPerMinute, Rpd: r.Limits.RequestsPerDay,
 			Tpm: r.Limits.TokensPerMinute, Tpd: r.Limits.TokensPerDay},
-		Verdict:     api.QuotaCheckResponseVerdict(r.Verdict),
-		Details:     api.QuotaCheckDetails{Rpm: decQuotaDetail(r.RPM), Tpm: decQuotaDetail(r.TPM)},
-		Suggestions: make([]api.QuotaCheckSuggestion, len(r.Suggestions)),
+		Verdict:       api.QuotaCheckResponseVerdict(r.Verdict),
+		MissingLimits: quotaMissing(r.Missing),
+		Details:       api.QuotaCheckDetails{Rpm: decQuotaDetail(r.RPM), Tpm: decQuotaDetail(r.TPM)},
+		Suggestions:   make([]api.QuotaCheckSuggestion, len(r.Suggestions)),
 	}
 	for i, sg := range r.Suggestions {
 		out.Suggestions[i] = api.QuotaCheckSuggestion{ProviderId: sg.Provider, Tier: sg.Tier, Rpm: decInt(sg.RPM), Tpm: decInt(sg.TPM)}

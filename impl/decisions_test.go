@@ -207,7 +207,7 @@ func testCheapest(t *testing.T, s *apitest.Server) {
 			t.Errorf("not operational: %+v", r)
 		}
 		// input 1,000,000 and output 500,000 tokens by default.
-		want := r.InputPer1mUsd
+		want := *r.InputPer1mUsd
 		if r.OutputPer1mUsd != nil {
 			want += *r.OutputPer1mUsd / 2
 		}
@@ -299,7 +299,8 @@ func testQuotaCheck(t *testing.T, s *apitest.Server) {
 		}
 	}
 	get(t, s, "/api/v1/quota-check?provider=openai&planned_rpm=40", &q)
-	if q.Verdict != api.QuotaCheckResponseVerdictSafe || q.Details.Rpm.Status != api.QuotaDetailStatusUnknown || q.Limits.Rpm != nil || len(q.Suggestions) != 0 {
+	if q.Verdict != api.QuotaCheckResponseVerdictUnknown || len(q.MissingLimits) != 1 || q.MissingLimits[0] != api.QuotaCheckResponseMissingLimitsRpm ||
+		q.Details.Rpm.Status != api.QuotaDetailStatusUnknown || q.Limits.Rpm != nil || len(q.Suggestions) != 0 {
 		t.Errorf("unknown limits = %+v", q)
 	}
 }

@@ -79,7 +79,8 @@ func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (a
 		return encodedHealth(c.body), nil
 	}
 	r := snap.Health(t)
-	body := api.HealthResponse{Timestamp: t, Providers: make(map[string]api.ProviderHealth, len(r.Providers)), Summary: summary(r.Summary)}
+	body := api.HealthResponse{Timestamp: t, Providers: make(map[string]api.ProviderHealth, len(r.Providers)), Summary: summary(r.Summary),
+		Poller: pollerState(snap.Poller(t, r))}
 	for id, h := range r.Providers {
 		body.Providers[id] = api.ProviderHealth{Status: api.ProviderStatus(h.Status), LastChecked: h.LastChecked, ResponseTimeMs: h.ResponseTimeMs}
 	}
@@ -89,6 +90,14 @@ func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (a
 	}
 	s.healthBody.Store(&cachedHealth{snap: snap, second: t.Unix(), body: b})
 	return encodedHealth(b), nil
+}
+
+func pollerState(p health.PollerState) api.PollerState {
+	out := api.PollerState{State: api.PollerStateState(p.State), LastSuccess: p.LastSuccess, ObservedProviders: p.Observed}
+	if p.Hint != "" {
+		out.Hint = &p.Hint
+	}
+	return out
 }
 
 // cachedHealth is one encoded /health body.

@@ -63,6 +63,9 @@ type Poller struct {
 	fetcher   *fetcher
 	log       *slog.Logger
 
+	// hintOnce says once, in plain words, how to get data when the status pages cannot be reached.
+	hintOnce sync.Once
+
 	mu    sync.Mutex
 	state map[string]*store.ProviderState
 	open  map[string]*store.Incident
@@ -198,6 +201,7 @@ func (p *Poller) RunCycle(ctx context.Context) Report {
 		rep.NetworkSuspected = true
 		p.log.Error("most status pages failed for network reasons: the poller's own network is suspect",
 			"network_failures", network, "attempted", attempted)
+		p.hintOnce.Do(func() { p.log.Warn(noNetworkHint) })
 	}
 	p.log.Info("poll cycle done", "checks", rep.Checks, "observed", rep.Observed, "failed", rep.Failed,
 		"not_started", rep.NotStarted, "write_errors", rep.WriteErrors, "duration_ms", rep.Ended.Sub(rep.Started).Milliseconds())
@@ -206,6 +210,12 @@ func (p *Poller) RunCycle(ctx context.Context) Report {
 	}
 	return rep
 }
+
+// noNetworkHint is logged once when a cycle finds no network: a first run without internet should say how to
+// get data, not only that nothing works.
+const noNetworkHint = "No status page could be reached, so every provider stays unknown. To get data: give this " +
+	"machine internet access; or run the simulator (switchboard simulate --addr 127.0.0.1:8090) and restart with " +
+	"SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090; or run make demo, which does both."
 
 // record turns a fetch into a check, steps the state machine, and writes both.
 func (p *Poller) record(ctx context.Context, prov seeds.Provider, res fetchResult) error {

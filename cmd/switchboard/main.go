@@ -153,7 +153,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	defer s.Close()
 
 	reg := seeds.Providers()
-	viewOpts := health.Options{Providers: reg, Logger: log}
+	viewOpts := health.Options{Providers: reg, Logger: log, SLA: impl.SLATargetsFor(reg)}
 	if !st.Poll {
 		// Without a poller here, another process writes the checks: follow the store on our own.
 		viewOpts.MaxAge = impl.DefaultHealthMaxAge

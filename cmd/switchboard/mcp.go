@@ -161,7 +161,7 @@ func mcpLocal(ctx context.Context, st mcpSettings, log *slog.Logger, stdin io.Re
 	}
 	defer s.Close()
 	reg := seeds.Providers()
-	viewOpts := health.Options{Providers: reg, Logger: log}
+	viewOpts := health.Options{Providers: reg, Logger: log, SLA: impl.SLATargetsFor(reg)}
 	if !st.poll {
 		// Another process may poll into this database: follow it.
 		viewOpts.MaxAge = impl.DefaultHealthMaxAge

@@ -734,6 +734,30 @@ func (e PaymentRequirementsScheme) Valid() bool {
 	}
 }
 
+// Defines values for PollerStateState.
+const (
+	PollerStateStateFailing   PollerStateState = "failing"
+	PollerStateStateNoNetwork PollerStateState = "no_network"
+	PollerStateStateOk        PollerStateState = "ok"
+	PollerStateStateWaiting   PollerStateState = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the PollerStateState enum.
+func (e PollerStateState) Valid() bool {
+	switch e {
+	case PollerStateStateFailing:
+		return true
+	case PollerStateStateNoNetwork:
+		return true
+	case PollerStateStateOk:
+		return true
+	case PollerStateStateWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PremiumProviderHealthRateLimitRisk.
 const (
 	PremiumProviderHealthRateLimitRiskHigh   PremiumProviderHealthRateLimitRisk = "high"
@@ -776,6 +800,36 @@ func (e PremiumProviderHealthTrend) Valid() bool {
 	}
 }
 
+// Defines values for PriceUnit.
+const (
+	PriceUnitAudioMinute    PriceUnit = "audio_minute"
+	PriceUnitImage          PriceUnit = "image"
+	PriceUnitN1kCharacters  PriceUnit = "1k_characters"
+	PriceUnitN1mInputTokens PriceUnit = "1m_input_tokens"
+	PriceUnitRequest        PriceUnit = "request"
+	PriceUnitVideoSecond    PriceUnit = "video_second"
+)
+
+// Valid indicates whether the value is a known member of the PriceUnit enum.
+func (e PriceUnit) Valid() bool {
+	switch e {
+	case PriceUnitAudioMinute:
+		return true
+	case PriceUnitImage:
+		return true
+	case PriceUnitN1kCharacters:
+		return true
+	case PriceUnitN1mInputTokens:
+		return true
+	case PriceUnitRequest:
+		return true
+	case PriceUnitVideoSecond:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProviderStatus.
 const (
 	ProviderStatusDegraded    ProviderStatus = "degraded"
@@ -794,6 +848,24 @@ func (e ProviderStatus) Valid() bool {
 	case ProviderStatusOutage:
 		return true
 	case ProviderStatusUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuotaCheckResponseMissingLimits.
+const (
+	QuotaCheckResponseMissingLimitsRpm QuotaCheckResponseMissingLimits = "rpm"
+	QuotaCheckResponseMissingLimitsTpm QuotaCheckResponseMissingLimits = "tpm"
+)
+
+// Valid indicates whether the value is a known member of the QuotaCheckResponseMissingLimits enum.
+func (e QuotaCheckResponseMissingLimits) Valid() bool {
+	switch e {
+	case QuotaCheckResponseMissingLimitsRpm:
+		return true
+	case QuotaCheckResponseMissingLimitsTpm:
 		return true
 	default:
 		return false
@@ -829,6 +901,7 @@ const (
 	QuotaCheckResponseVerdictExceeds QuotaCheckResponseVerdict = "exceeds"
 	QuotaCheckResponseVerdictSafe    QuotaCheckResponseVerdict = "safe"
 	QuotaCheckResponseVerdictTight   QuotaCheckResponseVerdict = "tight"
+	QuotaCheckResponseVerdictUnknown QuotaCheckResponseVerdict = "unknown"
 )
 
 // Valid indicates whether the value is a known member of the QuotaCheckResponseVerdict enum.
@@ -839,6 +912,8 @@ func (e QuotaCheckResponseVerdict) Valid() bool {
 	case QuotaCheckResponseVerdictSafe:
 		return true
 	case QuotaCheckResponseVerdictTight:
+		return true
+	case QuotaCheckResponseVerdictUnknown:
 		return true
 	default:
 		return false
@@ -2026,20 +2101,23 @@ type ChangelogResponse struct {
 
 // CheapestResponse Cheapest models for the task and volume.
 type CheapestResponse struct {
-	// Results Models of operational providers, cheapest first (`estimated_cost_usd` ascending, ties by provider ID, then model ID ascending).
+	// Note Why the answer is what it is when that is not the usual case: nothing observed yet (ranked from catalog facts alone), only preview models fit, or nothing offers the task; null otherwise.
+	Note *string `json:"note"`
+
+	// Results Models of operational providers (of every provider, status unknown, while nothing has been observed yet; `note` says so), cheapest first (`estimated_cost_usd` ascending, ties by provider ID, then model ID ascending).
 	Results []CheapestResult `json:"results"`
 }
 
 // CheapestResult Estimated cost of one model.
 type CheapestResult struct {
-	// EstimatedCostUsd Estimated cost in USD of the requested input and output tokens.
+	// EstimatedCostUsd Estimated cost in USD: of the requested input and output tokens for token-priced tasks, of `units` units (`price_unit`) for the others.
 	EstimatedCostUsd float64 `json:"estimated_cost_usd"`
 
 	// FreeTier Whether the model has a free tier.
 	FreeTier bool `json:"free_tier"`
 
-	// InputPer1mUsd Input price in USD per 1M tokens.
-	InputPer1mUsd float64 `json:"input_per_1m_usd"`
+	// InputPer1mUsd Input price in USD per 1M tokens; null for a task priced per unit.
+	InputPer1mUsd *float64 `json:"input_per_1m_usd"`
 
 	// Model Model ID.
 	Model string `json:"model"`
@@ -2047,14 +2125,20 @@ type CheapestResult struct {
 	// OutputPer1mUsd Addition to the contract's fields; output price in USD per 1M tokens; null when the model has no output-token price (for example embeddings), and output tokens then add nothing to the estimate.
 	OutputPer1mUsd *float64 `json:"output_per_1m_usd"`
 
+	// PriceUnit The unit the task is priced in, which `unit_price_usd` is given per.
+	PriceUnit PriceUnit `json:"price_unit"`
+
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
 	// QualityScore Known benchmark scores of the model, metric to score in percent 0-100; empty when none.
 	QualityScore map[string]float64 `json:"quality_score"`
 
-	// Status Live status of the provider (always `operational`: only operational providers qualify).
+	// Status Live status of the provider: `operational` (only operational providers qualify), or `unknown` while nothing has been observed at all.
 	Status ProviderStatus `json:"status"`
+
+	// UnitPriceUsd Price in USD per `price_unit`: the input price per 1M tokens for token-priced tasks (llm, code, agent, embedding), else per image, minute of audio, 1K characters, request or second of video.
+	UnitPriceUsd *float64 `json:"unit_price_usd"`
 }
 
 // CompareBenchmarks Benchmark scores of one model: `model` plus one field per benchmark (the contract puts the metric scores next to `model`), each in percent 0-100 and null when unknown.
@@ -2815,6 +2899,9 @@ type FailoverResponse struct {
 	// FailoverChain Alternatives, best first (`score` descending, ties by provider ID ascending).
 	FailoverChain []FailoverEntry `json:"failover_chain"`
 
+	// Note Why the answer is what it is when that is not the usual case: nothing observed yet (ranked from catalog facts alone), only preview models fit, or nothing offers the task; null otherwise.
+	Note *string `json:"note"`
+
 	// Primary Addition to the contract's fields; the primary provider ID from the request.
 	Primary string `json:"primary"`
 }
@@ -3180,6 +3267,9 @@ type HealthPremiumResponse struct {
 
 // HealthResponse defines model for HealthResponse.
 type HealthResponse struct {
+	// Poller Whether the polling behind these statuses works, and what to do when it does not.
+	Poller PollerState `json:"poller"`
+
 	// Providers Latest health per provider, keyed by provider ID (all 52 monitored providers).
 	Providers map[string]ProviderHealth `json:"providers"`
 
@@ -4305,6 +4395,9 @@ type PickEntry struct {
 	// Model Model ID (the provider's API name).
 	Model string `json:"model"`
 
+	// PriceUnit The unit the task is priced in, which `unit_price_usd` is given per.
+	PriceUnit PriceUnit `json:"price_unit"`
+
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
@@ -4319,10 +4412,16 @@ type PickEntry struct {
 
 	// Status Live status of the provider.
 	Status ProviderStatus `json:"status"`
+
+	// UnitPriceUsd Price in USD per `price_unit`: the input price per 1M tokens for token-priced tasks (llm, code, agent, embedding), else per image, minute of audio, 1K characters, request or second of video.
+	UnitPriceUsd *float64 `json:"unit_price_usd"`
 }
 
 // PickResponse The best model for the task and the next best.
 type PickResponse struct {
+	// Note Why the answer is what it is when that is not the usual case: nothing observed yet (ranked from catalog facts alone), only preview models fit, or nothing offers the task; null otherwise.
+	Note *string `json:"note"`
+
 	// Pick The best entry; null when nothing qualifies.
 	Pick *PickEntry `json:"pick"`
 
@@ -4390,6 +4489,24 @@ type PiiHandlingResponse struct {
 	Meta PiiHandlingMeta `json:"meta"`
 }
 
+// PollerState What the polling behind `/health` is doing, read from the checks in the database (so every replica answers the same): `waiting` before any check is recorded, `no_network` when most of the latest checks failed for network reasons (timeout, DNS, TLS, connection), `failing` when most failed for other reasons, `ok` otherwise.
+type PollerState struct {
+	// Hint What to do to get data, in plain words, when the state is not `ok`; null when it is.
+	Hint *string `json:"hint"`
+
+	// LastSuccess Time of the newest observation of any provider; null when none was ever made.
+	LastSuccess *time.Time `json:"last_success"`
+
+	// ObservedProviders Providers whose status is observed and fresh (not `unknown`).
+	ObservedProviders int `json:"observed_providers"`
+
+	// State The polling state.
+	State PollerStateState `json:"state"`
+}
+
+// PollerStateState The polling state.
+type PollerStateState string
+
 // PremiumProviderHealth Health fields of one provider plus the premium additions.
 type PremiumProviderHealth struct {
 	// AvgResponseMs Average poll response time in ms over the recent checks; null when there is no sample.
@@ -4428,6 +4545,9 @@ type PremiumProviderHealthRateLimitRisk string
 
 // PremiumProviderHealthTrend Direction of the poll response time, recent checks against earlier ones; `stable` when there are too few checks to compare.
 type PremiumProviderHealthTrend string
+
+// PriceUnit Unit of a task's price: 1M input tokens (llm, code, agent, embedding), one image, one minute of audio or 1K characters of text-to-speech (speech), one request (search), one second of generated video (video).
+type PriceUnit string
 
 // PricingMeta Catalog metadata.
 type PricingMeta struct {
@@ -4469,6 +4589,9 @@ type PricingRates struct {
 
 	// PerRequest USD per request (for example a search query).
 	PerRequest *float64 `json:"per_request"`
+
+	// PerSecondVideo USD per second of generated video (standard resolution).
+	PerSecondVideo *float64 `json:"per_second_video"`
 }
 
 // PricingRecord Prices of one model.
@@ -4641,7 +4764,7 @@ type ProviderHealth struct {
 	// LastChecked Time of the last poll that produced an observation (ISO 8601); null when the provider was never polled successfully.
 	LastChecked *time.Time `json:"last_checked"`
 
-	// ResponseTimeMs Time in ms the poller needed to fetch the provider's status page (not the provider's API latency); null when no time was obtained (for example during an outage).
+	// ResponseTimeMs Time in ms the poller needed to fetch the provider's status page (not the provider's API latency); null when no time was obtained, and for a fetch that failed.
 	ResponseTimeMs *float64 `json:"response_time_ms"`
 
 	// Status Latest status of the provider.
@@ -4692,6 +4815,9 @@ type QuotaCheckResponse struct {
 	// Limits The tier's published limits.
 	Limits QuotaCheckLimits `json:"limits"`
 
+	// MissingLimits The per-minute limits the plan uses that are unknown for the tier, in the order rpm, tpm; empty when every limit the plan uses is known.
+	MissingLimits []QuotaCheckResponseMissingLimits `json:"missing_limits"`
+
 	// Planned The planned rate from the request.
 	Planned QuotaCheckPlanned `json:"planned"`
 
@@ -4704,14 +4830,17 @@ type QuotaCheckResponse struct {
 	// Tier Tier checked.
 	Tier QuotaCheckResponseTier `json:"tier"`
 
-	// Verdict Worst of the known per-limit statuses in `details`: `safe`, `tight` (at least 80 percent of a limit) or `exceeds`; `safe` when no limit is known.
+	// Verdict Worst of the per-limit statuses in `details`: `exceeds`, then `unknown` (a limit the plan uses, rpm always and tpm when `planned_tpm` is above 0, is not published for the tier: `missing_limits` names it), then `tight` (at least 80 percent of a limit), then `safe`.
 	Verdict QuotaCheckResponseVerdict `json:"verdict"`
 }
+
+// QuotaCheckResponseMissingLimits defines model for QuotaCheckResponse.MissingLimits.
+type QuotaCheckResponseMissingLimits string
 
 // QuotaCheckResponseTier Tier checked.
 type QuotaCheckResponseTier string
 
-// QuotaCheckResponseVerdict Worst of the known per-limit statuses in `details`: `safe`, `tight` (at least 80 percent of a limit) or `exceeds`; `safe` when no limit is known.
+// QuotaCheckResponseVerdict Worst of the per-limit statuses in `details`: `exceeds`, then `unknown` (a limit the plan uses, rpm always and tpm when `planned_tpm` is above 0, is not published for the tier: `missing_limits` names it), then `tight` (at least 80 percent of a limit), then `safe`.
 type QuotaCheckResponseVerdict string
 
 // QuotaCheckSuggestion A provider tier whose limits cover the plan.
@@ -4941,6 +5070,9 @@ type RecommendEntry struct {
 
 // RecommendResponse Recommended providers.
 type RecommendResponse struct {
+	// Note Why the answer is what it is when that is not the usual case: nothing observed yet (ranked from catalog facts alone), only preview models fit, or nothing offers the task; null otherwise.
+	Note *string `json:"note"`
+
 	// Recommendations Operational providers, best first (`score` descending, ties by provider ID ascending).
 	Recommendations []RecommendEntry `json:"recommendations"`
 }
@@ -6393,6 +6525,9 @@ type GetCheapestParams struct {
 
 	// OutputTokens Output tokens to price, 0 to 10000000000. Default 500000.
 	OutputTokens *int `form:"output_tokens,omitempty" json:"output_tokens,omitempty"`
+
+	// Units For tasks priced per unit (image, speech, search, video): the number of units to price (images, minutes of audio or 1K characters, requests, seconds of video), 1 to 1000000000. Default 1. Token counts are ignored for those tasks, and this for the others.
+	Units *int `form:"units,omitempty" json:"units,omitempty"`
 
 	// MinQuality Minimum benchmark score as `metric:score`, where metric is a benchmark name (`mmlu`, `humaneval`, `math`, `gpqa`, `mgsm`, `hellaswag`) and score a percent 0-100, for example `mmlu:80`. Models without a score for that metric are excluded. An unknown metric answers 400.
 	MinQuality *string `form:"min_quality,omitempty" json:"min_quality,omitempty"`
@@ -8136,7 +8271,7 @@ type ClientInterface interface {
 
 	// GetCheapest Cheapest models for a task and token volume
 	//
-	// Estimates the cost in USD of `input_tokens` input and `output_tokens` output tokens for each token-priced model of the task (cost = tokens / 1000000 x price per 1M tokens), optionally requiring a minimum benchmark score. Only models of currently operational providers qualify. Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries.
+	// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 	//
 	// Corresponds with GET /cheapest (the `GetCheapest` operationId).
 	GetCheapest(ctx context.Context, params *GetCheapestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8220,7 +8355,7 @@ type ClientInterface interface {
 
 	// GetFailover Failover chain for a failing provider
 	//
-	// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
+	// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 	//
 	// Corresponds with GET /failover (the `GetFailover` operationId).
 	GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8529,7 +8664,7 @@ type ClientInterface interface {
 
 	// GetPick Best provider and model for a task
 	//
-	// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+	// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 	//
 	// Corresponds with GET /pick (the `GetPick` operationId).
 	GetPick(ctx context.Context, params *GetPickParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8594,7 +8729,7 @@ type ClientInterface interface {
 
 	// GetRecommend Recommended providers
 	//
-	// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+	// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 	//
 	// Corresponds with GET /recommend (the `GetRecommend` operationId).
 	GetRecommend(ctx context.Context, params *GetRecommendParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8966,7 +9101,7 @@ func (c *Client) GetApiChangelog(ctx context.Context, params *GetApiChangelogPar
 
 // GetCheapest Cheapest models for a task and token volume
 //
-// Estimates the cost in USD of `input_tokens` input and `output_tokens` output tokens for each token-priced model of the task (cost = tokens / 1000000 x price per 1M tokens), optionally requiring a minimum benchmark score. Only models of currently operational providers qualify. Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries.
+// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 //
 // Corresponds with GET /cheapest (the `GetCheapest` operationId).
 func (c *Client) GetCheapest(ctx context.Context, params *GetCheapestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9170,7 +9305,7 @@ func (c *Client) GetErrorCodes(ctx context.Context, params *GetErrorCodesParams,
 
 // GetFailover Failover chain for a failing provider
 //
-// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
+// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 //
 // Corresponds with GET /failover (the `GetFailover` operationId).
 func (c *Client) GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9769,7 +9904,7 @@ func (c *Client) GetOverflowBehaviour(ctx context.Context, params *GetOverflowBe
 
 // GetPick Best provider and model for a task
 //
-// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 //
 // Corresponds with GET /pick (the `GetPick` operationId).
 func (c *Client) GetPick(ctx context.Context, params *GetPickParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9924,7 +10059,7 @@ func (c *Client) GetRateLimits(ctx context.Context, params *GetRateLimitsParams,
 
 // GetRecommend Recommended providers
 //
-// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 //
 // Corresponds with GET /recommend (the `GetRecommend` operationId).
 func (c *Client) GetRecommend(ctx context.Context, params *GetRecommendParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11121,6 +11256,18 @@ func NewGetCheapestRequest(server string, params *GetCheapestParams) (*http.Requ
 		if params.OutputTokens != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "output_tokens", *params.OutputTokens, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Units != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "units", *params.Units, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -17612,7 +17759,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCheapestWithResponse Cheapest models for a task and token volume
 	//
-	// Estimates the cost in USD of `input_tokens` input and `output_tokens` output tokens for each token-priced model of the task (cost = tokens / 1000000 x price per 1M tokens), optionally requiring a minimum benchmark score. Only models of currently operational providers qualify. Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries.
+	// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17720,7 +17867,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFailoverWithResponse Failover chain for a failing provider
 	//
-	// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
+	// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18079,7 +18226,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPickWithResponse Best provider and model for a task
 	//
-	// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+	// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18162,7 +18309,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRecommendWithResponse Recommended providers
 	//
-	// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+	// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -26070,7 +26217,7 @@ func (c *ClientWithResponses) GetApiChangelogWithResponse(ctx context.Context, p
 
 // GetCheapestWithResponse Cheapest models for a task and token volume
 //
-// Estimates the cost in USD of `input_tokens` input and `output_tokens` output tokens for each token-priced model of the task (cost = tokens / 1000000 x price per 1M tokens), optionally requiring a minimum benchmark score. Only models of currently operational providers qualify. Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries.
+// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26250,7 +26397,7 @@ func (c *ClientWithResponses) GetErrorCodesWithResponse(ctx context.Context, par
 
 // GetFailoverWithResponse Failover chain for a failing provider
 //
-// Ranked alternatives to a failing primary provider, scored by live status, poll latency and task capability, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching models is known and at most that. Score, 0 to 100: status (operational 70, degraded 35, unknown 0) + latency 20 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + task capability 10 (with `task`: 10 when the provider has catalogued models of the task, 5 when it is only among its categories; without: 10 x tasks served / 8), rounded to 0.01, so a degraded provider always ranks below an operational one. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
+// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` is ordered best first (`score` descending, ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown `primary` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26783,7 +26930,7 @@ func (c *ClientWithResponses) GetOverflowBehaviourWithResponse(ctx context.Conte
 
 // GetPickWithResponse Best provider and model for a task
 //
-// Picks the best model for a task from the catalogs (pricing and model catalogs joined on provider and model ID), scored by live status, poll latency, price, context window and capabilities. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only` (the model's price record has a free tier), `needs`, `min_context` (a model whose context window is unknown does not qualify) and `budget` (maximum input price in USD per 1M tokens; a model without a known input price does not qualify) narrow the field. Score, 0 to 100: status (operational 68, degraded 35, unknown 2) + latency 13 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + price 13 / (1 + input USD per 1M; 0 when unknown) + context 3 x min(1, context_window / 1000000; 0 when unknown) + 1 per capability held (vision, function calling, JSON mode), rounded to 0.01; the status bands are wider than the other parts together, so a degraded provider always ranks below an operational one, and an unknown one below a degraded one. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 180 ms, $0.15/1M input, 128k context, has function calling"). When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26920,7 +27067,7 @@ func (c *ClientWithResponses) GetRateLimitsWithResponse(ctx context.Context, par
 
 // GetRecommendWithResponse Recommended providers
 //
-// Ranked operational providers (degraded, outage and unknown ones do not qualify), scored by status, poll latency and free-tier availability (free-tier catalog), optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: status 50 (operational) + latency 30 x (1 - response_time_ms / 3000, at least 0; 0 when unknown) + 20 with a free tier, rounded to 0.01. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -36120,6 +36267,19 @@ func (siw *ServerInterfaceWrapper) GetCheapest(w http.ResponseWriter, r *http.Re
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "output_tokens"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "output_tokens", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "units" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "units", r.URL.Query(), &params.Units, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "units"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "units", Err: err})
 		}
 		return
 	}

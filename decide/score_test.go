@@ -1,0 +1,151 @@
+package decide
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/seeds"
+)
+
+// visibleMargin is the least score gap the table test calls visible: fifty times the rounding of a score.
+const visibleMargin = 0.5
+
+// twinIndex holds two models alike in everything but what a case changes: "openai/a" and "anthropic/b".
+func twinIndex(t *testing.T, priceB float64) *Index {
+	t.Helper()
+	caps := seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true}
+	ix, err := Build(seeds.Providers(), Catalogs{
+		Pricing: []seeds.PricingRecord{
+			{ProviderId: "openai", Model: "a", Task: "llm", Pricing: rates(f(1), f(4), nil)},
+			{ProviderId: "anthropic", Model: "b", Task: "llm", Pricing: rates(f(priceB), f(4*priceB), nil)},
+		},
+		Models: []seeds.ModelRecord{
+			{ProviderId: "openai", ModelId: "a", Task: "llm", ContextWindow: iptr(200000), Capabilities: caps},
+			{ProviderId: "anthropic", ModelId: "b", Task: "llm", ContextWindow: iptr(200000), Capabilities: caps},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+func observed(status string, p50, p95, uptime float64) Live {
+	return Live{Status: status, ResponseTimeMs: &p50, P50Ms: &p50, P95Ms: &p95, Uptime7d: &uptime}
+}
+
+// TestScoresDiscriminate: with everything else equal, a 2x price, a degraded status or a 3x latency moves a
+// candidate below its twin by a visible margin in pick, failover and recommend (where the decision weighs that
+// figure), and the same inputs give the same scores (no random part).
+func TestScoresDiscriminate(t *testing.T) {
+	base := observed(StatusOperational, 100, 200, 99.9)
+	cases := []struct {
+		name   string
+		priceB float64
+		liveB  Live
+		skip   string // the decision that does not weigh this figure
+	}{
+		{"2x price", 2, base, ""},
+		{"degraded", 1, observed(StatusDegraded, 100, 200, 99.9), "recommend"}, // recommend takes operational providers only
+		{"3x latency", 1, observed(StatusOperational, 300, 600, 99.9), ""},
+		{"lower 7-day uptime (99.9 -> 97)", 1, observed(StatusOperational, 100, 200, 97), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ix := twinIndex(t, c.priceB)
+			live := Statuses{"openai": base, "anthropic": c.liveB}
+			best, rest, _, err := ix.Pick(PickQuery{Task: "llm"}, live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if best.Provider != "openai" || len(rest) != 1 || best.Score-rest[0].Score < visibleMargin {
+				t.Errorf("pick: %s %.2f, then %s %.2f", best.Provider, best.Score, rest[0].Provider, rest[0].Score)
+			}
+			again, _, _, _ := ix.Pick(PickQuery{Task: "llm"}, live)
+			if again.Score != best.Score {
+				t.Errorf("pick is not deterministic: %v then %v", best.Score, again.Score)
+			}
+			chain, _, err := ix.Failover(FailoverQuery{Primary: "groq", Task: "llm", Limit: 10}, live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if chain[0].Provider != "openai" || chain[1].Provider != "anthropic" || chain[0].Score-chain[1].Score < visibleMargin {
+				t.Errorf("failover: %+v", chain[:2])
+			}
+			if c.skip == "recommend" {
+				return
+			}
+			recs, _, _ := ix.Recommend(RecommendQuery{Task: "llm", Limit: 10}, live)
+			if len(recs) < 2 || recs[0].Provider != "openai" || recs[1].Provider != "anthropic" || recs[0].Score-recs[1].Score < visibleMargin {
+				t.Errorf("recommend: %+v", recs)
+			}
+		})
+	}
+}
+
+// TestUnknownRanksLastAndSaysSo: a provider without an observation ranks after every observed one, even a
+// degraded one, and its reason says "status unknown"; with nothing observed at all the decisions still answer,
+// with a note.
+func TestUnknownRanksLastAndSaysSo(t *testing.T) {
+	ix := twinIndex(t, 0.5) // b is cheaper, yet unknown
+	live := Statuses{"openai": observed(StatusDegraded, 3000, 6000, 90)}
+	best, rest, note, err := ix.Pick(PickQuery{Task: "llm"}, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best.Provider != "openai" || rest[0].Provider != "anthropic" || !strings.HasPrefix(rest[0].Reason, "status unknown") || note != "" {
+		t.Errorf("pick: %+v then %+v (note %q)", best, rest, note)
+	}
+	chain, _, _ := ix.Failover(FailoverQuery{Primary: "groq", Task: "llm", Limit: 10}, live)
+	if chain[0].Provider != "openai" || !strings.HasPrefix(chain[1].Reason, "status unknown") {
+		t.Errorf("failover: %+v", chain)
+	}
+	// Nothing observed: answers from catalog facts, with the note.
+	if _, _, note, err := ix.Pick(PickQuery{Task: "llm"}, Statuses{}); err != nil || note != NothingObserved {
+		t.Errorf("pick offline: %v, note %q", err, note)
+	}
+	res, note := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1000, Output: 1000, Limit: 5}, Statuses{})
+	if len(res) != 2 || res[0].Provider != "anthropic" || res[0].Status != StatusUnknown || note != NothingObserved {
+		t.Errorf("cheapest offline: %+v, note %q", res, note)
+	}
+	recs, note, _ := ix.Recommend(RecommendQuery{Limit: 5}, Statuses{})
+	if len(recs) == 0 || note != NothingObserved {
+		t.Errorf("recommend offline: %d, note %q", len(recs), note)
+	}
+	// Some observed: cheapest keeps to operational providers, and an empty answer says why.
+	res, note = ix.Cheapest(CheapestQuery{Task: "llm", Input: 1000, Output: 1000, Limit: 5}, live)
+	if len(res) != 0 || !strings.Contains(note, "operational") {
+		t.Errorf("cheapest with openai degraded: %+v, note %q", res, note)
+	}
+}
+
+// TestUnitPricedTasks: image, speech, search and video are priced per unit, and cheapest prices units.
+func TestUnitPricedTasks(t *testing.T) {
+	ix, err := Build(seeds.Providers(), Catalogs{Pricing: []seeds.PricingRecord{
+		{ProviderId: "openai", Model: "img", Task: "image", Pricing: seeds.PricingRates{PerImage: f(0.04)}},
+		{ProviderId: "openai", Model: "img-tokens", Task: "image", Pricing: rates(f(5), f(40), nil)}, // no per-image price
+		{ProviderId: "stability-ai", Model: "sd", Task: "image", Pricing: seeds.PricingRates{PerImage: f(0.035)}},
+		{ProviderId: "openai", Model: "tts", Task: "speech", Pricing: seeds.PricingRates{Per1kCharacters: f(0.015)}},
+		{ProviderId: "perplexity", Model: "search", Task: "search", Pricing: seeds.PricingRates{PerRequest: f(0.005)}},
+		{ProviderId: "openai", Model: "sora", Task: "video", Pricing: seeds.PricingRates{PerSecondVideo: f(0.1)}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := Statuses{"openai": observed(StatusOperational, 100, 100, 100), "stability-ai": observed(StatusOperational, 100, 100, 100),
+		"perplexity": observed(StatusOperational, 100, 100, 100)}
+	res, _ := ix.Cheapest(CheapestQuery{Task: "image", Units: 100, Limit: 5}, live)
+	if len(res) != 2 || res[0].Model != "sd" || res[0].CostUSD != 3.5 || res[0].Unit != UnitImage || res[0].UnitPrice != 0.035 || res[1].CostUSD != 4 {
+		t.Errorf("image = %+v", res)
+	}
+	for task, want := range map[string]Unit{"speech": UnitChars, "search": UnitRequest, "video": UnitVideoSec} {
+		best, _, _, err := ix.Pick(PickQuery{Task: task}, live)
+		if err != nil || best.Unit != want || best.UnitPrice == nil {
+			t.Errorf("pick %s = %+v, %v", task, best, err)
+		}
+	}
+	// budget reads in the task's unit.
+	if _, _, _, err := ix.Pick(PickQuery{Task: "image", Budget: f(0.01)}, live); err == nil || !strings.Contains(err.Error(), "at most $0.01/image") {
+		t.Errorf("image budget: %v", err)
+	}
+}
