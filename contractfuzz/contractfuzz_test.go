@@ -43,6 +43,15 @@ func TestContract(t *testing.T) {
 	g := contractfuzz.New(s.Doc, ids)
 	ops := g.Operations()
 	client := &http.Client{Timeout: 15 * time.Second}
+	// The catalogs are decoded once, in the background, when the server starts; under -race on a busy CI machine
+	// that took longer than the client's timeout, and every catalog request of the first seconds waited for it.
+	// This test is about the contract, not start-up time: wait for them once.
+	warm := &http.Client{Timeout: 2 * time.Minute}
+	if res, err := warm.Get(s.URL + "/api/v1/pricing?limit=1"); err != nil {
+		t.Fatalf("warming the catalogs: %v", err)
+	} else {
+		res.Body.Close()
+	}
 
 	const workers = 8
 	var (

@@ -1,0 +1,227 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard/switchboard/dbtest"
+	"github.com/switchboard/switchboard/gen/api"
+)
+
+// freeAddr returns a loopback address no one listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// syncBuffer is a log a child process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// start runs the binary with args until the test ends; its output goes to the returned log.
+func start(t *testing.T, args ...string) *syncBuffer {
+	t.Helper()
+	log := &syncBuffer{}
+	cmd := exec.Command(switchboardBinary(t), args...)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return log
+}
+
+// getJSON decodes the answer of GET url into v and returns its status.
+func getJSON(t *testing.T, url string, v any) int {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: decoding: %v", url, err)
+	}
+	return res.StatusCode
+}
+
+// waitFor polls until ok returns true (a liveness bound of 90 s, not a speed target).
+func waitFor(t *testing.T, what string, ok func() bool, log *syncBuffer) {
+	t.Helper()
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if ok() {
+			return
+		}
+	}
+	t.Fatalf("%s: not within 90 s; log:\n%s", what, log.String())
+}
+
+func healthOf(base string) (api.HealthResponse, bool) {
+	var h api.HealthResponse
+	res, err := http.Get(base + "/api/v1/health")
+	if err != nil {
+		return h, false
+	}
+	defer res.Body.Close()
+	return h, res.StatusCode == 200 && json.NewDecoder(res.Body).Decode(&h) == nil
+}
+
+var pickTasks = []string{"llm", "image", "embedding", "speech", "search", "video", "code", "agent"}
+
+// TestDecisionsThroughTheBinary runs the served binary against the simulator, on every engine, as a new user
+// would: every task of pick and cheapest answers with a generally available, priced model of an operational
+// provider; failover scores of the largest providers differ by more than jitter; /uptime-history carries the
+// SLA target of the SLA catalog. Then the same binary without network: /health says why everything is unknown,
+// the log says once how to get data, and the decisions still answer from catalog facts.
+func TestDecisionsThroughTheBinary(t *testing.T) {
+	sim := freeAddr(t)
+	simLog := start(t, "simulate", "--addr", sim, "--log-level", "warn")
+	waitFor(t, "the simulator", func() bool {
+		res, err := http.Get("http://" + sim + "/_control")
+		if err == nil {
+			res.Body.Close()
+		}
+		return err == nil
+	}, simLog)
+
+	for _, e := range dbtest.Engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			dbURL := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
+			if e.Name != "sqlite" {
+				_, dbURL = e.Open(t)
+			}
+			addr := freeAddr(t)
+			base := "http://" + addr
+			log := start(t, "serve", "--addr", addr, "--database-url", dbURL, "--status-base-url", "http://"+sim,
+				"--poll-interval", "10s", "--log-level", "warn")
+			waitFor(t, "all 52 providers observed", func() bool {
+				h, ok := healthOf(base)
+				return ok && h.Summary.Operational == 52
+			}, log)
+			h, _ := healthOf(base)
+			if h.Poller.State != api.PollerStateStateOk || h.Poller.LastSuccess == nil || h.Poller.ObservedProviders != 52 || h.Poller.Hint != nil {
+				t.Errorf("poller = %+v", h.Poller)
+			}
+
+			for _, task := range pickTasks {
+				var p api.PickResponse
+				if st := getJSON(t, base+"/api/v1/pick?task="+task, &p); st != 200 || p.Pick == nil {
+					t.Errorf("pick %s: %d %+v", task, st, p)
+					continue
+				}
+				if p.Pick.Status != api.ProviderStatusOperational || p.Pick.UnitPriceUsd == nil || p.Note != nil ||
+					strings.Contains(p.Pick.Reason, "no generally available") || strings.Contains(strings.ToLower(p.Pick.Model), "preview") {
+					t.Errorf("pick %s is no generally available, priced model of an operational provider: %+v (note %v)", task, *p.Pick, p.Note)
+				}
+				var c api.CheapestResponse
+				if st := getJSON(t, base+"/api/v1/cheapest?task="+task, &c); st != 200 || len(c.Results) == 0 || c.Note != nil {
+					t.Errorf("cheapest %s: %d %+v", task, st, c)
+					continue
+				}
+				for _, r := range c.Results {
+					if r.Status != api.ProviderStatusOperational || r.UnitPriceUsd == nil || strings.Contains(strings.ToLower(r.Model), "preview") {
+						t.Errorf("cheapest %s: %+v", task, r)
+					}
+				}
+			}
+
+			for _, primary := range []string{"openai", "anthropic", "google-gemini", "google-vertex-ai", "azure-openai", "aws-bedrock", "mistral", "groq", "together", "deepseek"} {
+				var f api.FailoverResponse
+				getJSON(t, base+"/api/v1/failover?primary="+primary, &f)
+				chain := f.FailoverChain
+				if len(chain) != 5 || chain[0].Score-chain[len(chain)-1].Score < 0.5 {
+					t.Errorf("failover %s: scores do not discriminate: %+v", primary, chain)
+				}
+				for i := 1; i < len(chain); i++ {
+					if chain[i].Score > chain[i-1].Score {
+						t.Errorf("failover %s not ordered: %+v", primary, chain)
+					}
+				}
+			}
+
+			var u api.UptimeHistoryResponse
+			getJSON(t, base+"/api/v1/uptime-history?provider=aws-bedrock", &u)
+			if u.SlaTarget == nil || *u.SlaTarget != 99.9 || u.SlaMet == nil || !*u.SlaMet {
+				t.Errorf("aws-bedrock uptime history: sla_target %v, sla_met %v", u.SlaTarget, u.SlaMet)
+			}
+		})
+	}
+
+	t.Run("offline", func(t *testing.T) {
+		addr := freeAddr(t)
+		base := "http://" + addr
+		nowhere := "http://" + freeAddr(t) // nothing listens: every fetch fails to connect
+		log := start(t, "serve", "--addr", addr, "--database-url", "sqlite://"+filepath.Join(t.TempDir(), "sb.db"),
+			"--status-base-url", nowhere, "--poll-interval", "10s", "--log-level", "info")
+		waitFor(t, "the poller to find no network", func() bool {
+			h, ok := healthOf(base)
+			return ok && h.Poller.State == api.PollerStateStateNoNetwork
+		}, log)
+		h, _ := healthOf(base)
+		if h.Summary.Unknown != 52 || h.Poller.LastSuccess != nil || h.Poller.Hint == nil ||
+			!strings.Contains(*h.Poller.Hint, "SWITCHBOARD_STATUS_BASE_URL") || !strings.Contains(*h.Poller.Hint, "make demo") {
+			t.Errorf("offline health: %+v, poller %+v", h.Summary, h.Poller)
+		}
+		for _, p := range h.Providers {
+			if p.ResponseTimeMs != nil {
+				t.Errorf("a failed fetch shows a response time: %+v", p)
+				break
+			}
+		}
+		if n := strings.Count(log.String(), "No status page could be reached"); n != 1 {
+			t.Errorf("the plain-words hint is logged %d times, want once:\n%s", n, log.String())
+		}
+
+		var c api.CheapestResponse
+		if getJSON(t, base+"/api/v1/cheapest?task=llm", &c); len(c.Results) == 0 || c.Note == nil || !strings.Contains(*c.Note, "catalog facts") ||
+			c.Results[0].Status != api.ProviderStatusUnknown {
+			t.Errorf("offline cheapest: %+v, note %v", c.Results, c.Note)
+		}
+		var p api.PickResponse
+		if getJSON(t, base+"/api/v1/pick?task=llm", &p); p.Pick == nil || p.Note == nil || !strings.HasPrefix(p.Pick.Reason, "status unknown") {
+			t.Errorf("offline pick: %+v, note %v", p.Pick, p.Note)
+		}
+		var r api.RateLimitStatusResponse
+		getJSON(t, base+"/api/v1/rate-limit-status?provider=openai", &r)
+		if got := r.RateLimitStatus[0]; got.Congestion != nil || !strings.HasPrefix(got.Recommendation, "No data") {
+			t.Errorf("offline rate-limit-status: %+v", got)
+		}
+		var q api.QuotaCheckResponse
+		getJSON(t, base+"/api/v1/quota-check?provider=openai&tier=free&planned_rpm=10", &q)
+		// The catalog publishes no free-tier limits for OpenAI: unknown, naming rpm, never safe.
+		if q.Limits.Rpm != nil || q.Verdict != api.QuotaCheckResponseVerdictUnknown || fmt.Sprint(q.MissingLimits) != "[rpm]" {
+			t.Errorf("quota-check with unknown limits: %+v", q)
+		}
+	})
+}
