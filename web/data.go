@@ -24,6 +24,8 @@ type Dashboard struct {
 	RefreshMs int
 	// Stale are the catalogs whose newest source is older than seeds.StaleAfter at At.
 	Stale []seeds.StaleCatalog
+	// Poller is the polling state; the page shows a banner with its hint when it is not ok.
+	Poller health.PollerState
 }
 
 // ProviderRow is one provider on the dashboard.
@@ -57,7 +59,7 @@ type IncidentRow struct {
 func BuildDashboard(s *health.Snapshot, now time.Time, refresh time.Duration) (Dashboard, error) {
 	rep := s.Health(now)
 	reg := s.Providers()
-	d := Dashboard{At: now.UTC(), Summary: rep.Summary, RefreshMs: int(refresh / time.Millisecond)}
+	d := Dashboard{At: now.UTC(), Summary: rep.Summary, RefreshMs: int(refresh / time.Millisecond), Poller: s.Poller(now, rep)}
 	for _, p := range reg.All() {
 		h := rep.Providers[p.ID]
 		row := ProviderRow{ID: p.ID, Name: p.Name, Status: h.Status, LastChecked: timeOrEmpty(h.LastChecked), ResponseMs: msOrEmpty(h.ResponseTimeMs)}

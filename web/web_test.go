@@ -341,3 +341,31 @@ func TestSwaggerAssets(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardBannerWithoutNetwork: when most providers' latest fetches failed for network reasons, the page
+// says so in a banner with the way to get data; with observations it shows none.
+func TestDashboardBannerWithoutNetwork(t *testing.T) {
+	timeout := "connection"
+	var latest []store.Check
+	for _, p := range seeds.Providers().All() {
+		latest = append(latest, store.Check{ProviderID: p.ID, CheckedAt: now.Add(-time.Minute), Outcome: store.OutcomeFailed, FailureKind: &timeout})
+	}
+	offline := health.NewSnapshot(now, health.Input{Latest: latest}, health.Options{})
+	for _, c := range []struct {
+		name   string
+		snap   *health.Snapshot
+		banner bool
+	}{{"offline", offline, true}, {"observed", history(), false}} {
+		h, err := web.New(web.Options{Health: fixed{c.snap}, Clock: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		_, page := get(t, srv.URL+"/")
+		srv.Close()
+		got := strings.Contains(page, `id="poller-state"`) && strings.Contains(page, "SWITCHBOARD_STATUS_BASE_URL")
+		if got != c.banner {
+			t.Errorf("%s: banner shown %v, want %v", c.name, got, c.banner)
+		}
+	}
+}
