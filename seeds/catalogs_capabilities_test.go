@@ -62,17 +62,32 @@ func TestCapabilityMatchesModels(t *testing.T) {
 	langs := languageModels(t)
 	eq := func(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 	for _, r := range testRecords[struct {
-		ProviderID        string `json:"provider_id"`
-		ModelID           string `json:"model_id"`
-		AdvertisedContext *int   `json:"advertised_context"`
-		EffectiveContext  *int   `json:"effective_context"`
+		ProviderID        string   `json:"provider_id"`
+		ModelID           string   `json:"model_id"`
+		AdvertisedContext *int     `json:"advertised_context"`
+		EffectiveContext  *int     `json:"effective_context"`
+		UsableTokens      *int     `json:"usable_tokens"`
+		Fill              *float64 `json:"recommended_max_fill"`
+		Sources           []string `json:"sources"`
 	}](t, "context_window") {
 		m := langs[r.ProviderID+"/"+r.ModelID]
 		if !eq(r.AdvertisedContext, m.ContextWindow) {
 			t.Errorf("context_window %s/%s: advertised %v, models.json %v", r.ProviderID, r.ModelID, r.AdvertisedContext, m.ContextWindow)
 		}
-		if r.EffectiveContext != nil {
-			t.Errorf("context_window %s/%s: an effective context without a published measurement", r.ProviderID, r.ModelID)
+		// An effective context is a published measurement (RULER), cited, within the advertised window, with the
+		// usable tokens within it; none without the measurement.
+		measured := slices.Contains(r.Sources, "ruler")
+		if (r.EffectiveContext != nil) != measured || (r.UsableTokens != nil) != measured {
+			t.Errorf("context_window %s/%s: effective %v, usable %v, sources %v", r.ProviderID, r.ModelID, r.EffectiveContext, r.UsableTokens, r.Sources)
+			continue
+		}
+		if !measured {
+			continue
+		}
+		if (r.AdvertisedContext != nil && *r.EffectiveContext > *r.AdvertisedContext) || *r.UsableTokens > *r.EffectiveContext ||
+			*r.UsableTokens < *r.EffectiveContext*3/4 || (r.Fill != nil && (*r.Fill <= 0 || *r.Fill > 1)) {
+			t.Errorf("context_window %s/%s: effective %d, usable %d, fill %v, advertised %v", r.ProviderID, r.ModelID,
+				*r.EffectiveContext, *r.UsableTokens, r.Fill, r.AdvertisedContext)
 		}
 	}
 	for _, r := range testRecords[struct {
