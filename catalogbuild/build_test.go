@@ -107,6 +107,13 @@ func TestPricingAndModelBounds(t *testing.T) {
 				t.Errorf("pricing %s/%s output %v above the bound", r["provider_id"], r["model"], v)
 			}
 		}
+		if task == "image" {
+			for _, field := range []string{"input_per_1m_tokens", "output_per_1m_tokens"} {
+				if v, ok := num(p[field]); ok && (r["provider_id"] == "fireworks" || (v > 0 && v < MinImageTokenPer1M)) {
+					t.Errorf("pricing %s/%s: %s %v is a unit price read as per token", r["provider_id"], r["model"], field, v)
+				}
+			}
+		}
 		for field, v := range p {
 			if f, ok := num(v); ok && f == 0 && r["free_tier"] != true {
 				t.Errorf("pricing %s/%s: %s is $0 but the model is not marked free", r["provider_id"], r["model"], field)

@@ -15,6 +15,10 @@ const (
 	MaxLLMInputPer1M  = 150.0
 	MaxLLMOutputPer1M = 600.0
 	MaxContextWindow  = 10_000_000
+	// MinImageTokenPer1M is the least a token price of an image generator can be: the token-priced ones (gpt-image,
+	// Gemini image) cost dollars per 1M tokens, while litellm writes Fireworks' per-step prices (for example
+	// $0.00013 per step of SSD-1B) as per-token prices, which read as $0.00013 per 1M tokens.
+	MinImageTokenPer1M = 0.01
 	// AgreeTolerance is how far apart two sources' values may be and still agree (relative).
 	AgreeTolerance = 0.02
 )

@@ -200,6 +200,25 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 			rec.Pricing.OutputPer1mTokens = nil
 		}
 	}
+	if rec.Task == "image" {
+		for _, f := range []struct {
+			name string
+			dst  **float64
+		}{{"input_per_1m_tokens", &rec.Pricing.InputPer1mTokens}, {"output_per_1m_tokens", &rec.Pricing.OutputPer1mTokens},
+			{"cached_input_per_1m_tokens", &rec.Pricing.CachedInputPer1mTokens}} {
+			switch p := *f.dst; {
+			case p == nil:
+			case k.provider == "fireworks":
+				// Fireworks prices image generation per step or per image (its pricing page); litellm writes those
+				// prices in its per-token fields (flux-kontext-pro's $0.04 per image as 4e-08 per token).
+				c.report.reject("pricing", k, f.name, *p, "Fireworks prices image models per step or per image, not per token: a unit price read as per token")
+				*f.dst = nil
+			case *p > 0 && *p < MinImageTokenPer1M:
+				c.report.reject("pricing", k, f.name, *p, "below $0.01 per 1M tokens for an image generator: a per-step or per-image price read as per token")
+				*f.dst = nil
+			}
+		}
+	}
 	rec.FreeTier = free
 	rec.Sources, rec.Confidence = prov.record(chosen)
 }
