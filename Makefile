@@ -7,12 +7,14 @@ GO ?= go
 
 SQLC_VERSION         := v1.31.1
 OAPI_CODEGEN_VERSION := v2.8.2
+GOLANGCI_VERSION     := v2.15.0
 BIN    := $(CURDIR)/.bin
 SQLC   := $(BIN)/sqlc-$(SQLC_VERSION)/sqlc
 OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
+LINT   := $(BIN)/golangci-lint-$(GOLANGCI_VERSION)/golangci-lint
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go test-mcp generate check-generated lint-spec bench fuzz soak tools clean docs-assets
+.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go test-mcp generate check-generated lint lint-spec bench fuzz soak tools clean docs-assets
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
 run:
@@ -68,6 +70,12 @@ check-generated: generate
 docs-assets: $(NODE_OK)
 	cp node_modules/swagger-ui-dist/{swagger-ui-bundle.js,swagger-ui.css,LICENSE,NOTICE} web/assets/swagger/
 
+## lint: golangci-lint v2 with .golangci.yml: the default linters plus errorlint, gocritic, bodyclose, noctx,
+## misspell and depguard rules that keep the layers (generated queries and drivers inside the store, no handler
+## imports below the handlers, no catalog build in the server, nothing importing cmd/)
+lint: $(LINT)
+	$(LINT) run ./...
+
 ## lint-spec: @redocly/cli (pinned in package-lock.json) on the OpenAPI document
 lint-spec: $(NODE_OK)
 	node_modules/.bin/redocly lint openapi/openapi.yaml
@@ -99,13 +107,16 @@ soak: build
 	$(GO) build -o webhook-receiver ./examples/webhook-receiver
 	scripts/soak.sh ./switchboard ./loadgen ./webhook-receiver
 
-tools: $(SQLC) $(OAPI)
+tools: $(SQLC) $(OAPI) $(LINT)
 
 $(SQLC):
 	GOBIN=$(dir $@) $(GO) install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
 
 $(OAPI):
 	GOBIN=$(dir $@) $(GO) install github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@$(OAPI_CODEGEN_VERSION)
+
+$(LINT):
+	GOBIN=$(dir $@) $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 
 $(NODE_OK): package.json package-lock.json
 	npm ci --no-audit --no-fund

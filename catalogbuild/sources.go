@@ -20,8 +20,6 @@ type Source struct {
 	AsOf *string `json:"as_of,omitempty"`
 }
 
-func str(s string) *string { return &s }
-
 // snapshot describes one file of sources/upstream. Title, URL and credit are fixed here; the commit and date come
 // from the file's manifest (resolve), and where the file carries its own `source.commit` the converter checks that
 // both agree, so that a refreshed data file cannot be converted under a stale date and attribution.
@@ -396,13 +394,6 @@ type benchRecord struct {
 	Score           *float64 `json:"score"`
 	MaxScore        *float64 `json:"max_score"`
 	NormalizedScore *float64 `json:"normalized_score"`
-}
-
-func dateOnly(s string) string {
-	if len(s) >= 10 {
-		return s[:10]
-	}
-	return s
 }
 
 func hasAny(list []string, v string) bool {

@@ -127,7 +127,7 @@ func send(client *http.Client, s *apitest.Server, r contractfuzz.Request) (int, 
 		return res.StatusCode, fmt.Errorf("reading the answer: %w", err)
 	}
 	if err := s.Check(req, &apitest.Response{Status: res.StatusCode, Header: res.Header, Body: body}); err != nil {
-		return res.StatusCode, fmt.Errorf("answer %d does not follow the document: %v; body %.300s", res.StatusCode, err, body)
+		return res.StatusCode, fmt.Errorf("answer %d does not follow the document: %w; body %.300s", res.StatusCode, err, body)
 	}
 	return res.StatusCode, nil
 }

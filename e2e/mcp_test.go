@@ -67,7 +67,7 @@ func switchboardBinary(t *testing.T) string {
 		builtBinary = filepath.Join(dir, "switchboard")
 		out, err := exec.Command("go", "build", "-o", builtBinary, "../cmd/switchboard").CombinedOutput()
 		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
 		}
 	})
 	if buildErr != nil {
@@ -138,7 +138,11 @@ func TestMCPInspectorCLI(t *testing.T) {
 					OutputSchema map[string]any `json:"outputSchema"`
 				} `json:"tools"`
 			}
-			if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &list); err != nil {
+			start := strings.Index(out, "{")
+			if start < 0 {
+				t.Fatalf("no JSON in the inspector output:\n%.2000s", out)
+			}
+			if err := json.Unmarshal([]byte(out[start:]), &list); err != nil {
 				t.Fatalf("inspector output: %v\n%.2000s", err, out)
 			}
 			if len(list.Tools) != 35 || list.Tools[0].OutputSchema["type"] != "object" {

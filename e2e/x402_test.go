@@ -86,7 +86,7 @@ func TestX402Client(t *testing.T) {
 		} `json:"receipt"`
 		Providers int `json:"providers"`
 	}
-	line := out[:strings.Index(out, "\n")]
+	line, _, _ := strings.Cut(out, "\n")
 	if err := json.Unmarshal([]byte(line), &result); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
 	}

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -98,7 +99,7 @@ func TestRequestDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if err := <-got; err != context.DeadlineExceeded {
+	if err := <-got; !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("the handler's context ended with %v, want the deadline", err)
 	}
 	if time.Since(start) > 5*time.Second {

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -100,7 +101,7 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 				if v == nil {
 					return
 				}
-				if v == http.ErrAbortHandler {
+				if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 					panic(v)
 				}
 				log.ErrorContext(r.Context(), "panic serving request", "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))

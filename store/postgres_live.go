@@ -140,7 +140,8 @@ func (s *postgresStore) TryPollerLock(ctx context.Context) (bool, func(), error)
 	return true, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", int64(pollerLockKey))
+		// A failed unlock is no loss: the session's locks go with the connection, which is released next.
+		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", int64(pollerLockKey))
 		conn.Release()
 	}, nil
 }

@@ -131,7 +131,7 @@ func TestInputBounds(t *testing.T) {
 		t.Errorf("%d characters refused: %v", MaxChars, err)
 	}
 	_, err := NewEstimator(strings.Repeat("é", MaxChars+1))
-	if _, ok := err.(*errs.InputError); !ok || !strings.HasPrefix(err.Error(), "text:") {
+	if !errs.IsInput(err) || !strings.HasPrefix(err.Error(), "text:") {
 		t.Errorf("%d characters: %v", MaxChars+1, err)
 	}
 }

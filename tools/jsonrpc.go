@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -236,7 +237,7 @@ func decodeParams(params json.RawMessage, v any) *rpcError {
 
 // fieldOf words a decoding error of params by the field it concerns, without echoing the caller's value.
 func fieldOf(err error) string {
-	if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
+	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field != "" {
 		return te.Field + " must be of type " + jsonType(te.Type.Kind().String())
 	}
 	return "params cannot be read"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -199,7 +200,7 @@ func checkXML(t *testing.T, s string) {
 	t.Helper()
 	d := xml.NewDecoder(strings.NewReader(s))
 	for {
-		if _, err := d.Token(); err == io.EOF {
+		if _, err := d.Token(); errors.Is(err, io.EOF) {
 			return
 		} else if err != nil {
 			t.Fatalf("not well-formed XML: %v\n%s", err, s)

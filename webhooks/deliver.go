@@ -113,7 +113,7 @@ func (w *Worker) send(ctx context.Context, s store.WebhookSend, now time.Time) (
 	defer res.Body.Close()
 	// Read a bounded part of the answer so the connection can be reused; a receiver that trickles it out is
 	// cut off by the timeout, which covers the body too. The status alone decides the outcome.
-	io.Copy(io.Discard, io.LimitReader(res.Body, w.cfg.MaxResponseBytes))
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, w.cfg.MaxResponseBytes))
 	switch {
 	case res.StatusCode >= 200 && res.StatusCode < 300:
 		return res.StatusCode, 0, nil

@@ -2,7 +2,6 @@ package webhooks_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -213,15 +212,5 @@ func (en *env) record(provider string, status store.Outcome, at time.Time, prev 
 }
 
 func parseStatus(o store.Outcome) parse.Status { return parse.Status(o) }
-
-// decode parses a delivery body into a map, failing the test when it is not a JSON object.
-func decode(t *testing.T, b []byte) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("delivery body %s: %v", b, err)
-	}
-	return m
-}
 
 func ptr[T any](v T) *T { return &v }

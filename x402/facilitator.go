@@ -134,7 +134,7 @@ func (f *Facilitator) post(ctx context.Context, op string, body any, out any) (i
 	if err != nil {
 		var op2 *net.OpError
 		if errors.As(err, &op2) && op2.Op == "dial" {
-			return 0, fmt.Errorf("%w: %s: %v", ErrFacilitatorUnreachable, op, err)
+			return 0, fmt.Errorf("%w: %s: %w", ErrFacilitatorUnreachable, op, err)
 		}
 		var ne net.Error
 		timeout := errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())

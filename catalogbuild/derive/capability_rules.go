@@ -443,9 +443,7 @@ func (f capabilityModel) reasoningOptions() []capabilityReasoningOption {
 		}
 		o := capabilityReasoningOption{}
 		o.Type, _ = m["type"].(string)
-		for _, s := range anyStrings(m["values"]) {
-			o.Values = append(o.Values, s)
-		}
+		o.Values = append(o.Values, anyStrings(m["values"])...)
 		if n, ok := m["min"].(float64); ok {
 			o.Min = capabilityInt(int64(n))
 		}

@@ -10,12 +10,6 @@ import (
 
 // The rules and tables shared by the lifecycle, knowledge-cutoff, version and task-fit catalogs (the lifecycle catalogs).
 
-// lifecycleReferenceDate is the date the converter judges models current or retired by: the newest snapshot
-// among its sources (genai-prices, 2026-08-21; sources/SOURCES.md). models.json leaves out every model
-// whose litellm deprecation_date is on or before it, so the lifecycle catalogs state their statuses as of this
-// date, never as of the day they are read.
-const lifecycleReferenceDate = "2026-08-21"
-
 // The sources of the lifecycle catalogs: the data the converter picks current models and dates from.
 var (
 	lifecycleSrcLiteLLM = seeds.Source{

@@ -57,8 +57,9 @@ Run 'switchboard <command> -h' for the settings.
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			// The status command has printed the server's answer already.
@@ -219,7 +220,9 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		}
 		go func() {
 			defer close(pollDone)
-			p.Run(ctx)
+			if err := p.Run(ctx); err != nil && ctx.Err() == nil {
+				log.Error("the poller stopped", "error", err)
+			}
 		}()
 	} else {
 		close(pollDone)
@@ -279,7 +282,7 @@ func stopWebhooks(w *webhooks.Worker, log *slog.Logger) {
 // serveUntil listens on addr, says so through started (with the bound address, which differs from addr for
 // port 0) and on ready, then serves until ctx ends (nil) or the server fails. Shutting down is the caller's.
 func serveUntil(ctx context.Context, srv *http.Server, addr string, ready chan<- string, started func(bound string)) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
 	}
@@ -299,7 +302,7 @@ func serveUntil(ctx context.Context, srv *http.Server, addr string, ready chan<-
 
 func newLogger(st config.Settings, w io.Writer) *slog.Logger {
 	var level slog.Level
-	level.UnmarshalText([]byte(st.LogLevel)) // config.Load has checked it
+	_ = level.UnmarshalText([]byte(st.LogLevel)) // config.Load has checked it: the zero level (info) is never reached
 	opts := &slog.HandlerOptions{Level: level}
 	if st.LogFormat == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))

@@ -196,7 +196,9 @@ func mcpLocal(ctx context.Context, st mcpSettings, log *slog.Logger, stdin io.Re
 		}
 		go func() {
 			defer close(pollDone)
-			p.Run(pollCtx)
+			if err := p.Run(pollCtx); err != nil && pollCtx.Err() == nil {
+				log.Error("the poller stopped", "error", err)
+			}
 		}()
 	} else {
 		close(pollDone)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -160,8 +161,8 @@ func TestStatusUnknownProvider(t *testing.T) {
 	s, _ := startStatusServer(t)
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), []string{"status", "--server", s.URL, "nosuchprovider"}, func(string) string { return "" }, &out, &errOut)
-	ee, ok := err.(*exitError)
-	if !ok || ee.code != 1 {
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 1 {
 		t.Fatalf("err = %v, want exit code 1", err)
 	}
 	if !strings.Contains(errOut.String(), "nosuchprovider") || out.Len() != 0 {

@@ -17,10 +17,18 @@ func main() {
 	base := flag.String("url", "http://localhost:8080/api/v1", "the service's API base URL")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := api.NewClientWithResponses(*base)
+	err := walk(ctx, *base)
+	cancel()
 	if err != nil {
 		log.Fatal(err)
+	}
+}
+
+// walk reads every page of /pricing, printing the running count.
+func walk(ctx context.Context, base string) error {
+	c, err := api.NewClientWithResponses(base)
+	if err != nil {
+		return err
 	}
 	limit := 200
 	params := &api.GetPricingParams{Limit: &limit}
@@ -28,10 +36,10 @@ func main() {
 	for {
 		res, err := c.GetPricingWithResponse(ctx, params)
 		if err != nil {
-			log.Fatal(err)
+			return err
 		}
 		if res.JSON200 == nil {
-			log.Fatalf("GET /pricing: %s %s", res.Status(), res.Body)
+			return fmt.Errorf("GET /pricing: %s %s", res.Status(), res.Body)
 		}
 		n += len(res.JSON200.Pricing)
 		fmt.Printf("%d of %d price records\n", n, res.JSON200.Meta.Total)
@@ -40,4 +48,5 @@ func main() {
 		}
 		params.Cursor = res.JSON200.Meta.NextCursor
 	}
+	return nil
 }

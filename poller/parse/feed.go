@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -154,7 +155,7 @@ func decodeFeed(format string, body []byte) (*feed, error) {
 	// means the document is not what it seems.
 	for {
 		tok, err := d.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
