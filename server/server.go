@@ -214,7 +214,7 @@ func handlerError(log *slog.Logger) func(http.ResponseWriter, *http.Request, err
 			WriteError(w, http.StatusServiceUnavailable, "request timed out")
 			return
 		}
-		if store.IsUnavailable(err) {
+		if errors.Is(err, store.ErrUnavailable) {
 			log.ErrorContext(r.Context(), "database unavailable", "path", r.URL.Path, "error", err)
 			w.Header().Set("Retry-After", "5")
 			WriteError(w, http.StatusServiceUnavailable, "database unavailable, retry shortly")

@@ -23,12 +23,17 @@ func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	var s Store
 	switch engine {
 	case "postgres":
-		return openPostgres(ctx, dsn, opts)
+		s, err = openPostgres(ctx, dsn, opts)
 	default:
-		return openSQLite(ctx, dsn, opts)
+		s, err = openSQLite(ctx, dsn, opts)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return edge{s}, nil
 }
 
 // ParseURL tells the engine of a database URL and returns what that engine's driver needs: the URL itself for

@@ -1,6 +1,7 @@
 // Package store is the one storage interface the rest of Switchboard uses. It has two implementations over
 // sqlc-generated code: embedded SQLite (the default, no server needed) and PostgreSQL (for several replicas).
-// Rows and driver errors are translated at this edge: callers see only this package's types and ErrNotFound.
+// Rows and driver errors are translated at this edge (edge.go): callers see only this package's types,
+// ErrNotFound, ErrNonceUsed and ErrUnavailable.
 package store
 
 import (
@@ -123,5 +124,13 @@ type Store interface {
 // normTime is how every time is stored: UTC, microsecond precision (PostgreSQL's).
 func normTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 
-// errorf makes an error for a caller's mistake (invalid input to the store), as opposed to a database failure.
-func errorf(format string, args ...any) error { return fmt.Errorf("store: "+format, args...) }
+// inputError is a caller's mistake (invalid input to the store), as opposed to a database failure; the edge
+// passes it on as it is.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+// errorf makes an error for a caller's mistake.
+func errorf(format string, args ...any) error {
+	return &inputError{"store: " + fmt.Sprintf(format, args...)}
+}

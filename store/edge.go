@@ -1,0 +1,171 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/switchboard/switchboard/errs"
+)
+
+// ErrUnavailable is the database failing to serve right now (PostgreSQL down or restarting, an SQLite disk full
+// or read-only): the error vocabulary's kind, so the server's one mapping answers 503 with Retry-After.
+var ErrUnavailable = errs.ErrUnavailable
+
+// atEdge is the error a caller of the store sees: the store's own sentinels, a caller's context ending and the
+// store's input errors as they are; a database that cannot serve as ErrUnavailable; anything else from a driver
+// as text only. Nothing outside the store sees a driver's error type.
+func atEdge(err error) error {
+	switch {
+	case err == nil, errors.Is(err, ErrNotFound), errors.Is(err, ErrNonceUsed), errors.Is(err, context.Canceled),
+		errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrUnavailable):
+		return err
+	case IsUnavailable(err):
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	case errors.As(err, new(*inputError)):
+		return err
+	}
+	return fmt.Errorf("database: %v", err)
+}
+
+// edge wraps an engine so that every error it returns passes atEdge (Open returns it).
+type edge struct{ s Store }
+
+var _ Store = edge{}
+
+func (e edge) Engine() string { return e.s.Engine() }
+
+func (e edge) Ping(ctx context.Context) error { return atEdge(e.s.Ping(ctx)) }
+
+func (e edge) Close() error { return atEdge(e.s.Close()) }
+
+func (e edge) RecordCheck(ctx context.Context, c Check) (Check, error) {
+	v, err := e.s.RecordCheck(ctx, c)
+	return v, atEdge(err)
+}
+
+func (e edge) LatestChecks(ctx context.Context) ([]Check, error) {
+	v, err := e.s.LatestChecks(ctx)
+	return v, atEdge(err)
+}
+
+func (e edge) ChecksSince(ctx context.Context, providerID string, since time.Time, limit int) ([]Check, error) {
+	v, err := e.s.ChecksSince(ctx, providerID, since, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) DeleteChecksBefore(ctx context.Context, before time.Time) (int64, error) {
+	v, err := e.s.DeleteChecksBefore(ctx, before)
+	return v, atEdge(err)
+}
+
+func (e edge) RecordCheckResult(ctx context.Context, r CheckResult) (Check, error) {
+	v, err := e.s.RecordCheckResult(ctx, r)
+	return v, atEdge(err)
+}
+
+func (e edge) ProviderStates(ctx context.Context) ([]ProviderState, error) {
+	v, err := e.s.ProviderStates(ctx)
+	return v, atEdge(err)
+}
+
+func (e edge) StatusChangesSince(ctx context.Context, since time.Time, limit int) ([]StatusChange, error) {
+	v, err := e.s.StatusChangesSince(ctx, since, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) IncidentsSince(ctx context.Context, since time.Time, limit int) ([]Incident, error) {
+	v, err := e.s.IncidentsSince(ctx, since, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) GetIncident(ctx context.Context, id string) (Incident, error) {
+	v, err := e.s.GetIncident(ctx, id)
+	return v, atEdge(err)
+}
+
+func (e edge) OutboxAfter(ctx context.Context, afterID int64, limit int) ([]OutboxEvent, error) {
+	v, err := e.s.OutboxAfter(ctx, afterID, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) DailyCheckCounts(ctx context.Context, since time.Time) ([]DayCount, error) {
+	v, err := e.s.DailyCheckCounts(ctx, since)
+	return v, atEdge(err)
+}
+
+func (e edge) TryPollerLock(ctx context.Context) (held bool, release func(), err error) {
+	held, release, err = e.s.TryPollerLock(ctx)
+	return held, release, atEdge(err)
+}
+
+func (e edge) CreateTrustRecord(ctx context.Context, r TrustRecord) error {
+	return atEdge(e.s.CreateTrustRecord(ctx, r))
+}
+
+func (e edge) GetTrustRecord(ctx context.Context, id string) (TrustRecord, error) {
+	v, err := e.s.GetTrustRecord(ctx, id)
+	return v, atEdge(err)
+}
+
+func (e edge) CreateWebhookSubscription(ctx context.Context, s WebhookSubscription) error {
+	return atEdge(e.s.CreateWebhookSubscription(ctx, s))
+}
+
+func (e edge) GetWebhookSubscription(ctx context.Context, id string) (WebhookSubscription, error) {
+	v, err := e.s.GetWebhookSubscription(ctx, id)
+	return v, atEdge(err)
+}
+
+func (e edge) DeactivateWebhookSubscription(ctx context.Context, id string, reason DeactivationReason, at time.Time) (WebhookSubscription, error) {
+	v, err := e.s.DeactivateWebhookSubscription(ctx, id, reason, at)
+	return v, atEdge(err)
+}
+
+func (e edge) ExpireWebhookSubscriptions(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	v, err := e.s.ExpireWebhookSubscriptions(ctx, now, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) FanOutWebhookEvents(ctx context.Context, now time.Time, opts FanOutOptions) (FanOutResult, error) {
+	v, err := e.s.FanOutWebhookEvents(ctx, now, opts)
+	return v, atEdge(err)
+}
+
+func (e edge) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]WebhookSend, error) {
+	v, err := e.s.ClaimWebhookDeliveries(ctx, now, leaseUntil, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) RecordWebhookAttempts(ctx context.Context, attempts []WebhookAttempt) ([]WebhookAttemptResult, error) {
+	v, err := e.s.RecordWebhookAttempts(ctx, attempts)
+	return v, atEdge(err)
+}
+
+func (e edge) WebhookDeliveries(ctx context.Context, subscriptionID string, limit int) ([]WebhookDelivery, error) {
+	v, err := e.s.WebhookDeliveries(ctx, subscriptionID, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) PruneWebhookDeliveries(ctx context.Context, before time.Time, limit int) (int64, error) {
+	v, err := e.s.PruneWebhookDeliveries(ctx, before, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) ClaimPayment(ctx context.Context, p Payment) error {
+	return atEdge(e.s.ClaimPayment(ctx, p))
+}
+
+func (e edge) ReleasePayment(ctx context.Context, nonce string) error {
+	return atEdge(e.s.ReleasePayment(ctx, nonce))
+}
+
+func (e edge) FinishPayment(ctx context.Context, nonce string, state PaymentState, tx *string, at time.Time) error {
+	return atEdge(e.s.FinishPayment(ctx, nonce, state, tx, at))
+}
+
+func (e edge) GetPayment(ctx context.Context, nonce string) (Payment, error) {
+	v, err := e.s.GetPayment(ctx, nonce)
+	return v, atEdge(err)
+}
