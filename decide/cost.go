@@ -267,17 +267,23 @@ type TaskCost struct {
 	Rank                        int
 	Provider, Model             string
 	CostUSD, InputCost, OutCost float64
-	InputPer1M                  float64
+	InputPer1M                  *float64
 	OutputPer1M                 *float64
+	// Unit and UnitPrice are the price the task was priced at: per 1M input tokens, or per unit (one unit is
+	// one task).
+	Unit      Unit
+	UnitPrice float64
 	// PctMore is how much more than the cheapest this costs, in percent; nil when the cheapest costs 0 and this
 	// does not (no finite percentage).
 	PctMore  *float64
 	FreeTier bool
 }
 
-// TaskCosts prices one task on each provider's cheapest token-priced model of the task type (ties by model ID)
-// and ranks the providers cheapest first (ties by provider ID). Input cost includes the cached tokens at half
-// the input price.
+// TaskCosts prices one task on each provider's cheapest priced candidate of the task type (ties by model ID) and
+// ranks the providers cheapest first (ties by provider ID). A token-priced model is priced by the task's tokens,
+// input cost including the cached tokens at half the input price; a model priced per unit (a search request, an
+// image, a minute of audio or 1K characters) at one unit, the task, as input cost. Generally available models
+// only, unless a provider has none priced for the task.
 func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 	if q.Cached > q.Input {
 		return nil, inputErr("parameter cached_tokens: must not exceed input_tokens")
@@ -292,11 +298,18 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 	}
 	best := map[string]cand{}
 	for _, m := range ix.byTask[task] {
-		if m.Input == nil || (q.FreeOnly && !ix.freeTier[m.Provider]) {
+		if m.UnitPrice == nil || (q.FreeOnly && !ix.freeTier[m.Provider]) {
 			continue
 		}
-		v := price(m, q.Input, q.Output, q.Cached)
-		if b, ok := best[m.Provider]; !ok || v.total() < b.v.total() {
+		v := volume{input: mulDivRound(1, m.UnitPrice.nano, 1e3)} // one unit, in micro-USD
+		if m.Unit == UnitTokens {
+			v = price(m, q.Input, q.Output, q.Cached)
+		}
+		// A generally available model beats a second choice of the same provider whatever its cost.
+		b, ok := best[m.Provider]
+		switch {
+		case !ok, secondChoice(b.m.Stage) && !secondChoice(m.Stage),
+			secondChoice(b.m.Stage) == secondChoice(m.Stage) && v.total() < b.v.total():
 			best[m.Provider] = cand{m, v}
 		}
 	}
@@ -311,7 +324,8 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 	out := make([]TaskCost, 0, len(cands))
 	for i, c := range cands {
 		t := TaskCost{Rank: i + 1, Provider: c.m.Provider, Model: c.m.ID, CostUSD: usd(c.v.total()), InputCost: usd(c.v.input + c.v.cached),
-			OutCost: usd(c.v.output), InputPer1M: c.m.Input.USD, OutputPer1M: priceUSD(c.m.Output), FreeTier: ix.freeTier[c.m.Provider]}
+			OutCost: usd(c.v.output), InputPer1M: priceUSD(c.m.Input), OutputPer1M: priceUSD(c.m.Output), Unit: c.m.Unit,
+			UnitPrice: c.m.UnitPrice.USD, FreeTier: ix.freeTier[c.m.Provider]}
 		cheapest := cands[0].v.total()
 		switch {
 		case c.v.total() == cheapest:

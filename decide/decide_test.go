@@ -344,7 +344,7 @@ func TestTaskCostGolden(t *testing.T) {
 		t.Errorf("free_only = %+v", r)
 	}
 	if r, _ = ix.TaskCosts(TaskCostQuery{TaskType: "search", Limit: 10}); len(r) != 0 {
-		t.Errorf("search = %+v", r)
+		t.Errorf("search, which this catalog does not price = %+v", r)
 	}
 	if _, err := ix.TaskCosts(TaskCostQuery{TaskType: "chat", Input: 1, Cached: 2, Limit: 1}); !errs.IsInput(err) {
 		t.Errorf("cached > input: %v", err)

@@ -144,6 +144,16 @@ func TestUnitPricedTasks(t *testing.T) {
 			t.Errorf("pick %s = %+v, %v", task, best, err)
 		}
 	}
+	// task-cost: one task is one unit for a model priced per unit; a provider's token-priced image model
+	// (10,000 in × $5 + 2,000 out × $40 per 1M = $0.13) loses to its per-image one ($0.04).
+	tc, err := ix.TaskCosts(TaskCostQuery{TaskType: "image", Input: 10000, Output: 2000, Limit: 5})
+	if err != nil || len(tc) != 2 || tc[0].Provider != "stability-ai" || tc[0].CostUSD != 0.035 || tc[1].Model != "img" || tc[1].CostUSD != 0.04 ||
+		tc[1].InputPer1M != nil || tc[1].Unit != UnitImage {
+		t.Errorf("task-cost image = %+v, %v", tc, err)
+	}
+	if tc, _ = ix.TaskCosts(TaskCostQuery{TaskType: "search", Limit: 5}); len(tc) != 1 || tc[0].CostUSD != 0.005 || tc[0].Unit != UnitRequest {
+		t.Errorf("task-cost search = %+v", tc)
+	}
 	// budget reads in the task's unit.
 	if _, _, _, err := ix.Pick(PickQuery{Task: "image", Budget: f(0.01)}, live); err == nil || !strings.Contains(err.Error(), "at most $0.01/image") {
 		t.Errorf("image budget: %v", err)

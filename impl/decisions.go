@@ -339,6 +339,7 @@ func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject
 	for i, t := range ranked {
 		out.ProvidersRanked[i] = api.TaskCostRecord{Rank: t.Rank, ProviderId: t.Provider, Model: t.Model, EstimatedCostUsd: t.CostUSD,
 			InputCostUsd: t.InputCost, OutputCostUsd: t.OutCost, InputPer1mUsd: t.InputPer1M, OutputPer1mUsd: t.OutputPer1M,
+			PriceUnit: api.PriceUnit(t.Unit), UnitPriceUsd: t.UnitPrice,
 			PctMoreExpensiveThanCheapest: t.PctMore, FreeTier: t.FreeTier}
 	}
 	if len(ranked) > 0 {

@@ -267,9 +267,15 @@ func testTaskCost(t *testing.T, s *apitest.Server) {
 		}
 		seen[r.ProviderId] = true
 	}
+	// Search is priced per request: one task is one request, its price the input cost.
 	get(t, s, "/api/v1/task-cost?task_type=search", &tc)
-	if len(tc.ProvidersRanked) != 0 || tc.Meta.CheapestProvider != nil {
-		t.Errorf("search = %+v", tc)
+	if len(tc.ProvidersRanked) == 0 || tc.Meta.CheapestProvider == nil || *tc.Meta.CheapestProvider != tc.ProvidersRanked[0].ProviderId {
+		t.Fatalf("search = %+v", tc)
+	}
+	for _, r := range tc.ProvidersRanked {
+		if r.PriceUnit != api.PriceUnitRequest || r.InputPer1mUsd != nil || r.EstimatedCostUsd != r.UnitPriceUsd || r.InputCostUsd != r.UnitPriceUsd {
+			t.Errorf("search entry %+v", r)
+		}
 	}
 }
 

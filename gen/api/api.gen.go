@@ -5816,11 +5816,11 @@ type TaskCostRecord struct {
 	// FreeTier Whether the provider has a free tier.
 	FreeTier bool `json:"free_tier"`
 
-	// InputCostUsd Cost of the input tokens (cached ones at the discounted rate), USD.
+	// InputCostUsd Cost of the input tokens (cached ones at the discounted rate), USD; for a model priced per unit, the price of the one unit the task is.
 	InputCostUsd float64 `json:"input_cost_usd"`
 
-	// InputPer1mUsd Input price, USD per 1M tokens.
-	InputPer1mUsd float64 `json:"input_per_1m_usd"`
+	// InputPer1mUsd Input price, USD per 1M tokens; null for a model priced per unit.
+	InputPer1mUsd *float64 `json:"input_per_1m_usd"`
 
 	// Model Model ID priced.
 	Model string `json:"model"`
@@ -5834,11 +5834,17 @@ type TaskCostRecord struct {
 	// PctMoreExpensiveThanCheapest How much more this entry costs than the cheapest, percent rounded to 0.01 (0 for the cheapest and entries costing the same); null when the cheapest costs 0 and this entry does not (no finite percent).
 	PctMoreExpensiveThanCheapest *float64 `json:"pct_more_expensive_than_cheapest"`
 
+	// PriceUnit The unit the model was priced in.
+	PriceUnit PriceUnit `json:"price_unit"`
+
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
 	// Rank Position in the ranking, 1 for the cheapest.
 	Rank int `json:"rank"`
+
+	// UnitPriceUsd Price in USD per `price_unit` (the input price per 1M tokens for a token-priced model).
+	UnitPriceUsd float64 `json:"unit_price_usd"`
 }
 
 // TaskCostResponse defines model for TaskCostResponse.
@@ -8813,7 +8819,7 @@ type ClientInterface interface {
 
 	// GetTaskCost Rank providers by the cost of one task
 	//
-	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 	//
 	// Corresponds with GET /task-cost (the `GetTaskCost` operationId).
 	GetTaskCost(ctx context.Context, params *GetTaskCostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10263,7 +10269,7 @@ func (c *Client) GetStructuredOutput(ctx context.Context, params *GetStructuredO
 
 // GetTaskCost Rank providers by the cost of one task
 //
-// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 //
 // Corresponds with GET /task-cost (the `GetTaskCost` operationId).
 func (c *Client) GetTaskCost(ctx context.Context, params *GetTaskCostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18417,7 +18423,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetTaskCostWithResponse Rank providers by the cost of one task
 	//
-	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27247,7 +27253,7 @@ func (c *ClientWithResponses) GetStructuredOutputWithResponse(ctx context.Contex
 
 // GetTaskCostWithResponse Rank providers by the cost of one task
 //
-// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest model of that task with a known input price per 1M tokens (ties by model ID), so a task type without token-priced models gives an empty ranking. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 //
 // Returns a wrapper object for the known response body format(s).
 //
