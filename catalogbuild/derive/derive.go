@@ -1,7 +1,7 @@
 // Package derive builds the catalogs of seeds/catalogs that follow, by written rules, from other catalogs and
 // from the reference data in sources/upstream (for example per-model capability catalogs from models.json and
 // litellm's flags, embedding scores from the MTEB leaderboard, task fit from benchmark scores). Each derived
-// catalog registers a Deriver from its own file; `make catalogs` (`make catalogs` (cmd/catalogbuild)) writes them after
+// catalog registers a Deriver from its own file; `make catalogs` (cmd/catalogbuild) writes them after
 // the converted catalogs, and a test fails when a committed file differs from what its deriver produces.
 //
 // Hand-curated facts a rule needs (a provider's documented behaviour, say) live next to the rule, each with the

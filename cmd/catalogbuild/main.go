@@ -5,7 +5,7 @@
 //
 // Relative paths are resolved against the repository root (the folder with go.mod), so the command works from any
 // folder inside the repository. The output is deterministic: running it again on the same data gives the same
-// bytes. The sources, units and precedence rules are described in package conv. rate_limits.json and
+// bytes. The sources, units and precedence rules are described in package catalogbuild. rate_limits.json and
 // free_tier.json in the same folder are hand-curated and are not touched, but free_tier.json is read: the models
 // it lists get free_tier=true in pricing.json.
 package main
