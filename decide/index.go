@@ -138,6 +138,9 @@ type Index struct {
 	// serves holds, per provider, the tasks of its registry categories and of its catalogued models.
 	serves       map[string]map[string]bool
 	catalogTasks map[string]map[string]int // provider -> task -> catalogued models
+	// offers holds, per provider and task ("" for every token-priced model), the model with the lowest scored
+	// price and the number of priced candidates, for failover and recommend.
+	offers       map[string]map[string]offer
 	freeTier     map[string]bool
 	rateLimits   map[string][]seeds.RateLimitRecord
 	rateLimitAll []seeds.RateLimitRecord
@@ -246,7 +249,7 @@ type modelKey struct{ provider, model string }
 func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	ix := &Index{
 		reg: reg, byTask: map[string][]*Model{}, byPickPart: map[string][]ranked{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
-		catalogTasks: map[string]map[string]int{}, freeTier: map[string]bool{}, rateLimits: map[string][]seeds.RateLimitRecord{},
+		catalogTasks: map[string]map[string]int{}, offers: map[string]map[string]offer{}, freeTier: map[string]bool{}, rateLimits: map[string][]seeds.RateLimitRecord{},
 		bench: map[string][]seeds.BenchmarkRecord{}, modelIDs: map[string][]string{},
 	}
 	models := map[modelKey]*Model{}
@@ -328,6 +331,36 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		}
 		if m.Input != nil {
 			ix.priced = append(ix.priced, m)
+		}
+	}
+	for _, m := range all {
+		if ix.offers[m.Provider] == nil {
+			ix.offers[m.Provider] = map[string]offer{}
+		}
+		if m.Input != nil { // the lowest input price per 1M tokens, of any task ("") and of each of its tasks
+			for _, task := range append(slices.Clone(m.Tasks), "") {
+				o := ix.offers[m.Provider][task]
+				if o.lowestInput == nil || m.Input.USD < *o.lowestInput {
+					v := m.Input.USD
+					o.lowestInput = &v
+				}
+				ix.offers[m.Provider][task] = o
+			}
+		}
+		if m.AliasOf != "" || m.UnitPrice == nil {
+			continue
+		}
+		keys := m.Tasks
+		if m.Unit == UnitTokens {
+			keys = append(slices.Clone(keys), "")
+		}
+		for _, task := range keys {
+			o := ix.offers[m.Provider][task]
+			o.priced++
+			if p := *scoredPrice(m); o.cheapest == nil || p < o.price {
+				o.cheapest, o.price = m, p
+			}
+			ix.offers[m.Provider][task] = o
 		}
 	}
 	for task, field := range ix.byTask {
@@ -414,6 +447,15 @@ func unitPrice(m *Model, r seeds.PricingRates) (Unit, *Price, error) {
 	}
 	price, err := newPrice(p)
 	return u, price, err
+}
+
+// offer is a provider's cheapest priced candidate of a task and how many it prices.
+type offer struct {
+	cheapest *Model
+	price    float64 // its scored price
+	priced   int
+	// lowestInput is the lowest known input price per 1M tokens of the provider's models of the task.
+	lowestInput *float64
 }
 
 // does reports whether the model is a candidate for the task.

@@ -342,49 +342,25 @@ type FailoverEntry struct {
 
 // lowestInput is the lowest known input price of the provider's models of task ("" any task); nil when none.
 func (ix *Index) lowestInput(provider, task string) *float64 {
-	var best *float64
-	for _, m := range ix.byProvider[provider] {
-		if m.Input == nil || (task != "" && !m.does(task)) {
-			continue
-		}
-		if best == nil || m.Input.USD < *best {
-			v := m.Input.USD
-			best = &v
-		}
+	if p := ix.offers[provider][task].lowestInput; p != nil {
+		v := *p
+		return &v
 	}
-	return best
+	return nil
 }
 
 // cheapestOffer is the provider's model with the lowest scored price (scoredPrice) among its priced candidate
 // models of task (every token-priced model when task is ""), and that price; nil when it has none.
 func (ix *Index) cheapestOffer(provider, task string) (*Model, *float64) {
-	var best *float64
-	var bestModel *Model
-	for _, m := range ix.byProvider[provider] {
-		if m.AliasOf != "" || (task == "" && m.Unit != UnitTokens) || (task != "" && !m.does(task)) {
-			continue
-		}
-		p := scoredPrice(m)
-		if p == nil {
-			continue
-		}
-		if best == nil || *p < *best {
-			best, bestModel = p, m
-		}
+	o, ok := ix.offers[provider][task]
+	if !ok {
+		return nil, nil
 	}
-	return bestModel, best
+	return o.cheapest, &o.price
 }
 
 // pricedModels counts the provider's priced candidate models of the task.
-func (ix *Index) pricedModels(provider, task string) int {
-	n := 0
-	for _, m := range ix.byProvider[provider] {
-		if m.AliasOf == "" && m.UnitPrice != nil && m.does(task) {
-			n++
-		}
-	}
-	return n
-}
+func (ix *Index) pricedModels(provider, task string) int { return ix.offers[provider][task].priced }
 
 // Failover ranks the providers other than the primary that are not in outage, serve the task (a registry
 // category or a catalogued model of it) and, with MaxCost, have a matching model priced at most that per 1M
@@ -398,7 +374,14 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, stri
 	if err := ix.checkProviders("primary", []string{q.Primary}); err != nil {
 		return nil, "", err
 	}
-	var out []FailoverEntry
+	// Every provider is scored; reasons, the costly part, are written for the kept entries only.
+	type cand struct {
+		id    string
+		l     Live
+		low   *float64
+		score float64
+	}
+	var cands []cand
 	for _, p := range ix.reg.All() {
 		l := live.get(p.ID)
 		if p.ID == q.Primary || l.Status == StatusOutage || (q.Task != "" && !ix.serves[p.ID][q.Task]) {
@@ -410,37 +393,45 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, stri
 		}
 		score := statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + failoverLatency*latencyScore(l.ObservedLatency()) +
 			failoverUptime*uptimeScore(l.Uptime7d)
-		parts := []string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d)}
-		if q.Task != "" {
-			if n := ix.pricedModels(p.ID, q.Task); n > 0 {
-				score += failoverCapability
-				parts = append(parts, fmt.Sprintf("serves %s (%d priced models)", q.Task, n))
-			} else {
-				score += failoverCapability / 2
-				parts = append(parts, fmt.Sprintf("serves %s (no priced model)", q.Task))
-			}
-		} else {
-			n := len(ix.serves[p.ID])
-			score += failoverCapability * math.Min(1, float64(n)/8)
-			parts = append(parts, fmt.Sprintf("serves %d of 8 tasks", n))
+		switch {
+		case q.Task == "":
+			score += failoverCapability * math.Min(1, float64(len(ix.serves[p.ID]))/8)
+		case ix.pricedModels(p.ID, q.Task) > 0:
+			score += failoverCapability
+		default:
+			score += failoverCapability / 2
 		}
 		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
 			score += failoverPrice * priceScore(offer, m.Unit)
+		}
+		cands = append(cands, cand{p.ID, l, low, round2(score)})
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
+	cands = cands[:min(q.Limit, len(cands))]
+	out := make([]FailoverEntry, len(cands))
+	for i, c := range cands {
+		parts := []string{statusPhrase(c.l.Status), fmtLatency(c.l), fmtUptime(c.l.Uptime7d)}
+		switch n := ix.pricedModels(c.id, q.Task); {
+		case q.Task == "":
+			parts = append(parts, fmt.Sprintf("serves %d of 8 tasks", len(ix.serves[c.id])))
+		case n > 0:
+			parts = append(parts, fmt.Sprintf("serves %s (%d priced models)", q.Task, n))
+		default:
+			parts = append(parts, fmt.Sprintf("serves %s (no priced model)", q.Task))
+		}
+		if m, _ := ix.cheapestOffer(c.id, q.Task); m != nil {
 			parts = append(parts, "from "+unitPhrase(m.UnitPrice.USD, m.Unit))
 		} else {
 			parts = append(parts, "price unknown")
 		}
-		out = append(out, FailoverEntry{Provider: p.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs, InputPer1M: low,
-			Score: round2(score), Reason: strings.Join(parts, ", ")})
+		out[i] = FailoverEntry{Provider: c.id, Status: c.l.Status, ResponseTimeMs: c.l.ResponseTimeMs, InputPer1M: c.low,
+			Score: c.score, Reason: strings.Join(parts, ", ")}
 	}
-	slices.SortFunc(out, func(a, b FailoverEntry) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Provider, b.Provider))
-	})
 	note := ""
 	if live.noneObserved() {
 		note = NothingObserved
 	}
-	return out[:min(q.Limit, len(out))], note, nil
+	return out, note, nil
 }
 
 // RecommendQuery is a /recommend request after defaults.
@@ -472,7 +463,13 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, s
 	if live.noneObserved() {
 		want, note = StatusUnknown, NothingObserved
 	}
-	var out []RecommendEntry
+	type cand struct {
+		p     seeds.Provider
+		l     Live
+		free  bool
+		score float64
+	}
+	var cands []cand
 	for _, p := range ix.reg.All() {
 		l := live.get(p.ID)
 		free := ix.freeTier[p.ID]
@@ -480,26 +477,31 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, s
 			continue
 		}
 		score := recommendLatency*latencyScore(l.ObservedLatency()) + recommendUptime*uptimeScore(l.Uptime7d)
-		parts := []string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d)}
 		if free {
 			score += recommendFreeTier
-			parts = append(parts, "free tier")
-		} else {
-			parts = append(parts, "no free tier")
 		}
 		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
 			score += recommendPrice * priceScore(offer, m.Unit)
+		}
+		cands = append(cands, cand{p, l, free, round2(score)})
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.p.ID, b.p.ID)) })
+	cands = cands[:min(q.Limit, len(cands))]
+	out := make([]RecommendEntry, len(cands))
+	for i, c := range cands {
+		parts := []string{statusPhrase(c.l.Status), fmtLatency(c.l), fmtUptime(c.l.Uptime7d), "no free tier"}
+		if c.free {
+			parts[3] = "free tier"
+		}
+		if m, _ := ix.cheapestOffer(c.p.ID, q.Task); m != nil {
 			parts = append(parts, "from "+unitPhrase(m.UnitPrice.USD, m.Unit))
 		} else {
 			parts = append(parts, "price unknown")
 		}
-		out = append(out, RecommendEntry{Provider: p.ID, Name: p.Name, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs,
-			Score: round2(score), Reason: strings.Join(parts, ", ")})
+		out[i] = RecommendEntry{Provider: c.p.ID, Name: c.p.Name, Status: c.l.Status, ResponseTimeMs: c.l.ResponseTimeMs,
+			Score: c.score, Reason: strings.Join(parts, ", ")}
 	}
-	slices.SortFunc(out, func(a, b RecommendEntry) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Provider, b.Provider))
-	})
-	return out[:min(q.Limit, len(out))], note, nil
+	return out, note, nil
 }
 
 // secondChoice reports whether a lifecycle stage is a preview, a beta or a deprecation ahead of its shutdown
