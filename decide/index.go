@@ -458,9 +458,6 @@ type offer struct {
 	lowestInput *float64
 }
 
-// does reports whether the model is a candidate for the task.
-func (m *Model) does(task string) bool { return slices.Contains(m.Tasks, task) }
-
 // sameOffer reports whether a pinned version is its alias again: the same task, prices and context window.
 func sameOffer(alias, v *Model) bool {
 	samePrice := func(a, b *Price) bool { return (a == nil) == (b == nil) && (a == nil || a.USD == b.USD) }

@@ -22,11 +22,11 @@ func atEdge(err error) error {
 		errors.Is(err, context.DeadlineExceeded), errors.Is(err, ErrUnavailable):
 		return err
 	case IsUnavailable(err):
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		return fmt.Errorf("%w: %v", ErrUnavailable, err) //nolint:errorlint // only the driver's text passes the edge, not its type
 	case errors.As(err, new(*inputError)):
 		return err
 	}
-	return fmt.Errorf("database: %v", err)
+	return fmt.Errorf("database: %v", err) //nolint:errorlint // only the driver's text passes the edge, not its type
 }
 
 // edge wraps an engine so that every error it returns passes atEdge (Open returns it).

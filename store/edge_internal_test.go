@@ -38,7 +38,7 @@ func TestAtEdge(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := atEdge(c.in)
 			if c.same {
-				if got != c.in {
+				if got != c.in { //nolint:errorlint // the very same error value must come out
 					t.Fatalf("atEdge changed %v into %v", c.in, got)
 				}
 				return
