@@ -371,48 +371,9 @@ var benchMetrics = map[string]bool{"mmlu": true, "humaneval": true, "math": true
 
 // buildBenchmarks attributes the benchmark rows to (provider, API name) keys of the model catalog.
 func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[api.BenchmarksRecord], error) {
-	apiName := c.llmStatsAPINames()
-	scores := map[key]map[string]float64{}
-	usedDataset := map[string]bool{}
-	// simple-evals first, then llm-stats; within a dataset the first record in file order wins.
-	for _, ds := range []string{"openai-simple-evals", "llm-stats"} {
-		for _, r := range c.bench {
-			if r.Dataset != ds || !benchMetrics[r.BenchmarkKey] || r.Organization == nil {
-				continue
-			}
-			o, ok := benchmarkOrgs[*r.Organization]
-			if !ok {
-				continue
-			}
-			var pct float64
-			switch {
-			case r.NormalizedScore != nil:
-				pct = *r.NormalizedScore * 100
-			case r.MaxScore != nil && *r.MaxScore == 100 && r.Score != nil:
-				pct = *r.Score
-			default:
-				continue
-			}
-			pct = roundSig(math.Round(pct*1000)/1000, 10)
-			if pct < 0 || pct > 100 {
-				return Catalog[api.BenchmarksRecord]{}, fmt.Errorf("benchmarks.json: %s %s %s: score %v out of 0-100", ds, r.ModelID, r.BenchmarkKey, pct)
-			}
-			for _, k := range c.benchKeys(*r.Organization, o.ID, o.Prefix, r.ModelID, apiName) {
-				if !models[k] {
-					continue
-				}
-				s := scores[k]
-				if s == nil {
-					s = map[string]float64{}
-					scores[k] = s
-				}
-				if _, ok := s[r.BenchmarkKey]; !ok {
-					s[r.BenchmarkKey] = pct
-					usedDataset[ds] = true
-				}
-				break // the first API name in the catalog only; never two records for one row
-			}
-		}
+	scores, usedDataset, err := c.benchmarkScores(models, benchMetrics)
+	if err != nil {
+		return Catalog[api.BenchmarksRecord]{}, err
 	}
 	list := sortedKeyList(scores)
 	counts := map[string]int{}
@@ -435,6 +396,86 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[api.Benchmarks
 	c.stats.ByBenchmarkProvider = counts
 	c.stats.BenchmarkProviders = providersOf(counts)
 	return Catalog[api.BenchmarksRecord]{AsOf: maxDate(dates...), Sources: sources, Records: recs}, nil
+}
+
+// benchmarkScores attributes the rows of the given benchmarks to (provider, API name) keys of models, as percents
+// 0-100: simple-evals first, then llm-stats; within a data set the first row in file order wins; a row goes to
+// the first API name of the catalog only. usedDataset names the data sets that gave a score.
+func (c *converter) benchmarkScores(models map[key]bool, metrics map[string]bool) (map[key]map[string]float64, map[string]bool, error) {
+	apiName := c.llmStatsAPINames()
+	scores := map[key]map[string]float64{}
+	usedDataset := map[string]bool{}
+	for _, ds := range []string{"openai-simple-evals", "llm-stats"} {
+		for _, r := range c.bench {
+			if r.Dataset != ds || !metrics[r.BenchmarkKey] || r.Organization == nil {
+				continue
+			}
+			o, ok := benchmarkOrgs[*r.Organization]
+			if !ok {
+				continue
+			}
+			var pct float64
+			switch {
+			case r.NormalizedScore != nil:
+				pct = *r.NormalizedScore * 100
+			case r.MaxScore != nil && *r.MaxScore == 100 && r.Score != nil:
+				pct = *r.Score
+			default:
+				continue
+			}
+			pct = roundSig(math.Round(pct*1000)/1000, 10)
+			if pct < 0 || pct > 100 {
+				return nil, nil, fmt.Errorf("benchmarks.json: %s %s %s: score %v out of 0-100", ds, r.ModelID, r.BenchmarkKey, pct)
+			}
+			for _, k := range c.benchKeys(*r.Organization, o.ID, o.Prefix, r.ModelID, apiName) {
+				if !models[k] {
+					continue
+				}
+				s := scores[k]
+				if s == nil {
+					s = map[string]float64{}
+					scores[k] = s
+				}
+				if _, ok := s[r.BenchmarkKey]; !ok {
+					s[r.BenchmarkKey] = pct
+					usedDataset[ds] = true
+				}
+				break // the first API name in the catalog only; never two records for one row
+			}
+		}
+	}
+	return scores, usedDataset, nil
+}
+
+// BenchmarkScores gives the scores of the named benchmarks (benchmark_key of benchmarks.json, for example
+// "ifeval") for the models named "provider/model", attributed as the benchmarks catalog attributes its rows.
+// Keys of the result are "provider/model".
+func BenchmarkScores(in Input, models []string, metrics []string) (map[string]map[string]float64, error) {
+	c, err := matched(in)
+	if err != nil {
+		return nil, err
+	}
+	want := map[key]bool{}
+	for _, m := range models {
+		p, id, ok := strings.Cut(m, "/")
+		if !ok {
+			return nil, fmt.Errorf("benchmark scores: model %q is not provider/model", m)
+		}
+		want[key{p, id}] = true
+	}
+	set := map[string]bool{}
+	for _, m := range metrics {
+		set[m] = true
+	}
+	scores, _, err := c.benchmarkScores(want, set)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]map[string]float64, len(scores))
+	for k, v := range scores {
+		out[k.String()] = v
+	}
+	return out, nil
 }
 
 // cites reports whether any record cites the source id.

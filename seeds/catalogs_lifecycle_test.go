@@ -161,11 +161,27 @@ func TestLifecycleTaskFit(t *testing.T) {
 			}
 		}
 	}
+	// instruction_following, tool_use and rag_qa come from benchmark rows the /benchmarks catalog does not carry
+	// (IFEval, BFCL, FACTS Grounding); catalogbuild/derive checks their attribution.
+	others := map[string]bool{"instruction_following": true, "tool_use": true, "rag_qa": true}
 	recs := testRecords[lifecycleRecord](t, "model_task_fit")
-	if len(recs) != want {
-		t.Errorf("%d task-fit records, the benchmarks give %d scores for the three tasks", len(recs), want)
+	got := 0
+	for _, r := range recs {
+		if others[r.Task] {
+			if r.Score < 0 || r.Score > 100 {
+				t.Errorf("%s/%s %s: score %v", r.ProviderID, r.ModelID, r.Task, r.Score)
+			}
+		} else {
+			got++
+		}
+	}
+	if got != want {
+		t.Errorf("%d task-fit records of the three benchmark-catalog tasks, the benchmarks give %d scores", got, want)
 	}
 	for _, r := range recs {
+		if others[r.Task] {
+			continue
+		}
 		pct, ok := scores[r.ProviderID+"/"+r.ModelID][metric[r.Task]]
 		if !ok || math.Abs(pct-r.Score) > 0.05 {
 			t.Errorf("%s/%s %s: score %v, benchmark %s says %v (present %v)", r.ProviderID, r.ModelID, r.Task, r.Score, metric[r.Task], pct, ok)

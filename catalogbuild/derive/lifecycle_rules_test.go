@@ -218,13 +218,31 @@ func TestTaskFit(t *testing.T) {
 	recs := taskFitRecords([]seeds.BenchmarkRecord{
 		{ProviderId: "openai", ModelId: "a", Scores: map[string]float64{"humaneval": 89.96, "mmlu": 80}},
 		{ProviderId: "openai", ModelId: "b", Scores: map[string]float64{"gpqa": 59.94, "math": 75}},
+		{ProviderId: "openai", ModelId: "c", Scores: map[string]float64{"ifeval": 87.4, "bfcl": 66.6, "facts-grounding": 85.3}},
 	})
 	want := []api.ModelTaskFitRecord{
 		{ProviderId: "openai", ModelId: "a", Task: "code_generation", Score: 90, Tier: "elite"}, // rounds to 90.0, so elite
 		{ProviderId: "openai", ModelId: "b", Task: "math", Score: 75, Tier: "strong"},
 		{ProviderId: "openai", ModelId: "b", Task: "reasoning", Score: 59.9, Tier: "limited"},
+		{ProviderId: "openai", ModelId: "c", Task: "instruction_following", Score: 87.4, Tier: "strong"},
+		{ProviderId: "openai", ModelId: "c", Task: "rag_qa", Score: 85.3, Tier: "strong"},
+		{ProviderId: "openai", ModelId: "c", Task: "tool_use", Score: 66.6, Tier: "capable"},
 	}
 	if !reflect.DeepEqual(recs, want) {
 		t.Errorf("taskFitRecords: %+v, want %+v", recs, want)
+	}
+}
+
+// TestTaskFitExtraScores: the rows the /benchmarks catalog does not carry (IFEval, BFCL, FACTS Grounding) are
+// attributed to catalog models like its own, and a score the catalog record has is kept.
+func TestTaskFitExtraScores(t *testing.T) {
+	got := withScores([]seeds.BenchmarkRecord{{ProviderId: "openai", ModelId: "a", Scores: map[string]float64{"humaneval": 90}}},
+		map[string]map[string]float64{"openai/a": {"ifeval": 80, "humaneval": 10}, "groq/b": {"bfcl": 70}})
+	want := []seeds.BenchmarkRecord{
+		{ProviderId: "openai", ModelId: "a", Scores: map[string]float64{"humaneval": 90, "ifeval": 80}},
+		{ProviderId: "groq", ModelId: "b", Scores: map[string]float64{"bfcl": 70}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("withScores = %+v, want %+v", got, want)
 	}
 }
