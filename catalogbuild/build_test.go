@@ -263,3 +263,20 @@ func knownAll(t *testing.T) map[string]bool {
 	}
 	return out
 }
+
+// TestTaskByName: a model its provider names an image generator or a text-to-speech voice is no language model,
+// whatever mode a data set gave it; a name that only contains the letters is left alone.
+func TestTaskByName(t *testing.T) {
+	for id, want := range map[string]string{
+		"accounts/fireworks/models/flux-1-dev": "image", "gpt-5.4-image-2": "image", "gemini-2.5-pro-tts": "speech",
+		"gemini-2.5-flash-lite-preview-tts": "speech", "gpt-4o-mini": "llm", "imagine-7b": "llm", "gpt-audio": "llm",
+		"qwen2.5-coder-32b-instruct": "code",
+	} {
+		if got, _ := refine("llm", id, false); got != want {
+			t.Errorf("refine(llm, %s) = %s, want %s", id, got, want)
+		}
+	}
+	if got, _ := refine("embedding", "amazon.titan-embed-image-v1", false); got != "embedding" {
+		t.Errorf("an embedding model that embeds images became %s", got)
+	}
+}

@@ -340,6 +340,14 @@ func refine(task, id string, textAndAudioOut bool) (pricingTask, modelTask strin
 	if task != "llm" {
 		return task, task
 	}
+	// A model its provider names an image generator or a text-to-speech voice is not a language model, whatever
+	// mode a data set gave it (litellm lists Fireworks' FLUX and Gemini's TTS models as chat).
+	switch {
+	case imageNameRE.MatchString(id):
+		return "image", "image"
+	case ttsNameRE.MatchString(id):
+		return "speech", "speech"
+	}
 	if isCodeName(id) {
 		return "code", "code"
 	}
@@ -348,6 +356,13 @@ func refine(task, id string, textAndAudioOut bool) (pricingTask, modelTask strin
 	}
 	return "llm", "llm"
 }
+
+// imageNameRE and ttsNameRE match model IDs that name an image generator (FLUX, or an "image" part such as
+// gpt-5.4-image-2) or a text-to-speech model (a "tts" part), as whole parts of the ID.
+var (
+	imageNameRE = regexp.MustCompile(`(?i)(^|[-/_.])(flux|image)([-/_.0-9]|$)`)
+	ttsNameRE   = regexp.MustCompile(`(?i)(^|[-/_.])tts([-/_.]|$)`)
+)
 
 var monthRE = regexp.MustCompile(`^([0-9]{4}-[0-9]{2})(-[0-9]{2})?$`)
 
