@@ -260,12 +260,28 @@ func forProviderSuffix(provider *string) string {
 	return " for that provider"
 }
 
+// taskFitMeasured reports whether any model of the task-fit catalog has a score for the task.
+func (s *Server) taskFitMeasured(task api.ModelTaskFitTask) bool {
+	cs, err := s.catalogs()
+	if err != nil {
+		return true // the catalog's own answer reports the failure
+	}
+	recs, err := taskFitCatalog.from(cs).Select(catalog.Query[api.ModelTaskFitRecord]{Limit: 1,
+		Filters: []catalog.Filter[api.ModelTaskFitRecord]{func(r *api.ModelTaskFitRecord) bool { return r.Task == task }}})
+	return err != nil || len(recs) > 0
+}
+
 // GetModelTaskFit serves task-fit scores, best first.
 func (s *Server) GetModelTaskFit(ctx context.Context, req api.GetModelTaskFitRequestObject) (api.GetModelTaskFitResponseObject, error) {
-	ok := func(recs []api.ModelTaskFitRecord, m listMeta) api.GetModelTaskFitResponseObject {
-		return api.GetModelTaskFit200JSONResponse{Data: recs, Meta: api.ModelTaskFitMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
-	}
 	p := req.Params
+	ok := func(recs []api.ModelTaskFitRecord, m listMeta) api.GetModelTaskFitResponseObject {
+		meta := api.ModelTaskFitMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}
+		if m.Total == 0 && p.Task != nil && !s.taskFitMeasured(*p.Task) {
+			note := "No benchmark in the catalog's data measures " + string(*p.Task) + ", so no model has a score for it; a missing score is never guessed."
+			meta.Note = &note
+		}
+		return api.GetModelTaskFit200JSONResponse{Data: recs, Meta: meta}
+	}
 	q := catalog.Query[api.ModelTaskFitRecord]{Provider: orDefault(p.Provider, "")}
 	return answer[api.GetModelTaskFit404JSONResponse, api.GetModelTaskFit400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), taskFitCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), taskFitModel),

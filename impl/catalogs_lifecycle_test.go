@@ -286,8 +286,18 @@ func testModelTaskFit(t *testing.T, s *apitest.Server) {
 	})
 	check("/api/v1/model-task-fit", recs)
 	check("/api/v1/model-task-fit?min_score=0", recs)
-	for _, task := range []string{"code_generation", "math", "reasoning", "summarization"} {
+	for _, task := range []string{"code_generation", "math", "reasoning", "instruction_following", "tool_use", "rag_qa", "summarization"} {
 		check("/api/v1/model-task-fit?task="+task, catWhere(recs, func(r f) bool { return r.Task == task }))
+	}
+	// A task no benchmark measures answers empty and says why; an empty answer of a measured task has no note.
+	var tf api.ModelTaskFitResponse
+	s.Get("/api/v1/model-task-fit?task=summarization").Decode(t, &tf)
+	if len(tf.Data) != 0 || tf.Meta.Note == nil || !strings.Contains(*tf.Meta.Note, "No benchmark") {
+		t.Errorf("summarization: %+v, note %v", tf.Data, tf.Meta.Note)
+	}
+	s.Get("/api/v1/model-task-fit?task=math&min_score=100").Decode(t, &tf)
+	if tf.Meta.Note != nil {
+		t.Errorf("an empty answer of a measured task has a note: %q", *tf.Meta.Note)
 	}
 	for _, tier := range []string{"elite", "strong", "capable", "limited"} {
 		want := catWhere(recs, func(r f) bool { return r.Tier == tier })

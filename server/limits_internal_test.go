@@ -8,8 +8,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/switchboard/switchboard/store"
 )
 
 // An in-process request made on behalf of an admitted one (an MCP tool call) must not need a second slot:
@@ -51,9 +54,10 @@ func TestUnavailableDatabaseIs503(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	req := httptest.NewRequest(http.MethodPost, "/api/v1/attest", nil)
 	rec := httptest.NewRecorder()
-	handlerError(log)(rec, req, fmt.Errorf("storing: %w", io.ErrUnexpectedEOF))
-	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
-		t.Errorf("a lost database connection: %d Retry-After=%q, want 503 with Retry-After", rec.Code, rec.Header().Get("Retry-After"))
+	// The store's edge turns a lost connection into store.ErrUnavailable (store.TestAtEdge); the server answers it.
+	handlerError(log)(rec, req, fmt.Errorf("storing: %w", store.ErrUnavailable))
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "database unavailable") {
+		t.Errorf("a lost database connection: %d Retry-After=%q %s, want 503 with Retry-After", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
 	}
 	rec = httptest.NewRecorder()
 	handlerError(log)(rec, req, errors.New("a bug"))

@@ -3895,6 +3895,9 @@ type ModelTaskFitMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
+	// Note Why the answer is empty when `task` names a task that no benchmark in the data measures (so no model has a score for it, and none is guessed); null otherwise.
+	Note *string `json:"note"`
+
 	// Sources Sources of the catalog data (the published data the scores are composed from).
 	Sources []Source `json:"sources"`
 
