@@ -285,11 +285,6 @@ func pickModelPart(m *Model, task string) float64 {
 	return score
 }
 
-// PickScore is the score Pick gives the model for the task under l (tests compare rankings with it).
-func PickScore(m *Model, task string, l Live) float64 {
-	return round2(pickProviderPart(l) + pickModelPart(m, task))
-}
-
 // prune turns the skipping of Pick on; the tests turn it off to compare with the full scan.
 var prune = true
 

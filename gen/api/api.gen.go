@@ -7165,7 +7165,7 @@ type GetPickParams struct {
 	// Task Task to serve.
 	Task Task `form:"task" json:"task"`
 
-	// Budget Maximum input price in USD per 1M input tokens (0 to 1000000).
+	// Budget Maximum price in the task's unit (`price_unit`), 0 to 1000000: USD per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request or video second for image, speech, search and video.
 	Budget *float64 `form:"budget,omitempty" json:"budget,omitempty"`
 
 	// MinContext Minimum context window in tokens (0 to 100000000).
