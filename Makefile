@@ -38,7 +38,9 @@ check-catalogs: catalogs
 	@test -z "$$(git status --porcelain -- seeds/catalogs/)" || { git status --porcelain -- seeds/catalogs/; echo "untracked files in seeds/catalogs"; exit 1; }
 
 ## catalogs-fetch: download fresh upstream snapshots into sources/upstream (CATALOG_SOURCES_BASE_URL overrides the
-## hosts, so tests serve them locally), verify them, rewrite their manifests and print what changed
+## hosts, so tests serve them locally) and the newest releases of the npm snapshots from the registry
+## (CATALOG_NPM_REGISTRY; checked against the registry's sha512, extracted with node), verify them, rewrite their
+## manifests and print what changed; without the internet the npm part still runs
 catalogs-fetch:
 	$(GO) run ./cmd/catalogbuild fetch
 

@@ -15,9 +15,9 @@ import (
 	"time"
 )
 
-// Fetchable is an upstream snapshot that `make catalogs-fetch` can download again as one file. The others
-// (genai-prices from YAML, llm-stats from a tree of files, the frozen simple-evals and MTEB boards) are assembled
-// by hand or come from npm (sources/npm).
+// Fetchable is an upstream snapshot that `make catalogs-fetch` can download again as one file. The npm
+// snapshots are refreshed from the registry (NPMSources, FetchNPM); the others (genai-prices from YAML, llm-stats
+// from a tree of files, the frozen simple-evals and MTEB boards, RULER's table) are assembled by hand.
 type Fetchable struct {
 	File string
 	URL  string
@@ -44,7 +44,10 @@ type FetchOptions struct {
 	// BaseURL, when set, replaces the scheme and host of every upstream URL (CATALOG_SOURCES_BASE_URL), so that a
 	// test or a mirror serves the files.
 	BaseURL string
-	Client  *http.Client
+	// Registry is the npm registry FetchNPM reads (CATALOG_NPM_REGISTRY); DefaultNPMRegistry when empty. When
+	// set, the tarballs are fetched from it too, so that a test or a mirror serves them.
+	Registry string
+	Client   *http.Client
 	// Now dates the manifests; time.Now when nil.
 	Now func() time.Time
 	Log io.Writer
@@ -78,7 +81,7 @@ func rebase(raw, base string) (string, error) {
 // of them arrived whole: a failed or malformed download leaves every file as it was.
 func Fetch(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 2 * time.Minute}
+		o.Client = defaultFetchClient()
 	}
 	now := time.Now
 	if o.Now != nil {
@@ -145,6 +148,9 @@ func Fetch(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 	}
 	return out, nil
 }
+
+// defaultFetchClient bounds every download in time.
+func defaultFetchClient() *http.Client { return &http.Client{Timeout: 2 * time.Minute} }
 
 func adaptNote(file string) string {
 	if file == snapModelsDev.File {

@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -175,6 +176,7 @@ func fetch(args []string) error {
 	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
 	data := fs.String("data", "sources/upstream", "folder of the upstream snapshots (relative to the repository root unless absolute)")
 	base := fs.String("base-url", os.Getenv("CATALOG_SOURCES_BASE_URL"), "replace the scheme and host of every upstream URL (env CATALOG_SOURCES_BASE_URL)")
+	registry := fs.String("registry", os.Getenv("CATALOG_NPM_REGISTRY"), "the npm registry of the npm snapshots (env CATALOG_NPM_REGISTRY; default "+catalogbuild.DefaultNPMRegistry+")")
 	timeout := fs.Duration("timeout", 5*time.Minute, "time limit for the whole refresh")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -188,10 +190,21 @@ func fetch(args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	res, err := catalogbuild.Fetch(ctx, catalogbuild.FetchOptions{Dir: *data, BaseURL: *base})
-	if err != nil {
-		return err
+	opts := catalogbuild.FetchOptions{Dir: *data, BaseURL: *base, Registry: *registry}
+	// The upstream URLs need the internet; the npm snapshots only the registry, which some machines reach alone.
+	// Each part is refreshed on its own, and the command fails only when neither could be.
+	res, upErr := catalogbuild.Fetch(ctx, opts)
+	if upErr != nil {
+		fmt.Fprintln(os.Stderr, "upstream URLs not refreshed (no internet?), their snapshots are kept:", upErr)
 	}
+	npm, npmErr := catalogbuild.FetchNPM(ctx, opts)
+	if npmErr != nil {
+		fmt.Fprintln(os.Stderr, "npm snapshots not refreshed, they are kept:", npmErr)
+	}
+	if upErr != nil && npmErr != nil {
+		return errors.New("nothing was refreshed")
+	}
+	res = append(res, npm...)
 	for _, r := range res {
 		if r.Unchanged {
 			fmt.Printf("%s: unchanged\n", r.File)
