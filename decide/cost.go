@@ -100,7 +100,7 @@ func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, str
 			if m.Unit == UnitTokens {
 				c = cost(q.Input, m.Input, 1) + cost(q.Output, m.Output, 1)
 			} else {
-				c = mulDivRound(q.Units, m.UnitPrice.nano, 1e3) // units × USD in micro-USD
+				c = unitCost(q.Units, m.UnitPrice)
 			}
 			best.push(cand{m, c})
 		}
@@ -301,7 +301,7 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 		if m.UnitPrice == nil || (q.FreeOnly && !ix.freeTier[m.Provider]) {
 			continue
 		}
-		v := volume{input: mulDivRound(1, m.UnitPrice.nano, 1e3)} // one unit, in micro-USD
+		v := volume{input: unitCost(1, m.UnitPrice)}
 		if m.Unit == UnitTokens {
 			v = price(m, q.Input, q.Output, q.Cached)
 		}

@@ -509,6 +509,9 @@ func mulDivRound(a, b, d uint64) float64 {
 
 func usd(m micro) float64 { return m / 1e6 }
 
+// unitCost returns units at a price per unit (image, request, minute...), in whole micro-USD, rounded half up.
+func unitCost(units uint64, p *Price) micro { return mulDivRound(units, p.nano, 1e3) }
+
 // round2 rounds to 0.01.
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -9,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 )
@@ -28,28 +27,10 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// syncBuffer is a log a child process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // start runs the binary with args until the test ends; its output goes to the returned log.
-func start(t *testing.T, args ...string) *syncBuffer {
+func start(t *testing.T, args ...string) *apitest.SyncBuffer {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &apitest.SyncBuffer{}
 	cmd := exec.Command(switchboardBinary(t), args...)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
@@ -77,7 +58,7 @@ func getJSON(t *testing.T, url string, v any) int {
 }
 
 // waitFor polls until ok returns true (a liveness bound of 90 s, not a speed target).
-func waitFor(t *testing.T, what string, ok func() bool, log *syncBuffer) {
+func waitFor(t *testing.T, what string, ok func() bool, log *apitest.SyncBuffer) {
 	t.Helper()
 	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		if ok() {

@@ -368,19 +368,6 @@ const HowToGetData = "No status page could be reached from this machine, so ever
 	"give the service internet access; or run the simulator (switchboard simulate --addr 127.0.0.1:8090) and start " +
 	"the service with SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090; or run make demo, which does both."
 
-// networkFailure reports whether a failed check's kind says the network, not the page, failed (the poller's
-// failure kinds timeout, dns, tls and connection).
-func networkFailure(kind *string) bool {
-	if kind == nil {
-		return false
-	}
-	switch *kind {
-	case "timeout", "dns", "tls", "connection":
-		return true
-	}
-	return false
-}
-
 // Poller returns the polling state at time now, from the latest check of every provider.
 func (s *Snapshot) Poller(now time.Time, r HealthReport) PollerState {
 	p := PollerState{State: PollerOK, Observed: r.Summary.Operational + r.Summary.Degraded + r.Summary.Outage}
@@ -398,7 +385,7 @@ func (s *Snapshot) Poller(now time.Time, r HealthReport) PollerState {
 		latest++
 		if c.Outcome == store.OutcomeFailed {
 			failed++
-			if networkFailure(c.FailureKind) {
+			if c.FailureKind != nil && store.IsNetworkFailure(*c.FailureKind) {
 				network++
 			}
 		}

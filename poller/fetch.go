@@ -15,23 +15,21 @@ import (
 
 	"github.com/switchboard/switchboard/poller/parse"
 	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/store"
 )
 
 // Failure kinds recorded on a failed check. None of them is an outage.
 const (
-	FailTimeout      = "timeout"
-	FailDNS          = "dns"
-	FailTLS          = "tls"
-	FailConnection   = "connection"
+	FailTimeout      = store.FailureTimeout
+	FailDNS          = store.FailureDNS
+	FailTLS          = store.FailureTLS
+	FailConnection   = store.FailureConnection
 	FailRedirects    = "redirects"
 	FailHTTPStatus   = "http_status"
 	FailBodyTooLarge = "body_too_large"
 	FailParse        = "parse"
 	FailNoParser     = "no_parser"
 )
-
-// networkFailures are the kinds that say more about the poller's own network than about the page.
-var networkFailures = map[string]bool{FailTimeout: true, FailDNS: true, FailTLS: true, FailConnection: true}
 
 var errTooManyRedirects = errors.New("too many redirects")
 

@@ -191,7 +191,7 @@ func (p *Poller) RunCycle(ctx context.Context) Report {
 
 	network := 0
 	for kind, n := range rep.Failed {
-		if networkFailures[kind] {
+		if store.IsNetworkFailure(kind) {
 			network += n
 		}
 	}

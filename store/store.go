@@ -46,6 +46,24 @@ type Check struct {
 	Detail         *string
 }
 
+// The failure kinds that say more about the fetching machine's network than about the page (the poller records
+// them; the health view reads them to tell a machine without network from pages that fail).
+const (
+	FailureTimeout    = "timeout"
+	FailureDNS        = "dns"
+	FailureTLS        = "tls"
+	FailureConnection = "connection"
+)
+
+// IsNetworkFailure reports whether a failed check's kind is a network failure.
+func IsNetworkFailure(kind string) bool {
+	switch kind {
+	case FailureTimeout, FailureDNS, FailureTLS, FailureConnection:
+		return true
+	}
+	return false
+}
+
 // TrustKind tells an attestation from a handoff.
 type TrustKind string
 
