@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/seeds"
@@ -190,8 +189,8 @@ func (c *Catalogs) stage(provider, model string) string {
 	return ""
 }
 
-// embedded reads the embedded seeds catalogs once, with the shutdown day of every model that has one.
-var embedded = sync.OnceValues(func() (Catalogs, error) {
+// inServiceCatalogs reads the seeds catalogs in service, with the shutdown day of every model that has one.
+func inServiceCatalogs() (Catalogs, error) {
 	var c Catalogs
 	var err error
 	if c.Pricing, err = seeds.PricingRecords(); err != nil {
@@ -219,23 +218,22 @@ var embedded = sync.OnceValues(func() (Catalogs, error) {
 		return c, fmt.Errorf("decide: loading model versions: %w", err)
 	}
 	return c, nil
-})
+}
 
-// Load builds the index of every model of the embedded catalogs once, whatever the day; later calls return the
-// same index.
-var Load = sync.OnceValues(func() (*Index, error) {
-	c, err := embedded()
+// Load builds the index of every model of the catalogs in service, whatever the day.
+func Load() (*Index, error) {
+	c, err := inServiceCatalogs()
 	if err != nil {
 		return nil, err
 	}
 	c.Shutdowns = nil
 	return Build(seeds.Providers(), c)
-})
+}
 
 // LoadAt builds the index of the models still served on day (YYYY-MM-DD): a model whose shutdown day has come
 // is no candidate of any decision.
 func LoadAt(day string) (*Index, error) {
-	c, err := embedded()
+	c, err := inServiceCatalogs()
 	if err != nil {
 		return nil, err
 	}

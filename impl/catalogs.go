@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -127,16 +128,52 @@ func declare[T any](spec catalog.Spec[T]) catalogRef[T] {
 	return catalogRef[T]{i: len(declared) - 1}
 }
 
-// sharedCatalogs are the catalogs over the embedded provider registry. They depend on embedded data only, so
-// every server of the process shares one build.
-var sharedCatalogs = sync.OnceValues(func() (*catalogSet, error) { return loadCatalogs(seeds.Providers().Known) })
+// sharedCatalogs are the catalogs over the embedded provider registry. They depend on the catalog set in service
+// only, so every server of the process shares one build per set.
+var sharedCatalogs = perSet(func() (*catalogSet, error) { return loadCatalogs(seeds.Providers().Known) })
 
-// catalogsFor returns the catalogs over reg, built at most once.
+// catalogsFor returns the catalogs over reg, built once per catalog set.
 func catalogsFor(reg *seeds.Registry) func() (*catalogSet, error) {
 	if reg == seeds.Providers() {
 		return sharedCatalogs
 	}
-	return sync.OnceValues(func() (*catalogSet, error) { return loadCatalogs(reg.Known) })
+	return perSet(func() (*catalogSet, error) { return loadCatalogs(reg.Known) })
+}
+
+// perSet memoizes what build derives from the catalog set in service: it is built once per set, again after a
+// catalog refresh installs a new one. A failed build is not kept, so the next call tries again.
+// Every catalog request passes here, so the common case is one atomic load; the mutex only keeps two requests
+// from building the same set twice.
+func perSet[T any](build func() (T, error)) func() (T, error) {
+	type built struct {
+		gen uint64
+		val T
+	}
+	var (
+		mu   sync.Mutex
+		last atomic.Pointer[built]
+	)
+	return func() (T, error) {
+		set, err := seeds.Current()
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		if b := last.Load(); b != nil && b.gen == set.Generation() {
+			return b.val, nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if b := last.Load(); b != nil && b.gen == set.Generation() {
+			return b.val, nil
+		}
+		v, err := build()
+		if err != nil {
+			return v, err
+		}
+		last.Store(&built{gen: set.Generation(), val: v})
+		return v, nil
+	}
 }
 
 // loadCatalogs builds every declared catalog; known is the provider registry's lookup.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/switchboard/switchboard/catalog"
 	"github.com/switchboard/switchboard/gen/api"
@@ -227,7 +226,7 @@ func (s *Server) GetContextWindow(ctx context.Context, req api.GetContextWindowR
 
 // modelTasksByKey maps "provider/model" to the task of that model in the model catalog (GET /models), which the
 // max-output-tokens records do not carry.
-var modelTasksByKey = sync.OnceValues(func() (map[string]string, error) {
+var modelTasksByKey = perSet(func() (map[string]string, error) {
 	models, err := seeds.ModelRecords()
 	if err != nil {
 		return nil, fmt.Errorf("reading the model catalog for task filters: %w", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard/switchboard/decide"
 	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/seeds"
 )
 
 // The document's defaults of the decision endpoints (the validator does not fill them in); a test compares them
@@ -35,27 +36,33 @@ const (
 	defaultQuotaPlanned      = 0
 )
 
-// decisionIndexes keeps the catalogs indexed for the decision endpoints for one day: the index of a day leaves
-// out the models shut down by then, so it is rebuilt (once, about 0.3 s) when the server's clock reaches a new day.
+// decisionIndexes keeps the catalogs indexed for the decision endpoints for one day and one catalog set: the
+// index of a day leaves out the models shut down by then, so it is rebuilt (once, about 0.3 s) when the server's
+// clock reaches a new day or a catalog refresh installs a new set.
 var decisionIndexes struct {
 	sync.Mutex
-	day string
-	ix  *decide.Index
+	day        string
+	generation uint64
+	ix         *decide.Index
 }
 
 // decisionIndex returns the index of the models still served on now's day.
 func decisionIndex(now time.Time) (*decide.Index, error) {
 	day := now.UTC().Format(time.DateOnly)
+	set, err := seeds.Current()
+	if err != nil {
+		return nil, fmt.Errorf("reading the catalogs: %w", err)
+	}
 	decisionIndexes.Lock()
 	defer decisionIndexes.Unlock()
-	if decisionIndexes.ix != nil && decisionIndexes.day == day {
+	if decisionIndexes.ix != nil && decisionIndexes.day == day && decisionIndexes.generation == set.Generation() {
 		return decisionIndexes.ix, nil
 	}
 	ix, err := decide.LoadAt(day)
 	if err != nil {
 		return nil, fmt.Errorf("indexing the catalogs: %w", err)
 	}
-	decisionIndexes.day, decisionIndexes.ix = day, ix
+	decisionIndexes.day, decisionIndexes.generation, decisionIndexes.ix = day, set.Generation(), ix
 	return ix, nil
 }
 

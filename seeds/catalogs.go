@@ -84,32 +84,31 @@ func Records[T any](c *Catalog) ([]T, error) {
 
 var asOfRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
-// loadCatalogs reads and checks every embedded catalog once.
-var loadCatalogs = sync.OnceValues(func() (map[string]*Catalog, error) {
+// embeddedSet is the catalogs built into the binary, read and checked once.
+var embeddedSet = sync.OnceValues(func() (*Set, error) {
 	entries, err := catalogFS.ReadDir("catalogs")
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]*Catalog{}
+	files := map[string][]byte{}
 	for _, e := range entries {
-		name := strings.TrimSuffix(e.Name(), ".json")
 		b, err := catalogFS.ReadFile(path.Join("catalogs", e.Name()))
 		if err != nil {
 			return nil, err
 		}
-		c, err := ParseCatalog(name, b)
-		if err != nil {
-			return nil, err
-		}
-		out[name] = c
+		files[strings.TrimSuffix(e.Name(), ".json")] = b
 	}
-	for _, n := range CoreCatalogNames() {
-		if out[n] == nil {
-			return nil, fmt.Errorf("seeds: catalog %s.json is missing", n)
-		}
-	}
-	return out, nil
+	return NewSet(files, "embedded")
 })
+
+// loadCatalogs returns the catalogs of the set in service.
+func loadCatalogs() (map[string]*Catalog, error) {
+	s, err := Current()
+	if err != nil {
+		return nil, err
+	}
+	return s.catalogs, nil
+}
 
 // ParseCatalog decodes one catalog file and checks its envelope and provider IDs.
 func ParseCatalog(name string, b []byte) (*Catalog, error) {
@@ -177,9 +176,17 @@ func LoadCatalog(name string) (*Catalog, error) {
 	return c, nil
 }
 
-// CatalogJSON returns the raw bytes of a catalog file as embedded.
+// CatalogJSON returns the raw bytes of a catalog file of the set in service.
 func CatalogJSON(name string) ([]byte, error) {
-	return catalogFS.ReadFile(path.Join("catalogs", name+".json"))
+	s, err := Current()
+	if err != nil {
+		return nil, err
+	}
+	b, ok := s.files[name]
+	if !ok {
+		return nil, fmt.Errorf("seeds: no catalog %q", name)
+	}
+	return b, nil
 }
 
 // ---- typed records (the OpenAPI record schemas) ----
@@ -214,6 +221,14 @@ func typed[T any](name string) ([]T, error) {
 	return Records[T](c)
 }
 
+func typedIn[T any](s *Set, name string) ([]T, error) {
+	c, ok := s.catalogs[name]
+	if !ok {
+		return nil, fmt.Errorf("seeds: no catalog %q", name)
+	}
+	return Records[T](c)
+}
+
 // PricingRecords decodes the pricing catalog.
 func PricingRecords() ([]PricingRecord, error) { return typed[PricingRecord](CatalogPricing) }
 
@@ -232,12 +247,20 @@ func FreeTierRecords() ([]FreeTierRecord, error) { return typed[FreeTierRecord](
 // Shutdowns maps "provider/model" to the day (YYYY-MM-DD) the provider stops serving the model, for every model of
 // the deprecations catalog with a sunset date. The build leaves out models shut down before it ran; the server
 // reads this to leave out, at its own clock, those whose day has come since. Decoded once; do not modify the map.
-var Shutdowns = sync.OnceValues(func() (map[string]string, error) {
-	recs, err := typed[struct {
+func Shutdowns() (map[string]string, error) {
+	s, err := Current()
+	if err != nil {
+		return nil, err
+	}
+	return s.shutdowns()
+}
+
+func shutdownsOf(s *Set) (map[string]string, error) {
+	recs, err := typedIn[struct {
 		ProviderID string  `json:"provider_id"`
 		ModelID    string  `json:"model_id"`
 		SunsetDate *string `json:"sunset_date"`
-	}]("deprecations")
+	}](s, "deprecations")
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +271,7 @@ var Shutdowns = sync.OnceValues(func() (map[string]string, error) {
 		}
 	}
 	return out, nil
-})
+}
 
 // Stages maps "provider/model" to the model's lifecycle stage (the model lifecycle catalog: experimental,
 // preview, beta, ga, soft_deprecated, hard_deprecated, sunset). Models outside that catalog are missing.

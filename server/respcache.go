@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/switchboard/switchboard/seeds"
 )
 
-// The catalog answers change only when the service is rebuilt (and, for the statuses judged against a shutdown
+// The catalog answers change only when the catalogs are rebuilt or refreshed (and, for the statuses judged against a shutdown
 // date, from one day to the next), yet each request would encode, hash and compress them again: /pricing is 655
 // KB. answerCache keeps the final bytes of recent catalog answers, compressed as the client asked, with their
 // ETag, and replays them; a conditional request that names the ETag gets 304 straight from it.
@@ -21,6 +24,16 @@ const (
 	// answerCacheMaxBytes bounds one answer kept: larger ones are served as they are made.
 	answerCacheMaxBytes = 1 << 20
 )
+
+// catalogGeneration names the catalog set in service; "" when the catalogs cannot be read (the handlers answer
+// that error themselves).
+func catalogGeneration() string {
+	set, err := seeds.Current()
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatUint(set.Generation(), 10)
+}
 
 type cachedAnswer struct {
 	header http.Header
@@ -41,7 +54,8 @@ func answerCache(now func() time.Time) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			key := now().UTC().Format(time.DateOnly) + " " + r.URL.RequestURI() + " " + strings.Join(r.Header.Values("Accept-Encoding"), ",")
+			// The catalog generation is part of the key: a catalog refresh makes every kept answer stale.
+			key := catalogGeneration() + " " + now().UTC().Format(time.DateOnly) + " " + r.URL.RequestURI() + " " + strings.Join(r.Header.Values("Accept-Encoding"), ",")
 			if a, ok := cache.Get(key); ok {
 				h := w.Header()
 				for k, v := range a.header {

@@ -22,7 +22,7 @@ import (
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/catalogbuild/derive"
-	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/catalogbuild/pipeline"
 )
 
 func main() {
@@ -54,86 +54,14 @@ func run(data, out string, verbose bool) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
 	}
-	known := map[string]bool{}
-	for _, p := range seeds.Providers().All() {
-		known[p.ID] = true
-	}
-	facts, err := catalogbuild.LoadProviderFacts(catalogbuild.OfficialProvidersDir(data), known)
-	if err != nil {
-		return err
-	}
-	dates, err := catalogbuild.ReadDataSetDates(data)
-	if err != nil {
-		return err
-	}
-	// The curated catalogs come first: the converter reads free_tier, and derivers read others (the migration
-	// guides read reference_compat and function_calling). They are kept in place; the build applies the
-	// providers' curated facts (sources/official/providers) and adds what provenance and dates they lack.
-	generated := map[string]bool{}
-	for _, name := range catalogbuild.Files {
-		generated[strings.TrimSuffix(name, ".json")] = true
-	}
-	for _, name := range derive.Names() {
-		generated[name] = true
-	}
-	files, err := filepath.Glob(filepath.Join(out, "*.json"))
-	if err != nil {
-		return err
-	}
-	all := map[string][]byte{}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		if generated[name] {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		if b, err = catalogbuild.ApplyOfficial(name, b, facts); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
-		}
-		if b, err = catalogbuild.WithProvenance(b, derive.ProviderNames()); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
-		}
-		if b, err = catalogbuild.WithSourceDates(b, dates); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
-		}
-		if err := os.WriteFile(f, b, 0o644); err != nil {
-			return err
-		}
-		all[name] = b
-	}
-	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, ProviderNames: derive.ProviderNames(), FreeTierJSON: all["free_tier"]})
-	if err != nil {
-		return err
-	}
-	for _, name := range catalogbuild.Files {
-		if err := os.WriteFile(filepath.Join(out, name), res.Files[name], 0o644); err != nil {
-			return err
-		}
-		all[strings.TrimSuffix(name, ".json")] = res.Files[name]
-	}
-	// The derived catalogs read the files just written, not the embedded ones.
-	derived, err := derive.Build(data, out)
+	res, err := pipeline.Run(data, out)
 	if err != nil {
 		return err
 	}
 	for _, name := range derive.Names() {
-		if err := os.WriteFile(filepath.Join(out, name+".json"), derived[name], 0o644); err != nil {
-			return err
-		}
-		all[name] = derived[name]
 		fmt.Printf("%s.json: derived\n", name)
 	}
-	fmt.Printf("rejected values: %d, disputed values: %d\n", len(res.Report.Rejected), len(res.Report.Disputed))
-	report, err := catalogbuild.BuildReport(all, res.Report, facts)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(out, "REPORT.md"), report, 0o644); err != nil {
-		return err
-	}
+	fmt.Printf("rejected values: %d, disputed values: %d\n", res.Rejected, res.Disputed)
 	s := res.Stats
 	fmt.Printf("pricing.json: %d records, %d providers\n", s.Pricing, len(s.PricingProviders))
 	fmt.Printf("models.json: %d records, %d providers\n", s.Models, len(s.ModelsProviders))
