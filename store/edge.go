@@ -100,6 +100,31 @@ func (e edge) TryPollerLock(ctx context.Context) (held bool, release func(), err
 	return held, release, atEdge(err)
 }
 
+func (e edge) TryCatalogLock(ctx context.Context) (held bool, release func(), err error) {
+	held, release, err = e.s.TryCatalogLock(ctx)
+	return held, release, atEdge(err)
+}
+
+func (e edge) SaveCatalogBuild(ctx context.Context, b CatalogBuild, events []CatalogEvent) (int64, error) {
+	v, err := e.s.SaveCatalogBuild(ctx, b, events)
+	return v, atEdge(err)
+}
+
+func (e edge) LatestCatalogBuild(ctx context.Context) (CatalogBuild, error) {
+	v, err := e.s.LatestCatalogBuild(ctx)
+	return v, atEdge(err)
+}
+
+func (e edge) GetCatalogBuild(ctx context.Context, id int64) (CatalogBuild, error) {
+	v, err := e.s.GetCatalogBuild(ctx, id)
+	return v, atEdge(err)
+}
+
+func (e edge) CatalogEventsSince(ctx context.Context, since time.Time, limit int) ([]CatalogEvent, error) {
+	v, err := e.s.CatalogEventsSince(ctx, since, limit)
+	return v, atEdge(err)
+}
+
 func (e edge) CreateTrustRecord(ctx context.Context, r TrustRecord) error {
 	return atEdge(e.s.CreateTrustRecord(ctx, r))
 }

@@ -123,25 +123,37 @@ func (s *postgresStore) DailyCheckCounts(ctx context.Context, since time.Time) (
 const pollerLockKey = 0x537769746368
 
 func (s *postgresStore) TryPollerLock(ctx context.Context) (bool, func(), error) {
+	return s.tryAdvisoryLock(ctx, pollerLockKey, "poller")
+}
+
+// catalogLockKey is the advisory-lock key of the catalog refresh ("Catalg" in ASCII).
+const catalogLockKey = 0x436174616c67
+
+func (s *postgresStore) TryCatalogLock(ctx context.Context) (bool, func(), error) {
+	return s.tryAdvisoryLock(ctx, catalogLockKey, "catalog refresh")
+}
+
+// tryAdvisoryLock takes a session advisory lock without waiting: the lock lives on one connection, kept out of
+// the pool until release, and goes with the connection if the process dies.
+func (s *postgresStore) tryAdvisoryLock(ctx context.Context, key int64, what string) (bool, func(), error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return false, nil, fmt.Errorf("taking the poller lock: %w", err)
+		return false, nil, fmt.Errorf("taking the %s lock: %w", what, err)
 	}
 	var held bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", int64(pollerLockKey)).Scan(&held); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
 		conn.Release()
-		return false, nil, fmt.Errorf("taking the poller lock: %w", err)
+		return false, nil, fmt.Errorf("taking the %s lock: %w", what, err)
 	}
 	if !held {
 		conn.Release()
 		return false, func() {}, nil
 	}
-	// The session lock lives on this connection: keep it out of the pool until released.
 	return true, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		// A failed unlock is no loss: the session's locks go with the connection, which is released next.
-		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", int64(pollerLockKey))
+		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", key)
 		conn.Release()
 	}, nil
 }

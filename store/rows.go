@@ -145,3 +145,17 @@ type dayRow struct {
 }
 
 func (r dayRow) count() DayCount { return DayCount(r) }
+
+type catalogEventRow struct {
+	ID         int64
+	BuildID    int64
+	EventType  string
+	ProviderID string
+	ModelID    string
+	Payload    string
+	CreatedAt  time.Time
+}
+
+func (r catalogEventRow) event() CatalogEvent {
+	return CatalogEvent{ID: r.ID, BuildID: r.BuildID, Type: r.EventType, ProviderID: r.ProviderID, ModelID: r.ModelID, Payload: json.RawMessage(r.Payload), CreatedAt: r.CreatedAt.UTC()}
+}

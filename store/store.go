@@ -95,6 +95,8 @@ type Store interface {
 	WebhookStore
 	// PaymentStore remembers x402 payment nonces (store/payments.go).
 	PaymentStore
+	// CatalogStore keeps refreshed catalog builds and the catalog change feed (store/catalogs.go).
+	CatalogStore
 
 	// Engine names the implementation: "sqlite" or "postgres".
 	Engine() string

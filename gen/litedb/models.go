@@ -8,6 +8,25 @@ import (
 	"time"
 )
 
+type CatalogBuild struct {
+	ID        int64
+	Digest    string
+	Base      string
+	Files     []byte
+	Events    int64
+	CreatedAt time.Time
+}
+
+type CatalogEvent struct {
+	ID         int64
+	BuildID    int64
+	EventType  string
+	ProviderID string
+	ModelID    string
+	Payload    string
+	CreatedAt  time.Time
+}
+
 type Check struct {
 	ID             int64
 	ProviderID     string

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/switchboard/switchboard/gen/litedb"
+)
+
+type liteCatalogTx struct{ liteTx }
+
+func (t liteCatalogTx) insertBuild(ctx context.Context, b CatalogBuild) (int64, error) {
+	return t.q.InsertCatalogBuild(ctx, t.tx, litedb.InsertCatalogBuildParams{Digest: b.Digest, Base: b.Base, Files: b.Files, Events: int64(b.Events), CreatedAt: b.CreatedAt})
+}
+
+func (t liteCatalogTx) pruneBuilds(ctx context.Context) error {
+	return t.q.PruneCatalogBuilds(ctx, t.tx)
+}
+
+func (t liteCatalogTx) insertCatalogEvent(ctx context.Context, e CatalogEvent) (int64, error) {
+	return t.q.InsertCatalogEvent(ctx, t.tx, litedb.InsertCatalogEventParams{
+		BuildID: e.BuildID, EventType: e.Type, ProviderID: e.ProviderID, ModelID: e.ModelID, Payload: string(e.Payload), CreatedAt: e.CreatedAt,
+	})
+}
+
+func (t liteCatalogTx) deleteCatalogEventsBefore(ctx context.Context, before time.Time) error {
+	_, err := t.q.DeleteCatalogEventsBefore(ctx, t.tx, before)
+	return err
+}
+
+func (s *sqliteStore) TryCatalogLock(context.Context) (bool, func(), error) {
+	return true, func() {}, nil
+}
+
+func (s *sqliteStore) SaveCatalogBuild(ctx context.Context, b CatalogBuild, events []CatalogEvent) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("saving the catalog build: %w", err)
+	}
+	defer tx.Rollback() // a no-op after Commit
+	id, err := writeCatalogBuild(ctx, liteCatalogTx{liteTx{q: s.q, tx: tx}}, b, events)
+	if err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("saving the catalog build: %w", err)
+	}
+	return id, nil
+}
+
+func (s *sqliteStore) LatestCatalogBuild(ctx context.Context) (CatalogBuild, error) {
+	r, err := s.q.LatestCatalogBuildHead(ctx, s.db)
+	if errors.Is(err, sql.ErrNoRows) {
+		return CatalogBuild{}, ErrNotFound
+	}
+	if err != nil {
+		return CatalogBuild{}, fmt.Errorf("reading the latest catalog build: %w", err)
+	}
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC()}, nil
+}
+
+func (s *sqliteStore) GetCatalogBuild(ctx context.Context, id int64) (CatalogBuild, error) {
+	r, err := s.q.GetCatalogBuild(ctx, s.db, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return CatalogBuild{}, ErrNotFound
+	}
+	if err != nil {
+		return CatalogBuild{}, fmt.Errorf("reading catalog build %d: %w", id, err)
+	}
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Files: r.Files, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC()}, nil
+}
+
+func (s *sqliteStore) CatalogEventsSince(ctx context.Context, since time.Time, limit int) ([]CatalogEvent, error) {
+	rows, err := s.q.CatalogEventsSince(ctx, s.db, litedb.CatalogEventsSinceParams{Since: normTime(since), MaxRows: int64(clampLimit(limit))})
+	if err != nil {
+		return nil, fmt.Errorf("reading catalog events: %w", err)
+	}
+	return convertRows(rows, func(r litedb.CatalogEvent) CatalogEvent { return catalogEventRow(r).event() }), nil
+}
