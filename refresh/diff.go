@@ -1,0 +1,210 @@
+package refresh
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+
+	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/store"
+)
+
+// The catalog event types (the OpenAPI WebhookEventType values of the change feed).
+const (
+	EventPriceChanged    = "catalog.price_changed"
+	EventModelAdded      = "catalog.model_added"
+	EventModelDeprecated = "catalog.model_deprecated"
+	EventModelSunset     = "catalog.model_sunset"
+)
+
+// EventTypes lists the catalog event types.
+var EventTypes = []string{EventPriceChanged, EventModelAdded, EventModelDeprecated, EventModelSunset}
+
+// EventPayload is the payload of a catalog event (the OpenAPI CatalogEventPayload schema): the fields of its type
+// are set, the others null.
+type EventPayload struct {
+	ProviderID string `json:"provider_id"`
+	ModelID    string `json:"model_id"`
+	// catalog.price_changed: the base prices per 1M tokens before and after, and the change in percent (null when
+	// the old price was 0 or unknown).
+	OldInputPer1M   *float64 `json:"old_input_per_1m_tokens"`
+	NewInputPer1M   *float64 `json:"new_input_per_1m_tokens"`
+	InputChangePct  *float64 `json:"input_change_pct"`
+	OldOutputPer1M  *float64 `json:"old_output_per_1m_tokens"`
+	NewOutputPer1M  *float64 `json:"new_output_per_1m_tokens"`
+	OutputChangePct *float64 `json:"output_change_pct"`
+	// catalog.model_added: the model's task and context window.
+	Task          *string `json:"task"`
+	ContextWindow *int    `json:"context_window"`
+	// catalog.model_deprecated and catalog.model_sunset: the shutdown day and the replacement the provider names.
+	SunsetDate  *string `json:"sunset_date"`
+	Replacement *string `json:"replacement_model"`
+}
+
+type priceRec struct {
+	ProviderID string `json:"provider_id"`
+	Model      string `json:"model"`
+	Pricing    struct {
+		In  *float64 `json:"input_per_1m_tokens"`
+		Out *float64 `json:"output_per_1m_tokens"`
+	} `json:"pricing"`
+}
+
+type modelRec struct {
+	ProviderID    string `json:"provider_id"`
+	ModelID       string `json:"model_id"`
+	Task          string `json:"task"`
+	ContextWindow *int   `json:"context_window"`
+}
+
+type deprecationRec struct {
+	ProviderID  string  `json:"provider_id"`
+	ModelID     string  `json:"model_id"`
+	Status      string  `json:"status"`
+	SunsetDate  *string `json:"sunset_date"`
+	Replacement *string `json:"replacement_model"`
+}
+
+func keyed[T any](set *seeds.Set, name string, key func(*T) string) (map[string]*T, error) {
+	c := set.Catalog(name)
+	if c == nil {
+		return map[string]*T{}, nil
+	}
+	recs, err := seeds.Records[T](c)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*T, len(recs))
+	for i := range recs {
+		out[key(&recs[i])] = &recs[i]
+	}
+	return out, nil
+}
+
+// Diff lists what changed from old to new as catalog events, ordered by type, provider and model so that the same
+// two sets always give the same events:
+//   - catalog.price_changed: a priced model whose base input or output price per 1M tokens moved;
+//   - catalog.model_added: a model of the model catalog that was not there before;
+//   - catalog.model_deprecated: a model the deprecations catalog newly marks deprecated (or warning), or whose
+//     shutdown day moved;
+//   - catalog.model_sunset: a model the deprecations catalog newly marks sunset.
+func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
+	var out []store.CatalogEvent
+	add := func(typ string, p EventPayload) error {
+		b, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		out = append(out, store.CatalogEvent{Type: typ, ProviderID: p.ProviderID, ModelID: p.ModelID, Payload: b})
+		return nil
+	}
+	pk := func(r *priceRec) string { return r.ProviderID + "/" + r.Model }
+	oldP, err := keyed(old, seeds.CatalogPricing, pk)
+	if err != nil {
+		return nil, err
+	}
+	newP, err := keyed(new, seeds.CatalogPricing, pk)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(newP) {
+		n, o := newP[k], oldP[k]
+		if o == nil || (samePrice(o.Pricing.In, n.Pricing.In) && samePrice(o.Pricing.Out, n.Pricing.Out)) {
+			continue
+		}
+		if err := add(EventPriceChanged, EventPayload{
+			ProviderID: n.ProviderID, ModelID: n.Model,
+			OldInputPer1M: o.Pricing.In, NewInputPer1M: n.Pricing.In, InputChangePct: pct(o.Pricing.In, n.Pricing.In),
+			OldOutputPer1M: o.Pricing.Out, NewOutputPer1M: n.Pricing.Out, OutputChangePct: pct(o.Pricing.Out, n.Pricing.Out),
+		}); err != nil {
+			return nil, err
+		}
+	}
+	mk := func(r *modelRec) string { return r.ProviderID + "/" + r.ModelID }
+	oldM, err := keyed(old, seeds.CatalogModels, mk)
+	if err != nil {
+		return nil, err
+	}
+	newM, err := keyed(new, seeds.CatalogModels, mk)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(newM) {
+		if oldM[k] != nil {
+			continue
+		}
+		n := newM[k]
+		task := n.Task
+		if err := add(EventModelAdded, EventPayload{ProviderID: n.ProviderID, ModelID: n.ModelID, Task: &task, ContextWindow: n.ContextWindow}); err != nil {
+			return nil, err
+		}
+	}
+	dk := func(r *deprecationRec) string { return r.ProviderID + "/" + r.ModelID }
+	oldD, err := keyed(old, "deprecations", dk)
+	if err != nil {
+		return nil, err
+	}
+	newD, err := keyed(new, "deprecations", dk)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(newD) {
+		n, o := newD[k], oldD[k]
+		p := EventPayload{ProviderID: n.ProviderID, ModelID: n.ModelID, SunsetDate: n.SunsetDate, Replacement: n.Replacement}
+		switch {
+		case n.Status == "sunset" && (o == nil || o.Status != "sunset"):
+			err = add(EventModelSunset, p)
+		case (n.Status == "deprecated" || n.Status == "warning") &&
+			(o == nil || o.Status == "active" || !sameString(o.SunsetDate, n.SunsetDate)):
+			err = add(EventModelDeprecated, p)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return typeOrder(out[i].Type) < typeOrder(out[j].Type) })
+	return out, nil
+}
+
+func typeOrder(t string) int {
+	for i, e := range EventTypes {
+		if e == t {
+			return i
+		}
+	}
+	return len(EventTypes)
+}
+
+func sortedKeys[T any](m map[string]*T) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// samePrice compares two prices to a millionth of a dollar per 1M tokens: the build rounds to 9 significant
+// digits, so a smaller step is noise of a conversion, not a price change.
+func samePrice(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return math.Abs(*a-*b) < 1e-6
+}
+
+func sameString(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// pct is the change from a to b in percent, rounded to 0.01; nil when a is unknown or 0, or b unknown.
+func pct(a, b *float64) *float64 {
+	if a == nil || b == nil || *a == 0 {
+		return nil
+	}
+	v := math.Round((*b-*a) / *a * 10000) / 100
+	return &v
+}

@@ -1,0 +1,351 @@
+// Package refresh rebuilds the reference catalogs while the service runs: it fetches the upstream sources the
+// build uses, runs the same build and checks as `make catalogs` (catalogbuild/pipeline) over the sources embedded
+// in the binary, and installs the result atomically (seeds.Install). A failed fetch or build keeps the catalogs in
+// service and says so in the logs and /health. What changed becomes catalog events in the change feed and the
+// webhook outbox. Among replicas sharing PostgreSQL one refreshes (an advisory lock, as the poller) and the
+// others load its build from the store.
+package refresh
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/switchboard/switchboard/catalogbuild"
+	"github.com/switchboard/switchboard/catalogbuild/pipeline"
+	"github.com/switchboard/switchboard/seeds"
+	"github.com/switchboard/switchboard/sources"
+	"github.com/switchboard/switchboard/store"
+)
+
+// Options configure a Refresher.
+type Options struct {
+	// Interval between refreshes; the service's setting SWITCHBOARD_CATALOG_REFRESH (0: off).
+	Interval time.Duration
+	// SourcesBaseURL replaces the scheme and host of every upstream URL (SWITCHBOARD_CATALOG_SOURCES_URL), so
+	// that tests and mirrors serve the sources.
+	SourcesBaseURL string
+	// NPMRegistry is the registry of the npm snapshots (SWITCHBOARD_CATALOG_NPM_REGISTRY); "" skips them. Their
+	// extraction needs node on PATH.
+	NPMRegistry string
+	Store       store.Store
+	Logger      *slog.Logger
+	Now         func() time.Time
+	// Client makes the downloads; each is bounded by FetchTimeout whatever the client.
+	Client *http.Client
+	// FetchTimeout bounds the downloads and the build of one refresh (default 5 minutes).
+	FetchTimeout time.Duration
+	// OnInstall is called after a new set is in service (the server wakes the webhook worker with it).
+	OnInstall func(*seeds.Set)
+}
+
+// State is what /health says of the catalogs.
+type State struct {
+	// Mode is "off" (no refresh configured), "ok" (the last attempt succeeded or nothing was due yet) or
+	// "failing" (the last attempt failed: the catalogs in service are the last good ones).
+	Mode        string
+	Origin      string // "embedded", "refresh" or "store"
+	Digest      string
+	LastAttempt *time.Time
+	LastSuccess *time.Time
+	LastError   string
+	// LastEvents is the number of events the last installed refresh recorded.
+	LastEvents int
+}
+
+// Refresher runs the refresh loop.
+type Refresher struct {
+	o        Options
+	embedded *seeds.Set
+	mu       sync.Mutex
+	state    State
+}
+
+// New returns a refresher; Run starts it.
+func New(o Options) (*Refresher, error) {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 2 * time.Minute}
+	}
+	if o.FetchTimeout <= 0 {
+		o.FetchTimeout = 5 * time.Minute
+	}
+	emb, err := seeds.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	mode := "ok"
+	if o.Interval <= 0 {
+		mode = "off"
+	}
+	return &Refresher{o: o, embedded: emb, state: State{Mode: mode, Origin: emb.Origin(), Digest: emb.Digest()}}, nil
+}
+
+// State returns what /health shows.
+func (r *Refresher) State() State {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.state
+}
+
+// syncEvery is how often a replica that does not hold the lock looks for a build another one made.
+const syncEvery = time.Minute
+
+// Run loads the newest stored build made from this binary's catalogs, then refreshes whenever one is due, until
+// ctx ends. A replica that does not get the lock loads the holder's builds instead.
+func (r *Refresher) Run(ctx context.Context) {
+	if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
+		r.o.Logger.Warn("catalog refresh: could not load the stored catalogs; serving the embedded ones", "err", err)
+	}
+	if r.o.Interval <= 0 {
+		return
+	}
+	wait := time.Duration(0)
+	if last, err := r.o.Store.LatestCatalogBuild(ctx); err == nil && last.Base == r.embedded.Digest() {
+		wait = max(0, r.o.Interval-r.o.Now().Sub(last.CreatedAt))
+	}
+	for {
+		t := time.NewTimer(min(wait, syncEvery))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		wait -= min(wait, syncEvery)
+		if wait > 0 {
+			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
+				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
+			}
+			continue
+		}
+		wait = r.o.Interval
+		held, release, err := r.o.Store.TryCatalogLock(ctx)
+		if err != nil {
+			r.fail(fmt.Errorf("taking the refresh lock: %w", err))
+			continue
+		}
+		if !held {
+			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
+				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
+			}
+			continue
+		}
+		_, err = r.Once(ctx)
+		release()
+		if err != nil && ctx.Err() == nil {
+			r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", r.o.Interval.String())
+		}
+	}
+}
+
+// Outcome is what one refresh did.
+type Outcome struct {
+	Installed bool
+	Events    int
+	Digest    string
+	Took      time.Duration
+}
+
+// Once refreshes now: fetch, build, diff, store, install. On any error the catalogs in service stay.
+func (r *Refresher) Once(ctx context.Context) (Outcome, error) {
+	start := r.o.Now()
+	r.mu.Lock()
+	r.state.LastAttempt = &start
+	r.mu.Unlock()
+	out, err := r.once(ctx)
+	out.Took = r.o.Now().Sub(start)
+	if err != nil {
+		r.fail(err)
+		return out, err
+	}
+	r.mu.Lock()
+	r.state.Mode, r.state.LastError = "ok", ""
+	done := r.o.Now()
+	r.state.LastSuccess = &done
+	if out.Installed {
+		r.state.LastEvents = out.Events
+	}
+	r.mu.Unlock()
+	r.o.Logger.Info("catalog refresh done", "installed", out.Installed, "events", out.Events, "digest", out.Digest, "took", out.Took.Round(time.Millisecond).String())
+	return out, nil
+}
+
+func (r *Refresher) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state.Mode != "off" {
+		r.state.Mode = "failing"
+	}
+	r.state.LastError = err.Error()
+}
+
+func (r *Refresher) once(ctx context.Context) (Outcome, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.o.FetchTimeout)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "switchboard-catalogs-")
+	if err != nil {
+		return Outcome{}, fmt.Errorf("making a build folder: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	data, err := sources.Materialize(tmp)
+	if err != nil {
+		return Outcome{}, err
+	}
+	fo := catalogbuild.FetchOptions{Dir: data, BaseURL: r.o.SourcesBaseURL, Registry: r.o.NPMRegistry, Client: r.o.Client, Now: r.o.Now, Log: io.Discard}
+	if _, err := catalogbuild.Fetch(ctx, fo); err != nil {
+		return Outcome{}, fmt.Errorf("fetching the upstream sources: %w", err)
+	}
+	if r.o.NPMRegistry != "" {
+		if _, err := exec.LookPath("node"); err != nil {
+			r.o.Logger.Warn("catalog refresh: node is not on PATH, so the npm snapshots keep their embedded release")
+		} else if _, err := catalogbuild.FetchNPM(ctx, fo); err != nil {
+			return Outcome{}, fmt.Errorf("fetching the npm sources: %w", err)
+		}
+	}
+	out := filepath.Join(tmp, "catalogs")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return Outcome{}, err
+	}
+	// The build completes the curated catalogs in place, so it starts from the embedded ones.
+	for name, b := range r.embedded.Files() {
+		if err := os.WriteFile(filepath.Join(out, name+".json"), b, 0o644); err != nil {
+			return Outcome{}, err
+		}
+	}
+	res, err := pipeline.Run(data, out)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("building the catalogs: %w", err)
+	}
+	set, err := seeds.NewSet(res.Files, "refresh")
+	if err != nil {
+		return Outcome{}, fmt.Errorf("checking the built catalogs: %w", err)
+	}
+	cur, err := seeds.Current()
+	if err != nil {
+		return Outcome{}, err
+	}
+	if set.Digest() == cur.Digest() {
+		return Outcome{Digest: set.Digest()}, nil
+	}
+	events, err := Diff(cur, set)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("comparing the catalogs: %w", err)
+	}
+	if len(events) > store.MaxCatalogEvents {
+		r.o.Logger.Warn("catalog refresh: more changes than one build records; the rest are left out of the feed", "events", len(events), "kept", store.MaxCatalogEvents)
+		events = events[:store.MaxCatalogEvents]
+	}
+	files, err := pack(res.Files)
+	if err != nil {
+		return Outcome{}, err
+	}
+	id, err := r.o.Store.SaveCatalogBuild(ctx, store.CatalogBuild{Digest: set.Digest(), Base: r.embedded.Digest(), Files: files, CreatedAt: r.o.Now()}, events)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("storing the catalog build: %w", err)
+	}
+	r.install(set)
+	r.o.Logger.Info("catalogs refreshed", "build", id, "events", len(events), "digest", set.Digest())
+	return Outcome{Installed: true, Events: len(events), Digest: set.Digest()}, nil
+}
+
+func (r *Refresher) install(set *seeds.Set) {
+	seeds.Install(set)
+	r.mu.Lock()
+	r.state.Origin, r.state.Digest = set.Origin(), set.Digest()
+	r.mu.Unlock()
+	if r.o.OnInstall != nil {
+		r.o.OnInstall(set)
+	}
+}
+
+// loadStored installs the newest stored build when it was made from this binary's embedded catalogs and is not
+// the set in service already.
+func (r *Refresher) loadStored(ctx context.Context) error {
+	head, err := r.o.Store.LatestCatalogBuild(ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cur, err := seeds.Current()
+	if err != nil {
+		return err
+	}
+	if head.Base != r.embedded.Digest() || head.Digest == cur.Digest() {
+		return nil
+	}
+	b, err := r.o.Store.GetCatalogBuild(ctx, head.ID)
+	if err != nil {
+		return err
+	}
+	files, err := unpack(b.Files)
+	if err != nil {
+		return fmt.Errorf("catalog build %d: %w", b.ID, err)
+	}
+	set, err := seeds.NewSet(files, "store")
+	if err != nil {
+		return fmt.Errorf("catalog build %d: %w", b.ID, err)
+	}
+	if set.Digest() != b.Digest {
+		return fmt.Errorf("catalog build %d: digest %s, stored as %s", b.ID, set.Digest(), b.Digest)
+	}
+	r.install(set)
+	r.o.Logger.Info("catalogs loaded from the store", "build", b.ID, "digest", b.Digest, "built_at", b.CreatedAt)
+	return nil
+}
+
+// maxUnpacked bounds a stored build once decompressed: today's catalogs are about 25 MB.
+const maxUnpacked = 512 << 20
+
+func pack(files map[string][]byte) ([]byte, error) {
+	// As strings, not raw JSON: the encoder would compact raw JSON, and the files must come back byte for byte
+	// (their digest is checked on load).
+	raw := make(map[string]string, len(files))
+	for k, v := range files {
+		raw[k] = string(v)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	if err := json.NewEncoder(zw).Encode(raw); err != nil {
+		return nil, fmt.Errorf("packing the catalogs: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("packing the catalogs: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func unpack(b []byte) (map[string][]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("unpacking the catalogs: %w", err)
+	}
+	defer zr.Close()
+	var raw map[string]string
+	if err := json.NewDecoder(io.LimitReader(zr, maxUnpacked)).Decode(&raw); err != nil {
+		return nil, fmt.Errorf("unpacking the catalogs: %w", err)
+	}
+	out := make(map[string][]byte, len(raw))
+	for k, v := range raw {
+		out[k] = []byte(v)
+	}
+	return out, nil
+}
