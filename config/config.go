@@ -26,6 +26,12 @@ type Settings struct {
 	Poll          bool          // SWITCHBOARD_POLL: false serves without polling (tests, read-only replicas)
 	// WebhookAllowLoopback lets webhook callbacks reach 127.0.0.1 over http or https (local use and tests).
 	WebhookAllowLoopback bool // SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK
+	// CatalogRefresh is the time between run-time catalog refreshes; 0 (the default) is off.
+	CatalogRefresh time.Duration // SWITCHBOARD_CATALOG_REFRESH
+	// CatalogSourcesURL replaces the scheme and host of every upstream catalog source (tests and mirrors).
+	CatalogSourcesURL string // SWITCHBOARD_CATALOG_SOURCES_URL
+	// CatalogNPMRegistry is the npm registry of the npm catalog sources; "off" skips them.
+	CatalogNPMRegistry string // SWITCHBOARD_CATALOG_NPM_REGISTRY
 	// X402 holds the premium route's payment settings, checked by package x402.
 	X402      X402Settings
 	LogFormat string // SWITCHBOARD_LOG_FORMAT: json or text
@@ -55,6 +61,9 @@ const (
 	DefaultPollInterval = 10 * time.Minute
 	// MinPollInterval keeps a misconfiguration from hammering 52 status pages.
 	MinPollInterval = 10 * time.Second
+	// MinCatalogRefresh keeps a refresh (a few seconds of CPU and several MB of downloads) from running back to
+	// back.
+	MinCatalogRefresh = time.Minute
 )
 
 // kind is how a setting's text is read; it names the flag's type in -h.
@@ -127,6 +136,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
 		rateLimit, proxies, inFlight, timeout, mcpHosts                            string
+		catalogRefresh, catalogSources, catalogNPM                                 string
 		x402                                                                       X402Settings
 	}
 	list := []*setting{
@@ -138,6 +148,9 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", duration, forServe, &raw.slow},
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", boolean, forServe, &raw.polling},
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
+		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 1m otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
+		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
+		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
 		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", text, forServe, &raw.x402.PayTo},
 		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments: base or base-sepolia (or eip155:8453, eip155:84532)", text, forServe, &raw.x402.Network},
 		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", text, forServe, &raw.x402.Asset},
@@ -218,6 +231,21 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		return Settings{}, fmt.Errorf("%s %q: want true or false", source("webhook-allow-loopback"), raw.loopback)
 	}
 	st.X402 = raw.x402
+	if st.CatalogRefresh, err = time.ParseDuration(raw.catalogRefresh); err != nil || st.CatalogRefresh < 0 || (st.CatalogRefresh > 0 && st.CatalogRefresh < MinCatalogRefresh) {
+		return Settings{}, fmt.Errorf("%s %q: want 0 (off) or a Go duration of at least %s, such as 24h", source("catalog-refresh"), raw.catalogRefresh, MinCatalogRefresh)
+	}
+	st.CatalogSourcesURL = strings.TrimRight(raw.catalogSources, "/")
+	if st.CatalogSourcesURL != "" {
+		if err := checkHTTPURL(st.CatalogSourcesURL); err != nil {
+			return Settings{}, fmt.Errorf("%s: %w", source("catalog-sources-url"), err)
+		}
+	}
+	st.CatalogNPMRegistry = strings.TrimRight(raw.catalogNPM, "/")
+	if st.CatalogNPMRegistry == "off" {
+		st.CatalogNPMRegistry = ""
+	} else if err := checkHTTPURL(st.CatalogNPMRegistry); err != nil {
+		return Settings{}, fmt.Errorf("%s: %w", source("catalog-npm-registry"), err)
+	}
 	if st.RateLimit, err = strconv.Atoi(raw.rateLimit); err != nil || st.RateLimit < 0 {
 		return Settings{}, fmt.Errorf("%s %q: want a whole number of requests per minute, 0 for none", source("rate-limit"), raw.rateLimit)
 	}
