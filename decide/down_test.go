@@ -50,11 +50,20 @@ func TestCandidatesAreWhatOutageEmpties(t *testing.T) {
 				return len(c) == 0
 			}},
 		{name: "failover of any task", cands: ix.FailoverCandidates(FailoverQuery{Primary: "openai", Limit: 1}),
-			empty: func(l Statuses) bool { c, _, _ := ix.Failover(FailoverQuery{Primary: "openai", Limit: 10}, l); return len(c) == 0 }},
+			empty: func(l Statuses) bool {
+				c, _, _ := ix.Failover(FailoverQuery{Primary: "openai", Limit: 10}, l)
+				return len(c) == 0
+			}},
 		{name: "recommend free only", cands: ix.RecommendCandidates(RecommendQuery{FreeOnly: true, Limit: 1}), want: []string{"groq", "mistral"},
-			empty: func(l Statuses) bool { r, _, _ := ix.Recommend(RecommendQuery{FreeOnly: true, Limit: 5}, l); return len(r) == 0 }},
+			empty: func(l Statuses) bool {
+				r, _, _ := ix.Recommend(RecommendQuery{FreeOnly: true, Limit: 5}, l)
+				return len(r) == 0
+			}},
 		{name: "cheapest llm", cands: ix.CheapestCandidates(CheapestQuery{Task: "llm"}), want: []string{"anthropic", "deepseek", "groq", "mistral", "openai"},
-			empty: func(l Statuses) bool { r, _ := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1, Limit: 5}, l); return len(r) == 0 }},
+			empty: func(l Statuses) bool {
+				r, _ := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1, Limit: 5}, l)
+				return len(r) == 0
+			}},
 		{name: "cheapest llm with mmlu 80", cands: ix.CheapestCandidates(CheapestQuery{Task: "llm", MinQuality: mmlu80}), want: []string{"openai"},
 			empty: func(l Statuses) bool {
 				r, _ := ix.Cheapest(CheapestQuery{Task: "llm", Input: 1, Limit: 5, MinQuality: mmlu80}, l)
