@@ -11,8 +11,12 @@ import (
 // so that "every candidate is down" is a statement about the providers the request allows, not about all 52.
 
 // PickCandidates returns the providers (sorted) of the task's models that pass every constraint of q but the
-// live status, whatever their lifecycle stage (second-choice stages qualify when nothing else does).
+// live status, whatever their lifecycle stage (second-choice stages qualify when nothing else does); none when
+// q names an unknown provider, which Pick refuses whatever the statuses.
 func (ix *Index) PickCandidates(q PickQuery) []string {
+	if ix.checkProviders("avoid", q.Avoid) != nil {
+		return nil
+	}
 	filters := pickFilters(q)
 	seen := map[string]bool{}
 	for _, r := range ix.byPickPart[q.Task] {
@@ -27,7 +31,7 @@ func (ix *Index) PickCandidates(q PickQuery) []string {
 }
 
 // FailoverCandidates returns the providers (sorted) Failover would chain for q were every provider operational,
-// without its limit: Failover's own rules decide, so the two cannot drift apart.
+// without its limit: Failover's own rules decide, so the two cannot drift apart. None when Failover refuses q.
 func (ix *Index) FailoverCandidates(q FailoverQuery) []string {
 	q.Limit = len(ix.reg.All())
 	chain, _, err := ix.Failover(q, ix.allUp())

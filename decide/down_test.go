@@ -123,3 +123,16 @@ func TestRetryAfter(t *testing.T) {
 		})
 	}
 }
+
+func TestCandidatesOfARefusedRequest(t *testing.T) {
+	ix := testIndex(t)
+	if c := ix.PickCandidates(PickQuery{Task: "llm", Avoid: []string{"nobody"}}); c != nil {
+		t.Errorf("pick avoiding an unknown provider: %v", c)
+	}
+	if c := ix.FailoverCandidates(FailoverQuery{Primary: "nobody"}); c != nil {
+		t.Errorf("failover of an unknown primary: %v", c)
+	}
+	if c := ix.RecommendCandidates(RecommendQuery{Avoid: []string{"nobody"}}); c != nil {
+		t.Errorf("recommend avoiding an unknown provider: %v", c)
+	}
+}
