@@ -18,6 +18,15 @@ type Quality struct {
 	Score  float64
 }
 
+// fits reports whether m has a score for the metric at or above the minimum; every model fits no minimum (nil).
+func (q *Quality) fits(m *Model) bool {
+	if q == nil {
+		return true
+	}
+	s, ok := m.Scores[q.Metric]
+	return ok && s >= q.Score
+}
+
 // ParseQuality reads `metric:score`; the metric must be a benchmark name and the score a percent 0-100.
 func ParseQuality(s string) (Quality, error) {
 	metric, score, ok := strings.Cut(s, ":")
@@ -91,10 +100,8 @@ func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, str
 			if !up || secondChoice(m.Stage) != second {
 				continue
 			}
-			if q.MinQuality != nil {
-				if s, ok := m.Scores[q.MinQuality.Metric]; !ok || s < q.MinQuality.Score {
-					continue
-				}
+			if !q.MinQuality.fits(m) {
+				continue
 			}
 			var c micro
 			if m.Unit == UnitTokens {

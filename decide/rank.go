@@ -110,28 +110,16 @@ func hasCap(c seeds.ModelCapabilities, name string) bool {
 	return false
 }
 
-// Pick scores the task's priced models of providers not in outage that meet every constraint and returns the
-// best, up to 2 runners-up and a note (NothingObserved, or that only second-choice models fit; "" otherwise).
-// When nothing qualifies, the errs.NotFoundError names the constraints in the order they were applied, ending
-// with the one that left no model.
-//
-// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 8 × latencyScore + 7-day uptime
-// 4 × uptimeScore + price 10 × priceScore (the task's unit; tokens blended 3 input : 1 output) + quality 5 ×
-// the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or none) + context 1.5 ×
-// min(1, tokens/1M) + 0.5 per capability held. Rounded to 0.01; ties by provider ID, then model ID.
-func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, string, error) {
-	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
-		return PickEntry{}, nil, "", err
-	}
-	field := ix.byPickPart[q.Task]
-	if len(field) == 0 {
-		return PickEntry{}, nil, "", notFoundErr("no %s model in the catalogs (task left none)", q.Task)
-	}
-	type step struct {
-		param, phrase string
-		ok            func(m *Model, l Live) bool
-	}
-	steps := []step{{"live status", "of a provider not in outage", func(_ *Model, l Live) bool { return l.Status != StatusOutage }}}
+// step is one constraint of Pick: param names it in the error, phrase in the list of constraints applied.
+type step struct {
+	param, phrase string
+	ok            func(m *Model, l Live) bool
+}
+
+// pickFilters are Pick's constraints after the live status, in the order they apply: the candidates of a pick
+// are the models that pass them all.
+func pickFilters(q PickQuery) []step {
+	var steps []step
 	if len(q.Avoid) > 0 {
 		steps = append(steps, step{"avoid", "outside " + strings.Join(q.Avoid, ", "), func(m *Model, _ Live) bool { return !slices.Contains(q.Avoid, m.Provider) }})
 	}
@@ -161,6 +149,28 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	}
 	// Decisions stand on known prices: a model whose price for the task is unknown is no candidate.
 	steps = append(steps, step{"price", "with a known price", func(m *Model, _ Live) bool { return m.UnitPrice != nil }})
+	return steps
+}
+
+// Pick scores the task's priced models of providers not in outage that meet every constraint and returns the
+// best, up to 2 runners-up and a note (NothingObserved, or that only second-choice models fit; "" otherwise).
+// When nothing qualifies, the errs.NotFoundError names the constraints in the order they were applied, ending
+// with the one that left no model.
+//
+// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 8 × latencyScore + 7-day uptime
+// 4 × uptimeScore + price 10 × priceScore (the task's unit; tokens blended 3 input : 1 output) + quality 5 ×
+// the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or none) + context 1.5 ×
+// min(1, tokens/1M) + 0.5 per capability held. Rounded to 0.01; ties by provider ID, then model ID.
+func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, string, error) {
+	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
+		return PickEntry{}, nil, "", err
+	}
+	field := ix.byPickPart[q.Task]
+	if len(field) == 0 {
+		return PickEntry{}, nil, "", notFoundErr("no %s model in the catalogs (task left none)", q.Task)
+	}
+	steps := append([]step{{"live status", "of a provider not in outage", func(_ *Model, l Live) bool { return l.Status != StatusOutage }}},
+		pickFilters(q)...)
 	// Generally available models first; preview, beta and deprecated ones only when no generally available
 	// model passes every other step, and then the reason says so (a model its provider is retiring is no
 	// first choice for new code).

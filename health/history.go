@@ -286,6 +286,8 @@ type Premium struct {
 	Trend Trend
 	// Degraded is true when the status is operational and AvgResponseMs exceeds SlowAvgMs.
 	Degraded bool
+	// ExpectedRecovery estimates the provider's ongoing incident; nil when it has none or the sample is too small.
+	ExpectedRecovery *Recovery
 }
 
 // Premium returns the premium figures of every monitored provider at time now, keyed by provider ID.
@@ -294,9 +296,10 @@ func (s *Snapshot) Premium(now time.Time) map[string]Premium {
 	for _, inc := range s.incidentsOverlapping(now.Add(-PremiumIncidentWindow), now) {
 		recent[inc.ProviderID]++
 	}
+	ongoing := s.Ongoing(now)
 	out := make(map[string]Premium, len(s.reg.All()))
 	for _, p := range s.reg.All() {
-		pr := Premium{ProviderHealth: s.providerHealth(p.ID, now), RecentIncidents: recent[p.ID]}
+		pr := Premium{ProviderHealth: s.providerHealth(p.ID, now), RecentIncidents: recent[p.ID], ExpectedRecovery: ongoing[p.ID].Expected}
 		if observed, outages := s.uptimeCounts(p.ID, PremiumUptimeDays, now, nil); observed > 0 {
 			pr.UptimePct = pct(100 * float64(observed-outages) / float64(observed))
 		}

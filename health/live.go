@@ -259,6 +259,8 @@ type Incident struct {
 	Description string
 	// DurationMinutes runs to EndedAt, or to now while ongoing; to 0.1 minute.
 	DurationMinutes float64
+	// ExpectedRecovery is set by Incidents on ongoing incidents whose sample is large enough; nil otherwise.
+	ExpectedRecovery *Recovery
 }
 
 // IncidentSummary counts the incidents returned.
@@ -281,7 +283,8 @@ const (
 
 // Incidents returns the incidents of one provider or of all (provider "") that overlap the last hours hours
 // (1 to 168) before now: started within them, or still ongoing, or ended within them. severity is outage,
-// degraded or all. Newest first (started_at descending, ties by provider ID).
+// degraded or all. Newest first (started_at descending, ties by provider ID). Ongoing incidents carry their
+// ExpectedRecovery, estimated from every ended incident kept, not only those of the last hours.
 func (s *Snapshot) Incidents(hours int, severity, provider string, now time.Time) (IncidentReport, error) {
 	if hours < MinIncidentHours || hours > MaxIncidentHours {
 		return IncidentReport{}, errs.Input("parameter hours: must be between %d and %d", MinIncidentHours, MaxIncidentHours)
@@ -300,6 +303,9 @@ func (s *Snapshot) Incidents(hours int, severity, provider string, now time.Time
 	for _, inc := range s.incidentsOverlapping(now.Add(-time.Duration(hours)*time.Hour), now) {
 		if (provider != "" && inc.ProviderID != provider) || (severity != SeverityAll && string(inc.Severity) != severity) {
 			continue
+		}
+		if inc.Ongoing {
+			inc.ExpectedRecovery = s.ExpectedRecovery(inc.ProviderID, inc.Severity, now)
 		}
 		r.Incidents = append(r.Incidents, inc)
 		r.Summary.Total++

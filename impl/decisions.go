@@ -87,6 +87,35 @@ func (s *Server) decisionInputs(ctx context.Context) (*decide.Index, decide.Stat
 	return ix, live, nil
 }
 
+// retryAfter is the Retry-After of a decision that answered found results: when it found none and every
+// candidate (computed only then) is in outage, the smallest expected median recovery of their ongoing
+// incidents, else the poll interval (decide.RetryAfter); nil when the decision found something or some
+// candidate is not down.
+func (s *Server) retryAfter(ctx context.Context, found int, candidates func() []string, live decide.Statuses) (*int, error) {
+	if found > 0 {
+		return nil, nil
+	}
+	cands := candidates()
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	snap, err := s.health.Current(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the health view: %w", err)
+	}
+	medians := map[string]float64{}
+	for id, inc := range snap.Ongoing(s.now()) {
+		if inc.Expected != nil {
+			medians[id] = inc.Expected.MedianMinutes
+		}
+	}
+	secs, ok := decide.RetryAfter(cands, live, medians, s.deps.PollInterval)
+	if !ok {
+		return nil, nil
+	}
+	return &secs, nil
+}
+
 func quotaMissing(names []string) []api.QuotaCheckResponseMissingLimits {
 	out := make([]api.QuotaCheckResponseMissingLimits, len(names))
 	for i, n := range names {
@@ -145,13 +174,18 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 		return nil, err
 	}
 	p := req.Params
-	best, rest, note, err := ix.Pick(decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
-		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}, live)
+	pq := decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
+		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}
+	best, rest, note, err := ix.Pick(pq, live)
 	switch {
 	case errs.IsInput(err):
 		return api.GetPick400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
 	case errs.IsNotFound(err):
-		return api.GetPick404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+		wait, werr := s.retryAfter(ctx, 0, func() []string { return ix.PickCandidates(pq) }, live)
+		if werr != nil {
+			return nil, werr
+		}
+		return api.GetPick404JSONResponse{Body: api.Error(notFound(err.Error())), Headers: api.GetPick404ResponseHeaders{RetryAfter: wait}}, nil
 	case err != nil:
 		return nil, err
 	}
@@ -183,12 +217,16 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 	case err != nil:
 		return nil, err
 	}
-	out := api.GetFailover200JSONResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain)), Note: noteOf(note)}
+	wait, err := s.retryAfter(ctx, len(chain), func() []string { return ix.FailoverCandidates(q) }, live)
+	if err != nil {
+		return nil, err
+	}
+	out := api.FailoverResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain)), Note: noteOf(note)}
 	for i, e := range chain {
 		out.FailoverChain[i] = api.FailoverEntry{ProviderId: e.Provider, Status: api.ProviderStatus(e.Status), Score: e.Score,
 			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, Reason: e.Reason}
 	}
-	return out, nil
+	return api.GetFailover200JSONResponse{Body: out, Headers: api.GetFailover200ResponseHeaders{RetryAfter: wait}}, nil
 }
 
 // GetRecommend serves the recommended operational providers.
@@ -211,12 +249,16 @@ func (s *Server) GetRecommend(ctx context.Context, req api.GetRecommendRequestOb
 	case err != nil:
 		return nil, err
 	}
-	out := api.GetRecommend200JSONResponse{Recommendations: make([]api.RecommendEntry, len(recs)), Note: noteOf(note)}
+	wait, err := s.retryAfter(ctx, len(recs), func() []string { return ix.RecommendCandidates(q) }, live)
+	if err != nil {
+		return nil, err
+	}
+	out := api.RecommendResponse{Recommendations: make([]api.RecommendEntry, len(recs)), Note: noteOf(note)}
 	for i, e := range recs {
 		out.Recommendations[i] = api.RecommendEntry{Id: e.Provider, Name: e.Name, Status: api.ProviderStatus(e.Status),
 			ResponseTimeMs: e.ResponseTimeMs, Score: e.Score, Reason: e.Reason}
 	}
-	return out, nil
+	return api.GetRecommend200JSONResponse{Body: out, Headers: api.GetRecommend200ResponseHeaders{RetryAfter: wait}}, nil
 }
 
 func decScore(scores map[string]float64, name string) *float64 {
@@ -287,13 +329,17 @@ func (s *Server) GetCheapest(ctx context.Context, req api.GetCheapestRequestObje
 		q.MinQuality = &mq
 	}
 	res, note := ix.Cheapest(q, live)
-	out := api.GetCheapest200JSONResponse{Results: make([]api.CheapestResult, len(res)), Note: noteOf(note)}
+	wait, err := s.retryAfter(ctx, len(res), func() []string { return ix.CheapestCandidates(q) }, live)
+	if err != nil {
+		return nil, err
+	}
+	out := api.CheapestResponse{Results: make([]api.CheapestResult, len(res)), Note: noteOf(note)}
 	for i, r := range res {
 		out.Results[i] = api.CheapestResult{ProviderId: r.Provider, Model: r.Model, Status: api.ProviderStatus(r.Status),
 			EstimatedCostUsd: r.CostUSD, InputPer1mUsd: r.InputPer1M, OutputPer1mUsd: r.OutputPer1M, PriceUnit: api.PriceUnit(r.Unit),
 			UnitPriceUsd: &r.UnitPrice, QualityScore: r.Quality, FreeTier: r.FreeTier}
 	}
-	return out, nil
+	return api.GetCheapest200JSONResponse{Body: out, Headers: api.GetCheapest200ResponseHeaders{RetryAfter: wait}}, nil
 }
 
 // GetCostEstimate serves the cost of a token volume on one provider's model.

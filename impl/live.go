@@ -237,10 +237,18 @@ func (s *Server) GetIncidents(ctx context.Context, req api.GetIncidentsRequestOb
 	for i, inc := range r.Incidents {
 		out.Incidents[i] = api.Incident{
 			ProviderId: inc.ProviderID, Severity: api.IncidentSeverity(inc.Severity), StartedAt: inc.StartedAt,
-			EndedAt: inc.EndedAt, DurationMinutes: inc.DurationMinutes, Ongoing: inc.Ongoing,
+			EndedAt: inc.EndedAt, DurationMinutes: inc.DurationMinutes, Ongoing: inc.Ongoing, ExpectedRecovery: expectedRecovery(inc.ExpectedRecovery),
 		}
 	}
 	return out, nil
+}
+
+// expectedRecovery is the document's form of a recovery estimate; nil stays nil (null).
+func expectedRecovery(r *health.Recovery) *api.ExpectedRecovery {
+	if r == nil {
+		return nil
+	}
+	return &api.ExpectedRecovery{MedianMinutes: r.MedianMinutes, P80Minutes: r.P80Minutes, SampleSize: r.SampleSize, BasedOn: r.BasedOn}
 }
 
 // GetUptimeHistory serves one provider's daily uptime over a period.

@@ -113,7 +113,7 @@ func (s *Server) premiumHealth(ctx context.Context) (api.HealthPremiumResponse, 
 			Status: api.ProviderStatus(p.Status), LastChecked: p.LastChecked, ResponseTimeMs: p.ResponseTimeMs,
 			UptimePct: p.UptimePct, AvgResponseMs: p.AvgResponseMs, P95ResponseMs: p.P95ResponseMs,
 			RecentIncidents: p.RecentIncidents, RateLimitRisk: api.PremiumProviderHealthRateLimitRisk(p.RateLimitRisk),
-			Trend: api.PremiumProviderHealthTrend(p.Trend), Degraded: p.Degraded,
+			Trend: api.PremiumProviderHealthTrend(p.Trend), Degraded: p.Degraded, ExpectedRecovery: expectedRecovery(p.ExpectedRecovery),
 		}
 	}
 	return body, nil

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/switchboard/switchboard/config"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/seeds"
@@ -35,6 +36,9 @@ type Deps struct {
 	Payments x402.Config
 	// WebhookAllowLoopback lets webhook callbacks point at this machine (SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK).
 	WebhookAllowLoopback bool
+	// PollInterval is the time between poll cycles (config.DefaultPollInterval when not positive): the
+	// Retry-After of a decision whose candidates are all down when no recovery estimate is known.
+	PollInterval time.Duration
 }
 
 // Server implements every operation of the document: the assertion below fails to compile when one is missing.
@@ -65,6 +69,9 @@ func New(deps Deps) *Server {
 	}
 	if deps.Providers == nil {
 		deps.Providers = seeds.Providers()
+	}
+	if deps.PollInterval <= 0 {
+		deps.PollInterval = config.DefaultPollInterval
 	}
 	catalogs := catalogsFor(deps.Providers)
 	if deps.Health == nil {

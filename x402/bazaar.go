@@ -173,15 +173,25 @@ func extension(d Discovery, input, inputProps map[string]any, required ...string
 // indexers run it, warns about each).
 var openAPIFormats = map[string]bool{"int32": true, "int64": true, "float": true, "double": true}
 
+// numericBounds are the JSON Schema keywords that bound a number.
+var numericBounds = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+
 // trimSchema makes the bazaar copy of a decoded schema small enough for a response header, in place: it drops
 // descriptions (the OpenAPI document keeps them; a PAYMENT-REQUIRED header of several kilobytes can exceed the
-// header buffers of common proxies) and OpenAPI-only formats. names is true where v maps names to schemas
-// (properties, $defs): there a key is a name, not a keyword, and stays.
+// header buffers of common proxies), OpenAPI-only formats, numeric bounds and `additionalProperties: false`
+// (they validate an answer but say nothing of its shape, the part discovery needs). names is true where v maps
+// names to schemas (properties, $defs): there a key is a name, not a keyword, and stays.
 func trimSchema(v any, names bool) {
 	switch v := v.(type) {
 	case map[string]any:
 		if !names {
 			delete(v, "description")
+			for _, k := range numericBounds {
+				delete(v, k)
+			}
+			if closed, ok := v["additionalProperties"].(bool); ok && !closed {
+				delete(v, "additionalProperties")
+			}
 			if f, ok := v["format"].(string); ok && openAPIFormats[f] {
 				delete(v, "format")
 			}

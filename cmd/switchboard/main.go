@@ -172,7 +172,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	h, err := server.NewHandler(ctx, server.Options{
 		Pages: pages,
 		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
-			WebhookAllowLoopback: st.WebhookAllowLoopback}),
+			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval}),
 		Store:      s,
 		Logger:     log,
 		Metrics:    mx.Handler(),

@@ -170,7 +170,7 @@ func mcpLocal(ctx context.Context, st mcpSettings, log *slog.Logger, stdin io.Re
 	if err := view.Refresh(ctx, time.Now()); err != nil {
 		return fmt.Errorf("loading the health view: %w", err)
 	}
-	api := impl.New(impl.Deps{Store: s, Logger: log, Providers: reg, Health: view})
+	api := impl.New(impl.Deps{Store: s, Logger: log, Providers: reg, Health: view, PollInterval: st.pollInterval})
 	if _, err := server.NewHandler(ctx, server.Options{API: api, Store: s, Logger: log}); err != nil {
 		return err
 	}

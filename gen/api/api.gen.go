@@ -2873,6 +2873,21 @@ type ErrorCodesResponse struct {
 	Meta ErrorCodesMeta `json:"meta"`
 }
 
+// ExpectedRecovery How long an ongoing incident may last, read from the durations of the same provider's past incidents of the same severity (outage or degraded) that ended in the last 7 days (all the incidents the service keeps in its live view; the lookback does not depend on `hours`). Percentiles by the nearest-rank method: the smallest past duration with at least that share of the sample at or below it, so each figure is a duration that was observed (with an even sample the median is the lower middle value). Only ended incidents count. With fewer than 5 of them there is no estimate and the field is null, never a guess.
+type ExpectedRecovery struct {
+	// BasedOn The sample in words: `<provider ID> <severity> incidents ended in the last 7 days`, for example `openai outage incidents ended in the last 7 days`.
+	BasedOn string `json:"based_on"`
+
+	// MedianMinutes Median (nearest-rank 50th percentile) of the past durations, in minutes to 0.1.
+	MedianMinutes float64 `json:"median_minutes"`
+
+	// P80Minutes Nearest-rank 80th percentile of the past durations, in minutes to 0.1.
+	P80Minutes float64 `json:"p80_minutes"`
+
+	// SampleSize Number of past ended incidents of the provider and severity the figures come from.
+	SampleSize int `json:"sample_size"`
+}
+
 // FailoverEntry One alternative provider.
 type FailoverEntry struct {
 	// InputPer1mUsd Lowest input price of the provider's matching models in USD per 1M tokens; null when unknown.
@@ -3302,6 +3317,9 @@ type Incident struct {
 
 	// EndedAt Addition decided in DESIGN.md: time of the check that ended the incident (ISO 8601); null while ongoing.
 	EndedAt *time.Time `json:"ended_at"`
+
+	// ExpectedRecovery For an ongoing incident, how long it may last in total (from `started_at`), from the provider's past incidents of the same severity (see `ExpectedRecovery`); null when fewer than 5 such incidents ended in the last 7 days. Always null on an ended incident (`ongoing` false), whose duration is known.
+	ExpectedRecovery *ExpectedRecovery `json:"expected_recovery"`
 
 	// Ongoing Whether the incident continues.
 	Ongoing bool `json:"ongoing"`
@@ -4517,6 +4535,9 @@ type PremiumProviderHealth struct {
 
 	// Degraded True if the provider is operational but its average poll latency exceeds 3 seconds; false otherwise (also when there is no sample).
 	Degraded bool `json:"degraded"`
+
+	// ExpectedRecovery When the provider is in an incident now, how long that incident may last in total, from its past incidents of the same severity that ended in the last 7 days (see `ExpectedRecovery`, as on the ongoing incidents of `GET /incidents`). Null when the provider is in no incident, or when fewer than 5 such past incidents ended in the last 7 days.
+	ExpectedRecovery *ExpectedRecovery `json:"expected_recovery"`
 
 	// LastChecked Time of the last poll that produced an observation (ISO 8601); null when the provider was never polled successfully.
 	LastChecked *time.Time `json:"last_checked"`
@@ -8433,14 +8454,14 @@ type ClientInterface interface {
 	//
 	// Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 	//
-	// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
+	// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend, the `degraded` flag (operational but average latency over 3 seconds) and, for a provider in an incident now, `expected_recovery` (median and p80 minutes of its past incidents of the same severity in the last 7 days, null under 5 of them). All latencies are poll times of the provider's status page, not the provider's API latency.
 	//
 	// Corresponds with GET /health/premium (the `GetHealthPremium` operationId).
 	GetHealthPremium(ctx context.Context, params *GetHealthPremiumParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetIncidents Outages and degradations
 	//
-	// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents.
+	// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents. Each ongoing incident carries `expected_recovery`: the median and 80th percentile (nearest rank) of the durations of the same provider's past incidents of the same severity, with the sample size, taken from every incident that ended in the last 7 days whatever `hours` is; null with fewer than 5 of them, and always null on ended incidents.
 	//
 	// Corresponds with GET /incidents (the `GetIncidents` operationId).
 	GetIncidents(ctx context.Context, params *GetIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9473,7 +9494,7 @@ func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (
 //
 // Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 //
-// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
+// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend, the `degraded` flag (operational but average latency over 3 seconds) and, for a provider in an incident now, `expected_recovery` (median and p80 minutes of its past incidents of the same severity in the last 7 days, null under 5 of them). All latencies are poll times of the provider's status page, not the provider's API latency.
 //
 // Corresponds with GET /health/premium (the `GetHealthPremium` operationId).
 func (c *Client) GetHealthPremium(ctx context.Context, params *GetHealthPremiumParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9490,7 +9511,7 @@ func (c *Client) GetHealthPremium(ctx context.Context, params *GetHealthPremiumP
 
 // GetIncidents Outages and degradations
 //
-// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents.
+// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents. Each ongoing incident carries `expected_recovery`: the median and 80th percentile (nearest rank) of the durations of the same provider's past incidents of the same severity, with the sample size, taken from every incident that ended in the last 7 days whatever `hours` is; null with fewer than 5 of them, and always null on ended incidents.
 //
 // Corresponds with GET /incidents (the `GetIncidents` operationId).
 func (c *Client) GetIncidents(ctx context.Context, params *GetIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -17959,7 +17980,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 	//
-	// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
+	// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend, the `degraded` flag (operational but average latency over 3 seconds) and, for a provider in an incident now, `expected_recovery` (median and p80 minutes of its past incidents of the same severity in the last 7 days, null under 5 of them). All latencies are poll times of the provider's status page, not the provider's API latency.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -17968,7 +17989,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetIncidentsWithResponse Outages and degradations
 	//
-	// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents.
+	// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents. Each ongoing incident carries `expected_recovery`: the median and 80th percentile (nearest rank) of the durations of the same provider's past incidents of the same severity, with the sample size, taken from every incident that ended in the last 7 days whatever `hours` is; null with fewer than 5 of them, and always null on ended incidents.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19347,6 +19368,11 @@ func (r GetApiChangelogResponse) ContentType() string {
 	return ""
 }
 
+// GetCheapestResponse200Headers the declared response headers of an HTTP 200 response for GetCheapest
+type GetCheapestResponse200Headers struct {
+	RetryAfter *int
+}
+
 // GetCheapestResponse304Headers the declared response headers of an HTTP 304 response for GetCheapest
 type GetCheapestResponse304Headers struct {
 	ETag *string
@@ -19375,6 +19401,8 @@ type GetCheapestResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetCheapestResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetCheapestResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -20497,6 +20525,11 @@ func (r GetErrorCodesResponse) ContentType() string {
 	return ""
 }
 
+// GetFailoverResponse200Headers the declared response headers of an HTTP 200 response for GetFailover
+type GetFailoverResponse200Headers struct {
+	RetryAfter *int
+}
+
 // GetFailoverResponse304Headers the declared response headers of an HTTP 304 response for GetFailover
 type GetFailoverResponse304Headers struct {
 	ETag *string
@@ -20527,6 +20560,8 @@ type GetFailoverResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetFailoverResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetFailoverResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -23101,6 +23136,11 @@ type GetPickResponse304Headers struct {
 	ETag *string
 }
 
+// GetPickResponse404Headers the declared response headers of an HTTP 404 response for GetPick
+type GetPickResponse404Headers struct {
+	RetryAfter *int
+}
+
 // GetPickResponse429Headers the declared response headers of an HTTP 429 response for GetPick
 type GetPickResponse429Headers struct {
 	RetryAfter *int
@@ -23119,7 +23159,7 @@ type GetPickResponse struct {
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *BadRequest
 	// JSON404 the response for an HTTP 404 `application/json` response
-	JSON404 *NotFound
+	JSON404 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23128,6 +23168,8 @@ type GetPickResponse struct {
 	JSON503 *ServiceUnavailable
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetPickResponse304Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPickResponse404Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPickResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -23145,7 +23187,7 @@ func (r GetPickResponse) GetJSON400() *BadRequest {
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
-func (r GetPickResponse) GetJSON404() *NotFound {
+func (r GetPickResponse) GetJSON404() *Error {
 	return r.JSON404
 }
 
@@ -23969,6 +24011,11 @@ func (r GetRateLimitsResponse) ContentType() string {
 	return ""
 }
 
+// GetRecommendResponse200Headers the declared response headers of an HTTP 200 response for GetRecommend
+type GetRecommendResponse200Headers struct {
+	RetryAfter *int
+}
+
 // GetRecommendResponse304Headers the declared response headers of an HTTP 304 response for GetRecommend
 type GetRecommendResponse304Headers struct {
 	ETag *string
@@ -23999,6 +24046,8 @@ type GetRecommendResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetRecommendResponse200Headers
 	// Headers304 the parsed response headers for an HTTP 304 response
 	Headers304 *GetRecommendResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -26543,7 +26592,7 @@ func (c *ClientWithResponses) GetHealthWithResponse(ctx context.Context, reqEdit
 //
 // Paid endpoint: 0.001 USD per call in USDC, x402 scheme `exact` (an EIP-3009 `TransferWithAuthorization` signed with EIP-712), protocol v2 and v1 side by side. Without a payment the answer is 402 with the requirements twice: x402 v2 in the `PAYMENT-REQUIRED` header (base64 of the `PaymentRequiredV2` JSON: CAIP-2 `network` such as `eip155:8453`, `amount`, `resource`, and the `bazaar` discovery extension) and x402 v1 in the JSON body (`PaymentRequired`). A v2 client repeats the request with its payment in `PAYMENT-SIGNATURE`, a v1 client in `X-PAYMENT`. The server checks the payment locally (signature, payee, amount, time window, network, asset, nonce not used before), has the facilitator verify it in the version it was made in, computes the answer, settles only when the answer is 2xx, and returns the receipt in `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). An authorization pays for one answer only: a replay, in either version, is refused with 402. No key or other authentication is involved: a generic OpenAPI client or proxy sees a plain 402. Over MCP the same payment is the tool `service_health_premium`, paid in `params._meta["x402/payment"]` as x402's MCP transport specifies.
 //
-// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend and the `degraded` flag (operational but average latency over 3 seconds). All latencies are poll times of the provider's status page, not the provider's API latency.
+// The paid response has the same envelope as `GET /health` (`timestamp`, `providers` map keyed by provider ID, so no order, `summary`); each provider carries the health fields plus the premium additions: 30-day uptime percent (0-100), average and 95th-percentile poll response time in ms, incidents in the last 7 days, rate-limit risk, latency trend, the `degraded` flag (operational but average latency over 3 seconds) and, for a provider in an incident now, `expected_recovery` (median and p80 minutes of its past incidents of the same severity in the last 7 days, null under 5 of them). All latencies are poll times of the provider's status page, not the provider's API latency.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26558,7 +26607,7 @@ func (c *ClientWithResponses) GetHealthPremiumWithResponse(ctx context.Context, 
 
 // GetIncidentsWithResponse Outages and degradations
 //
-// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents.
+// Incidents that started or were ongoing within the last `hours` hours (1 to 168, default 24). An incident is one maximal run of consecutive non-operational checks of a provider (consecutive bad checks are collapsed into one); its severity is the worst seen. Duration in minutes. Sorted newest first (by `started_at` descending, ties by provider ID ascending). `summary` counts the returned incidents. Each ongoing incident carries `expected_recovery`: the median and 80th percentile (nearest rank) of the durations of the same provider's past incidents of the same severity, with the sample size, taken from every incident that ended in the last 7 days whatever `hours` is; null with fewer than 5 of them, and always null on ended incidents.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28297,6 +28346,16 @@ func ParseGetCheapestResponse(rsp *http.Response) (*GetCheapestResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetCheapestResponse200Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetCheapestResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -29454,6 +29513,16 @@ func ParseGetFailoverResponse(rsp *http.Response) (*GetFailoverResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetFailoverResponse200Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetFailoverResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -32026,7 +32095,7 @@ func ParseGetPickResponse(rsp *http.Response) (*GetPickResponse, error) {
 		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
-		var dest NotFound
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -32066,6 +32135,16 @@ func ParseGetPickResponse(rsp *http.Response) (*GetPickResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers304 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPickResponse404Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers404 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPickResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -32929,6 +33008,16 @@ func ParseGetRecommendResponse(rsp *http.Response) (*GetRecommendResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetRecommendResponse200Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 304:
 		var headers GetRecommendResponse304Headers
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
@@ -42765,15 +42854,25 @@ type GetCheapestResponseObject interface {
 	VisitGetCheapestResponse(w http.ResponseWriter) error
 }
 
-type GetCheapest200JSONResponse CheapestResponse
+type GetCheapest200ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type GetCheapest200JSONResponse struct {
+	Body    CheapestResponse
+	Headers GetCheapest200ResponseHeaders
+}
 
 func (response GetCheapest200JSONResponse) VisitGetCheapestResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -44033,15 +44132,25 @@ type GetFailoverResponseObject interface {
 	VisitGetFailoverResponse(w http.ResponseWriter) error
 }
 
-type GetFailover200JSONResponse FailoverResponse
+type GetFailover200ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type GetFailover200JSONResponse struct {
+	Body    FailoverResponse
+	Headers GetFailover200ResponseHeaders
+}
 
 func (response GetFailover200JSONResponse) VisitGetFailoverResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -46991,15 +47100,25 @@ func (response GetPick400JSONResponse) VisitGetPickResponse(w http.ResponseWrite
 	return err
 }
 
-type GetPick404JSONResponse struct{ NotFoundJSONResponse }
+type GetPick404ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type GetPick404JSONResponse struct {
+	Body    Error
+	Headers GetPick404ResponseHeaders
+}
 
 func (response GetPick404JSONResponse) VisitGetPickResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
@@ -47925,15 +48044,25 @@ type GetRecommendResponseObject interface {
 	VisitGetRecommendResponse(w http.ResponseWriter) error
 }
 
-type GetRecommend200JSONResponse RecommendResponse
+type GetRecommend200ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type GetRecommend200JSONResponse struct {
+	Body    RecommendResponse
+	Headers GetRecommend200ResponseHeaders
+}
 
 func (response GetRecommend200JSONResponse) VisitGetRecommendResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
