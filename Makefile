@@ -16,9 +16,10 @@ NODE_OK := node_modules/.installed
 
 .PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go test-mcp generate check-generated lint lint-spec bench fuzz soak tools clean docs-assets
 
-## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db)
+## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db); the catalogs
+## refresh from their upstream sources once a day (SWITCHBOARD_CATALOG_REFRESH, 0 turns it off)
 run:
-	$(GO) run ./cmd/switchboard serve
+	SWITCHBOARD_CATALOG_REFRESH=$${SWITCHBOARD_CATALOG_REFRESH:-24h} $(GO) run ./cmd/switchboard serve
 
 ## demo: the simulator and the service side by side; a provider goes down and recovers within a minute
 demo: build

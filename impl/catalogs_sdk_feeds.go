@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -211,6 +212,35 @@ func changelogWindow(now time.Time, days int) (from, to time.Time) {
 	return to.AddDate(0, 0, -days), to
 }
 
+// mergeChangelog adds the refresh's entries to the derived ones, in the feed's order: date descending, then
+// provider ID and title ascending.
+func mergeChangelog(derived, fresh []api.ApiChangelogRecord) []api.ApiChangelogRecord {
+	out := make([]api.ApiChangelogRecord, 0, len(derived)+len(fresh))
+	out = append(append(out, derived...), fresh...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if !a.Date.Equal(b.Date.Time) {
+			return a.Date.After(b.Date.Time)
+		}
+		if a.ProviderId != b.ProviderId {
+			return a.ProviderId < b.ProviderId
+		}
+		return a.Title < b.Title
+	})
+	return out
+}
+
+// addSources appends the sources of more that list does not hold yet.
+func addSources(list, more []api.Source) []api.Source {
+	out := slices.Clone(list)
+	for _, s := range more {
+		if !slices.ContainsFunc(out, func(x api.Source) bool { return x.Id == s.Id }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // changelogCounts are the meta counts of the entries matching a request, before `limit`.
 func changelogCounts(recs []api.ApiChangelogRecord) (api.ApiChangelogByType, api.ApiChangelogByImpact) {
 	var byType api.ApiChangelogByType
@@ -247,7 +277,20 @@ func (s *Server) GetApiChangelog(ctx context.Context, req api.GetApiChangelogReq
 	p := req.Params
 	limit := orDefault(p.Limit, defaultAPIChangelogLimit)
 	from, to := changelogWindow(s.now(), orDefault(p.Days, defaultAPIChangelogDays))
+	var fresh []api.ApiChangelogRecord
+	var freshSources []api.Source
+	if s.deps.Store != nil && (p.Provider == nil || s.deps.Providers.Known(*p.Provider)) {
+		var err error
+		fresh, freshSources, err = s.refreshEntries(ctx, refreshFilter{provider: orDefault(p.Provider, ""), typ: p.Type, impact: p.Impact, from: from, to: to})
+		if err != nil {
+			return nil, err
+		}
+	}
 	ok := func(recs []api.ApiChangelogRecord, m listMeta) api.GetApiChangelogResponseObject {
+		if len(fresh) > 0 {
+			recs = mergeChangelog(recs, fresh)
+			m.Sources = addSources(m.Sources, freshSources)
+		}
 		byType, byImpact := changelogCounts(recs)
 		return api.GetApiChangelog200JSONResponse{
 			Changelog: recs[:min(limit, len(recs))],

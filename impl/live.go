@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/errs"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
+	"github.com/switchboard/switchboard/seeds"
 )
 
 // DefaultHealthMaxAge is the age after which the health view New makes reloads itself in the background, so that
@@ -79,8 +80,12 @@ func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (a
 		return encodedHealth(c.body), nil
 	}
 	r := snap.Health(t)
+	cats, err := s.catalogsState()
+	if err != nil {
+		return nil, err
+	}
 	body := api.HealthResponse{Timestamp: t, Providers: make(map[string]api.ProviderHealth, len(r.Providers)), Summary: summary(r.Summary),
-		Poller: pollerState(snap.Poller(t, r))}
+		Poller: pollerState(snap.Poller(t, r)), Catalogs: cats}
 	for id, h := range r.Providers {
 		body.Providers[id] = api.ProviderHealth{Status: api.ProviderStatus(h.Status), LastChecked: h.LastChecked, ResponseTimeMs: h.ResponseTimeMs}
 	}
@@ -90,6 +95,18 @@ func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (a
 	}
 	s.healthBody.Store(&cachedHealth{snap: snap, second: t.Unix(), body: b})
 	return encodedHealth(b), nil
+}
+
+// catalogsState is the catalogs part of /health.
+func (s *Server) catalogsState() (api.CatalogsState, error) {
+	if s.deps.Catalogs != nil {
+		return s.deps.Catalogs(), nil
+	}
+	set, err := seeds.Current()
+	if err != nil {
+		return api.CatalogsState{}, fmt.Errorf("reading the catalogs: %w", err)
+	}
+	return api.CatalogsState{Refresh: api.CatalogsStateRefreshOff, Origin: api.CatalogsStateOrigin(set.Origin()), Digest: set.Digest()}, nil
 }
 
 func pollerState(p health.PollerState) api.PollerState {

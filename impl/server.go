@@ -36,6 +36,9 @@ type Deps struct {
 	Payments x402.Config
 	// WebhookAllowLoopback lets webhook callbacks point at this machine (SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK).
 	WebhookAllowLoopback bool
+	// Catalogs reports the catalogs in service and their run-time refresh for /health (the server command
+	// wires the refresher's state); nil: the catalogs in service with the refresh off.
+	Catalogs func() api.CatalogsState
 	// PollInterval is the time between poll cycles (config.DefaultPollInterval when not positive): the
 	// Retry-After of a decision whose candidates are all down when no recovery estimate is known.
 	PollInterval time.Duration

@@ -5,6 +5,9 @@ import (
 	"math"
 	"sort"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
 )
@@ -22,24 +25,7 @@ var EventTypes = []string{EventPriceChanged, EventModelAdded, EventModelDeprecat
 
 // EventPayload is the payload of a catalog event (the OpenAPI CatalogEventPayload schema): the fields of its type
 // are set, the others null.
-type EventPayload struct {
-	ProviderID string `json:"provider_id"`
-	ModelID    string `json:"model_id"`
-	// catalog.price_changed: the base prices per 1M tokens before and after, and the change in percent (null when
-	// the old price was 0 or unknown).
-	OldInputPer1M   *float64 `json:"old_input_per_1m_tokens"`
-	NewInputPer1M   *float64 `json:"new_input_per_1m_tokens"`
-	InputChangePct  *float64 `json:"input_change_pct"`
-	OldOutputPer1M  *float64 `json:"old_output_per_1m_tokens"`
-	NewOutputPer1M  *float64 `json:"new_output_per_1m_tokens"`
-	OutputChangePct *float64 `json:"output_change_pct"`
-	// catalog.model_added: the model's task and context window.
-	Task          *string `json:"task"`
-	ContextWindow *int    `json:"context_window"`
-	// catalog.model_deprecated and catalog.model_sunset: the shutdown day and the replacement the provider names.
-	SunsetDate  *string `json:"sunset_date"`
-	Replacement *string `json:"replacement_model"`
-}
+type EventPayload = api.CatalogEventPayload
 
 type priceRec struct {
 	ProviderID string `json:"provider_id"`
@@ -58,11 +44,11 @@ type modelRec struct {
 }
 
 type deprecationRec struct {
-	ProviderID  string  `json:"provider_id"`
-	ModelID     string  `json:"model_id"`
-	Status      string  `json:"status"`
-	SunsetDate  *string `json:"sunset_date"`
-	Replacement *string `json:"replacement_model"`
+	ProviderID  string              `json:"provider_id"`
+	ModelID     string              `json:"model_id"`
+	Status      string              `json:"status"`
+	SunsetDate  *openapi_types.Date `json:"sunset_date"`
+	Replacement *string             `json:"replacement_model"`
 }
 
 func keyed[T any](set *seeds.Set, name string, key func(*T) string) (map[string]*T, error) {
@@ -95,7 +81,7 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, store.CatalogEvent{Type: typ, ProviderID: p.ProviderID, ModelID: p.ModelID, Payload: b})
+		out = append(out, store.CatalogEvent{Type: typ, ProviderID: p.ProviderId, ModelID: p.ModelId, Payload: b})
 		return nil
 	}
 	pk := func(r *priceRec) string { return r.ProviderID + "/" + r.Model }
@@ -113,9 +99,9 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 			continue
 		}
 		if err := add(EventPriceChanged, EventPayload{
-			ProviderID: n.ProviderID, ModelID: n.Model,
-			OldInputPer1M: o.Pricing.In, NewInputPer1M: n.Pricing.In, InputChangePct: pct(o.Pricing.In, n.Pricing.In),
-			OldOutputPer1M: o.Pricing.Out, NewOutputPer1M: n.Pricing.Out, OutputChangePct: pct(o.Pricing.Out, n.Pricing.Out),
+			ProviderId: n.ProviderID, ModelId: n.Model,
+			OldInputPer1mTokens: o.Pricing.In, NewInputPer1mTokens: n.Pricing.In, InputChangePct: pct(o.Pricing.In, n.Pricing.In),
+			OldOutputPer1mTokens: o.Pricing.Out, NewOutputPer1mTokens: n.Pricing.Out, OutputChangePct: pct(o.Pricing.Out, n.Pricing.Out),
 		}); err != nil {
 			return nil, err
 		}
@@ -135,7 +121,7 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 		}
 		n := newM[k]
 		task := n.Task
-		if err := add(EventModelAdded, EventPayload{ProviderID: n.ProviderID, ModelID: n.ModelID, Task: &task, ContextWindow: n.ContextWindow}); err != nil {
+		if err := add(EventModelAdded, EventPayload{ProviderId: n.ProviderID, ModelId: n.ModelID, Task: &task, ContextWindow: n.ContextWindow}); err != nil {
 			return nil, err
 		}
 	}
@@ -150,12 +136,12 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 	}
 	for _, k := range sortedKeys(newD) {
 		n, o := newD[k], oldD[k]
-		p := EventPayload{ProviderID: n.ProviderID, ModelID: n.ModelID, SunsetDate: n.SunsetDate, Replacement: n.Replacement}
+		p := EventPayload{ProviderId: n.ProviderID, ModelId: n.ModelID, SunsetDate: n.SunsetDate, ReplacementModel: n.Replacement}
 		switch {
 		case n.Status == "sunset" && (o == nil || o.Status != "sunset"):
 			err = add(EventModelSunset, p)
 		case (n.Status == "deprecated" || n.Status == "warning") &&
-			(o == nil || o.Status == "active" || !sameString(o.SunsetDate, n.SunsetDate)):
+			(o == nil || o.Status == "active" || !sameDay(o.SunsetDate, n.SunsetDate)):
 			err = add(EventModelDeprecated, p)
 		}
 		if err != nil {
@@ -193,11 +179,11 @@ func samePrice(a, b *float64) bool {
 	return math.Abs(*a-*b) < 1e-6
 }
 
-func sameString(a, b *string) bool {
+func sameDay(a, b *openapi_types.Date) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return *a == *b
+	return a.Equal(b.Time)
 }
 
 // pct is the change from a to b in percent, rounded to 0.01; nil when a is unknown or 0, or b unknown.

@@ -26,8 +26,8 @@ type SourceHost struct {
 
 // The changes the fake source makes, on models whose price and lifecycle come from litellm alone.
 const (
-	changedModel    = "ministral-3-8b-2512"  // input 0.15 -> 0.30 USD per 1M tokens
-	deprecatedModel = "ministral-3-3b-2512"  // gets a litellm deprecation_date
+	changedModel    = "ministral-3-8b-2512" // input 0.15 -> 0.30 USD per 1M tokens
+	deprecatedModel = "ministral-3-3b-2512" // gets a litellm deprecation_date
 	sunsetDay       = "2027-03-31"
 )
 
@@ -145,9 +145,9 @@ func TestRefresh(t *testing.T) {
 				}
 				switch {
 				case ev.Type == refresh.EventPriceChanged && ev.ModelID == changedModel:
-					priced = p.OldInputPer1M != nil && *p.OldInputPer1M == before && *p.NewInputPer1M == 0.3 && p.InputChangePct != nil && *p.InputChangePct == 100
+					priced = p.OldInputPer1mTokens != nil && *p.OldInputPer1mTokens == before && *p.NewInputPer1mTokens == 0.3 && p.InputChangePct != nil && *p.InputChangePct == 100
 				case ev.Type == refresh.EventModelDeprecated && ev.ModelID == deprecatedModel:
-					deprecated = p.SunsetDate != nil && *p.SunsetDate == sunsetDay
+					deprecated = p.SunsetDate != nil && p.SunsetDate.Format(time.DateOnly) == sunsetDay
 				case ev.Type == refresh.EventPriceChanged && ev.ProviderID == "mistral":
 					t.Errorf("a price change nobody made: %s", ev.Payload)
 				}

@@ -27,7 +27,8 @@ import (
 )
 
 // The event types of the contract.
-var EventTypes = []string{"provider.down", "provider.up", "provider.degraded", "incident.new", "incident.resolved"}
+var EventTypes = []string{"provider.down", "provider.up", "provider.degraded", "incident.new", "incident.resolved",
+	"catalog.price_changed", "catalog.model_added", "catalog.model_deprecated", "catalog.model_sunset"}
 
 // Limits of a subscription, as the OpenAPI document states them.
 const (

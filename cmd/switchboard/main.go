@@ -27,10 +27,12 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/config"
+	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/metrics"
 	"github.com/switchboard/switchboard/poller"
+	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/simulator"
@@ -163,6 +165,17 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	if err := view.Refresh(ctx, time.Now()); err != nil {
 		return fmt.Errorf("loading the health view: %w", err)
 	}
+	// The catalog refresher loads the newest stored build at once (a restart keeps refreshed catalogs) and, when
+	// SWITCHBOARD_CATALOG_REFRESH is set, rebuilds on that interval; hooks is set before it runs.
+	var hooks *webhooks.Worker
+	catalogs, err := refresh.New(refresh.Options{
+		Interval: st.CatalogRefresh, SourcesBaseURL: st.CatalogSourcesURL, NPMRegistry: st.CatalogNPMRegistry,
+		Store: s, Logger: log.With("component", "catalogs"),
+		OnInstall: func(*seeds.Set) { hooks.Notify() }, // the refresh's events go out now
+	})
+	if err != nil {
+		return fmt.Errorf("starting the catalog refresh: %w", err)
+	}
 	mx := metrics.New(metrics.Options{Health: view, Logger: log})
 	payments.OnOutcome = mx.ObservePayment
 	pages, err := web.New(web.Options{Health: view, Logger: log})
@@ -172,7 +185,8 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	h, err := server.NewHandler(ctx, server.Options{
 		Pages: pages,
 		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
-			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval}),
+			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval,
+			Catalogs: func() api.CatalogsState { return catalogsState(catalogs.State()) }}),
 		Store:      s,
 		Logger:     log,
 		Metrics:    mx.Handler(),
@@ -189,7 +203,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	}
 	// The webhook worker drains the outbox the poller writes. It runs on a context the signal does not cancel:
 	// it is stopped after the HTTP server has drained, and on any early return before the store closes.
-	hooks, err := webhooks.New(webhooks.Config{
+	hooks, err = webhooks.New(webhooks.Config{
 		AllowLoopback: st.WebhookAllowLoopback,
 		UserAgent:     "Switchboard-Webhooks/" + version() + " (+https://github.com/switchboard/switchboard)",
 		Logger:        log.With("component", "webhooks"),
@@ -202,6 +216,13 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		return err
 	}
 	defer stopWebhooks(hooks, log)
+	catalogsCtx, stopCatalogs := context.WithCancel(ctx)
+	catalogsDone := make(chan struct{})
+	go func() {
+		defer close(catalogsDone)
+		catalogs.Run(catalogsCtx)
+	}()
+	defer func() { stopCatalogs(); <-catalogsDone }() // a refresh in flight stops before the store closes
 	pollDone := make(chan struct{})
 	if st.Poll {
 		p, err := poller.New(poller.Config{
@@ -379,4 +400,15 @@ func warnStaleCatalogs(log *slog.Logger, now time.Time) {
 	}
 	log.Warn("catalog data is stale: the newest source behind these catalogs is older than 45 days; rebuild them with make catalogs-fetch and make catalogs",
 		"catalogs", strings.Join(names, ","), "count", len(stale), "oldest_newest_source", stale[0].Newest.Format(time.DateOnly))
+}
+
+// catalogsState is the refresher's state as /health shows it.
+func catalogsState(st refresh.State) api.CatalogsState {
+	out := api.CatalogsState{Refresh: api.CatalogsStateRefresh(st.Mode), Origin: api.CatalogsStateOrigin(st.Origin), Digest: st.Digest,
+		LastAttempt: st.LastAttempt, LastSuccess: st.LastSuccess}
+	if st.LastError != "" {
+		e := st.LastError
+		out.LastError = &e
+	}
+	return out
 }

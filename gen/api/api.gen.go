@@ -173,6 +173,72 @@ func (e BenchmarksMetric) Valid() bool {
 	}
 }
 
+// Defines values for CatalogEventType.
+const (
+	CatalogEventTypeCatalogModelAdded      CatalogEventType = "catalog.model_added"
+	CatalogEventTypeCatalogModelDeprecated CatalogEventType = "catalog.model_deprecated"
+	CatalogEventTypeCatalogModelSunset     CatalogEventType = "catalog.model_sunset"
+	CatalogEventTypeCatalogPriceChanged    CatalogEventType = "catalog.price_changed"
+)
+
+// Valid indicates whether the value is a known member of the CatalogEventType enum.
+func (e CatalogEventType) Valid() bool {
+	switch e {
+	case CatalogEventTypeCatalogModelAdded:
+		return true
+	case CatalogEventTypeCatalogModelDeprecated:
+		return true
+	case CatalogEventTypeCatalogModelSunset:
+		return true
+	case CatalogEventTypeCatalogPriceChanged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CatalogsStateOrigin.
+const (
+	CatalogsStateOriginEmbedded CatalogsStateOrigin = "embedded"
+	CatalogsStateOriginRefresh  CatalogsStateOrigin = "refresh"
+	CatalogsStateOriginStore    CatalogsStateOrigin = "store"
+)
+
+// Valid indicates whether the value is a known member of the CatalogsStateOrigin enum.
+func (e CatalogsStateOrigin) Valid() bool {
+	switch e {
+	case CatalogsStateOriginEmbedded:
+		return true
+	case CatalogsStateOriginRefresh:
+		return true
+	case CatalogsStateOriginStore:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CatalogsStateRefresh.
+const (
+	CatalogsStateRefreshFailing CatalogsStateRefresh = "failing"
+	CatalogsStateRefreshOff     CatalogsStateRefresh = "off"
+	CatalogsStateRefreshOk      CatalogsStateRefresh = "ok"
+)
+
+// Valid indicates whether the value is a known member of the CatalogsStateRefresh enum.
+func (e CatalogsStateRefresh) Valid() bool {
+	switch e {
+	case CatalogsStateRefreshFailing:
+		return true
+	case CatalogsStateRefreshOff:
+		return true
+	case CatalogsStateRefreshOk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangelogEntryType.
 const (
 	ChangelogEntryTypeStatusChange ChangelogEntryType = "status_change"
@@ -1198,16 +1264,28 @@ func (e WebhookDeleteResponseStatus) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEventTypeIncidentNew      WebhookEventType = "incident.new"
-	WebhookEventTypeIncidentResolved WebhookEventType = "incident.resolved"
-	WebhookEventTypeProviderDegraded WebhookEventType = "provider.degraded"
-	WebhookEventTypeProviderDown     WebhookEventType = "provider.down"
-	WebhookEventTypeProviderUp       WebhookEventType = "provider.up"
+	WebhookEventTypeCatalogModelAdded      WebhookEventType = "catalog.model_added"
+	WebhookEventTypeCatalogModelDeprecated WebhookEventType = "catalog.model_deprecated"
+	WebhookEventTypeCatalogModelSunset     WebhookEventType = "catalog.model_sunset"
+	WebhookEventTypeCatalogPriceChanged    WebhookEventType = "catalog.price_changed"
+	WebhookEventTypeIncidentNew            WebhookEventType = "incident.new"
+	WebhookEventTypeIncidentResolved       WebhookEventType = "incident.resolved"
+	WebhookEventTypeProviderDegraded       WebhookEventType = "provider.degraded"
+	WebhookEventTypeProviderDown           WebhookEventType = "provider.down"
+	WebhookEventTypeProviderUp             WebhookEventType = "provider.up"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookEventTypeCatalogModelAdded:
+		return true
+	case WebhookEventTypeCatalogModelDeprecated:
+		return true
+	case WebhookEventTypeCatalogModelSunset:
+		return true
+	case WebhookEventTypeCatalogPriceChanged:
+		return true
 	case WebhookEventTypeIncidentNew:
 		return true
 	case WebhookEventTypeIncidentResolved:
@@ -1738,6 +1816,9 @@ type ApiChangelogRecord struct {
 	// AffectedModels Model IDs affected by the change (empty when it is provider-wide).
 	AffectedModels []string `json:"affected_models"`
 
+	// CatalogEvent For an entry recorded by the run-time catalog refresh, the event behind it (the same payload webhook subscribers receive); null for the entries derived from the reference data.
+	CatalogEvent *CatalogEvent `json:"catalog_event"`
+
 	// ChangeType Kind of API change.
 	ChangeType ApiChangelogChangeType `json:"change_type"`
 
@@ -2056,6 +2137,87 @@ type CachingGranularityResponse struct {
 	// Meta Catalog metadata: `as_of` and `sources`.
 	Meta CachingGranularityMeta `json:"meta"`
 }
+
+// CatalogEvent The catalog refresh event behind a `/changelog/api` entry.
+type CatalogEvent struct {
+	// Details The event's payload, as webhook subscribers receive it.
+	Details CatalogEventPayload `json:"details"`
+
+	// ObservedAt When the refresh that found the change installed the new catalogs (UTC).
+	ObservedAt time.Time `json:"observed_at"`
+
+	// Type The event type.
+	Type CatalogEventType `json:"type"`
+}
+
+// CatalogEventPayload Payload of the `catalog.*` events, also carried by the `/changelog/api` entries a refresh recorded. The fields of the event's type are set; the others are null.
+type CatalogEventPayload struct {
+	// ContextWindow Model added: its context window in tokens, null when unknown.
+	ContextWindow *int `json:"context_window"`
+
+	// InputChangePct Price change: (new - old) / old x 100, rounded to 0.01; null when the old price was 0 or unknown.
+	InputChangePct *float64 `json:"input_change_pct"`
+
+	// ModelId Model ID as the provider's API takes it.
+	ModelId string `json:"model_id"`
+
+	// NewInputPer1mTokens Price change: input price after, USD per 1M tokens.
+	NewInputPer1mTokens *float64 `json:"new_input_per_1m_tokens"`
+
+	// NewOutputPer1mTokens Price change: output price after, USD per 1M tokens.
+	NewOutputPer1mTokens *float64 `json:"new_output_per_1m_tokens"`
+
+	// OldInputPer1mTokens Price change: input price before, USD per 1M tokens.
+	OldInputPer1mTokens *float64 `json:"old_input_per_1m_tokens"`
+
+	// OldOutputPer1mTokens Price change: output price before, USD per 1M tokens.
+	OldOutputPer1mTokens *float64 `json:"old_output_per_1m_tokens"`
+
+	// OutputChangePct Price change: (new - old) / old x 100, rounded to 0.01; null when the old price was 0 or unknown.
+	OutputChangePct *float64 `json:"output_change_pct"`
+
+	// ProviderId Provider ID.
+	ProviderId string `json:"provider_id"`
+
+	// ReplacementModel Deprecated or sunset: the replacement the provider names, null when none.
+	ReplacementModel *string `json:"replacement_model"`
+
+	// SunsetDate Deprecated or sunset: the shutdown day the deprecations catalog gives, null when unknown.
+	SunsetDate *openapi_types.Date `json:"sunset_date"`
+
+	// Task Model added: its task in the model catalog.
+	Task *string `json:"task"`
+}
+
+// CatalogEventType What a catalog refresh changed: `catalog.price_changed` (a priced model's base input or output price per 1M tokens moved by at least 0.000001 USD); `catalog.model_added` (a model the model catalog did not list); `catalog.model_deprecated` (the deprecations catalog newly marks the model deprecated or warning, or moved its shutdown day); `catalog.model_sunset` (the deprecations catalog newly marks the model sunset).
+type CatalogEventType string
+
+// CatalogsState The reference catalogs in service and their run-time refresh (`SWITCHBOARD_CATALOG_REFRESH`). When a refresh fails (a source unreachable or malformed, a build check broken) the catalogs in service stay and `refresh` says `failing` with the reason in `last_error`.
+type CatalogsState struct {
+	// Digest SHA-256 over every catalog file in service; replicas serving the same catalogs show the same.
+	Digest string `json:"digest"`
+
+	// LastAttempt Start of this process's last refresh attempt; null when none was made.
+	LastAttempt *time.Time `json:"last_attempt"`
+
+	// LastError Why the last attempt failed; null when it did not.
+	LastError *string `json:"last_error"`
+
+	// LastSuccess End of this process's last successful refresh; null when none succeeded.
+	LastSuccess *time.Time `json:"last_success"`
+
+	// Origin Where the catalogs in service come from: `embedded` (built into the binary), `refresh` (rebuilt by this process) or `store` (rebuilt by another replica, or by this one before a restart, and loaded from the database).
+	Origin CatalogsStateOrigin `json:"origin"`
+
+	// Refresh `off` (no refresh configured), `ok` (the last attempt succeeded, or none was due yet), `failing`.
+	Refresh CatalogsStateRefresh `json:"refresh"`
+}
+
+// CatalogsStateOrigin Where the catalogs in service come from: `embedded` (built into the binary), `refresh` (rebuilt by this process) or `store` (rebuilt by another replica, or by this one before a restart, and loaded from the database).
+type CatalogsStateOrigin string
+
+// CatalogsStateRefresh `off` (no refresh configured), `ok` (the last attempt succeeded, or none was due yet), `failing`.
+type CatalogsStateRefresh string
 
 // ChangelogDetails The old and new observed status.
 type ChangelogDetails struct {
@@ -3282,6 +3444,9 @@ type HealthPremiumResponse struct {
 
 // HealthResponse defines model for HealthResponse.
 type HealthResponse struct {
+	// Catalogs The reference catalogs in service and whether their run-time refresh works.
+	Catalogs CatalogsState `json:"catalogs"`
+
 	// Poller Whether the polling behind these statuses works, and what to do when it does not.
 	Poller PollerState `json:"poller"`
 
@@ -6263,7 +6428,7 @@ type WebhookDeleteResponse struct {
 // WebhookDeleteResponseStatus Always `deactivated`.
 type WebhookDeleteResponseStatus string
 
-// WebhookEventType `provider.down` (a provider entered outage); `provider.up` (a provider recovered to operational); `provider.degraded` (a provider went from operational to degraded); `incident.new` (an incident started: the first non-operational check of a run); `incident.resolved` (the provider recovered, ending the incident).
+// WebhookEventType `provider.down` (a provider entered outage); `provider.up` (a provider recovered to operational); `provider.degraded` (a provider went from operational to degraded); `incident.new` (an incident started: the first non-operational check of a run); `incident.resolved` (the provider recovered, ending the incident). The `catalog.*` events come from the run-time catalog refresh (`SWITCHBOARD_CATALOG_REFRESH`), one per change it found between the catalogs in service and the rebuilt ones (see `CatalogEventType`); the provider filter of a subscription applies to them as to status events.
 type WebhookEventType string
 
 // WebhookStatusResponse defines model for WebhookStatusResponse.
@@ -8294,7 +8459,7 @@ type ClientInterface interface {
 
 	// GetApiChangelog Cross-provider API change feed
 	//
-	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 	//
 	// Corresponds with GET /changelog/api (the `GetApiChangelog` operationId).
 	GetApiChangelog(ctx context.Context, params *GetApiChangelogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9114,7 +9279,7 @@ func (c *Client) GetChangelog(ctx context.Context, params *GetChangelogParams, r
 
 // GetApiChangelog Cross-provider API change feed
 //
-// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 //
 // Corresponds with GET /changelog/api (the `GetApiChangelog` operationId).
 func (c *Client) GetApiChangelog(ctx context.Context, params *GetApiChangelogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -17780,7 +17945,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiChangelogWithResponse Cross-provider API change feed
 	//
-	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -26260,7 +26425,7 @@ func (c *ClientWithResponses) GetChangelogWithResponse(ctx context.Context, para
 
 // GetApiChangelogWithResponse Cross-provider API change feed
 //
-// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 //
 // Returns a wrapper object for the known response body format(s).
 //
