@@ -61,9 +61,9 @@ const (
 	DefaultPollInterval = 10 * time.Minute
 	// MinPollInterval keeps a misconfiguration from hammering 52 status pages.
 	MinPollInterval = 10 * time.Second
-	// MinCatalogRefresh keeps a refresh (a few seconds of CPU and several MB of downloads) from running back to
-	// back.
-	MinCatalogRefresh = time.Minute
+	// MinCatalogRefresh keeps a misconfiguration from running refreshes (a few seconds of CPU and several MB of
+	// downloads each) back to back.
+	MinCatalogRefresh = 10 * time.Second
 )
 
 // kind is how a setting's text is read; it names the flag's type in -h.
@@ -148,7 +148,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", duration, forServe, &raw.slow},
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", boolean, forServe, &raw.polling},
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
-		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 1m otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
+		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
 		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
 		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", text, forServe, &raw.x402.PayTo},

@@ -104,11 +104,14 @@ func (r *Refresher) State() State {
 	return r.state
 }
 
-// syncEvery is how often a replica that does not hold the lock looks for a build another one made.
+// syncEvery is how often a replica that does not hold the lock looks for a build another one made (or the
+// refresh interval, when shorter).
 const syncEvery = time.Minute
 
-// Run loads the newest stored build made from this binary's catalogs, then refreshes whenever one is due, until
-// ctx ends. A replica that does not get the lock loads the holder's builds instead.
+// Run loads the newest stored build made from this binary's catalogs, then, when an interval is set, takes the
+// refresh lock and refreshes whenever one is due, until ctx ends. Like the poller, one replica holds the lock for
+// as long as it runs; the others look for its builds in the store and load them, and take the lock over when the
+// holder goes.
 func (r *Refresher) Run(ctx context.Context) {
 	if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
 		r.o.Logger.Warn("catalog refresh: could not load the stored catalogs; serving the embedded ones", "err", err)
@@ -116,41 +119,44 @@ func (r *Refresher) Run(ctx context.Context) {
 	if r.o.Interval <= 0 {
 		return
 	}
-	wait := time.Duration(0)
+	tick := min(syncEvery, r.o.Interval)
+	// The first refresh is due one interval after the newest stored build of these catalogs, or now.
+	next := r.o.Now()
 	if last, err := r.o.Store.LatestCatalogBuild(ctx); err == nil && last.Base == r.embedded.Digest() {
-		wait = max(0, r.o.Interval-r.o.Now().Sub(last.CreatedAt))
+		next = last.CreatedAt.Add(r.o.Interval)
 	}
+	held, release := false, func() {}
+	defer func() { release() }()
 	for {
-		t := time.NewTimer(min(wait, syncEvery))
+		if !held {
+			h, rel, err := r.o.Store.TryCatalogLock(ctx)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				r.o.Logger.Warn("catalog refresh: taking the lock", "err", err)
+			case h:
+				held, release = true, rel
+			}
+		}
+		if held && !r.o.Now().Before(next) {
+			if _, err := r.Once(ctx); err != nil && ctx.Err() == nil {
+				r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", r.o.Interval.String())
+			}
+			next = r.o.Now().Add(r.o.Interval)
+		} else if !held {
+			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
+				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
+			}
+		}
+		wait := tick
+		if held {
+			wait = max(0, min(tick, next.Sub(r.o.Now())))
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
 		case <-t.C:
-		}
-		wait -= min(wait, syncEvery)
-		if wait > 0 {
-			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
-				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
-			}
-			continue
-		}
-		wait = r.o.Interval
-		held, release, err := r.o.Store.TryCatalogLock(ctx)
-		if err != nil {
-			r.fail(fmt.Errorf("taking the refresh lock: %w", err))
-			continue
-		}
-		if !held {
-			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
-				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
-			}
-			continue
-		}
-		_, err = r.Once(ctx)
-		release()
-		if err != nil && ctx.Err() == nil {
-			r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", r.o.Interval.String())
 		}
 	}
 }

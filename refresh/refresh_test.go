@@ -3,77 +3,15 @@ package refresh_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/refresh"
+	"github.com/switchboard/switchboard/refresh/refreshtest"
 	"github.com/switchboard/switchboard/seeds"
 )
-
-// SourceHost serves the two upstream files of the build at the paths of their real URLs: the repository's
-// litellm snapshot with a price raised and a model given a shutdown day, and the models.dev snapshot's
-// providers as models.dev's api.json. Broken makes every answer a 500.
-type SourceHost struct {
-	*httptest.Server
-	Broken atomic.Bool
-}
-
-// The changes the fake source makes, on models whose price and lifecycle come from litellm alone.
-const (
-	changedModel    = "ministral-3-8b-2512" // input 0.15 -> 0.30 USD per 1M tokens
-	deprecatedModel = "ministral-3-3b-2512" // gets a litellm deprecation_date
-	sunsetDay       = "2027-03-31"
-)
-
-func newSourceHost(t *testing.T) *SourceHost {
-	t.Helper()
-	var lm map[string]map[string]any
-	readJSON(t, "litellm-model-prices.json", &lm)
-	lm["mistral/"+changedModel]["input_cost_per_token"] = 3e-07
-	lm["mistral/"+deprecatedModel]["deprecation_date"] = sunsetDay
-	litellm, err := json.Marshal(lm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md struct {
-		Providers json.RawMessage `json:"providers"`
-	}
-	readJSON(t, "models-dev.json", &md)
-	h := &SourceHost{}
-	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if h.Broken.Load() {
-			http.Error(w, "upstream is down", http.StatusInternalServerError)
-			return
-		}
-		switch r.URL.Path {
-		case "/BerriAI/litellm/main/model_prices_and_context_window.json":
-			w.Write(litellm)
-		case "/api.json":
-			w.Write(md.Providers)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(h.Close)
-	return h
-}
-
-func readJSON(t *testing.T, file string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "sources", "upstream", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func price(t *testing.T, provider, model string) float64 {
 	t.Helper()
@@ -99,14 +37,14 @@ func TestRefresh(t *testing.T) {
 			t.Cleanup(func() { seeds.Install(nil) })
 			seeds.Install(nil)
 			st, _ := e.Open(t)
-			host := newSourceHost(t)
+			host := refreshtest.NewSourceHost(t, filepath.Join("..", "sources", "upstream"))
 			ctx := context.Background()
 			now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 			r, err := refresh.New(refresh.Options{Interval: time.Hour, SourcesBaseURL: host.URL, Store: st, Now: func() time.Time { return now }})
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := price(t, "mistral", changedModel)
+			before := price(t, "mistral", refreshtest.ChangedModel)
 
 			host.Broken.Store(true)
 			if _, err := r.Once(ctx); err == nil {
@@ -115,7 +53,7 @@ func TestRefresh(t *testing.T) {
 			if s := r.State(); s.Mode != "failing" || s.LastError == "" || s.Origin != "embedded" || s.LastSuccess != nil {
 				t.Errorf("state after a failed refresh = %+v", s)
 			}
-			if got := price(t, "mistral", changedModel); got != before {
+			if got := price(t, "mistral", refreshtest.ChangedModel); got != before {
 				t.Errorf("price after a failed refresh = %v, want the old %v", got, before)
 			}
 
@@ -127,7 +65,7 @@ func TestRefresh(t *testing.T) {
 			if !out.Installed || out.Events == 0 {
 				t.Fatalf("outcome = %+v", out)
 			}
-			if got := price(t, "mistral", changedModel); got != 0.3 {
+			if got := price(t, "mistral", refreshtest.ChangedModel); got != 0.3 {
 				t.Errorf("price after the refresh = %v, want 0.3", got)
 			}
 			if s := r.State(); s.Mode != "ok" || s.Origin != "refresh" || s.LastSuccess == nil {
@@ -144,10 +82,10 @@ func TestRefresh(t *testing.T) {
 					t.Fatal(err)
 				}
 				switch {
-				case ev.Type == refresh.EventPriceChanged && ev.ModelID == changedModel:
+				case ev.Type == refresh.EventPriceChanged && ev.ModelID == refreshtest.ChangedModel:
 					priced = p.OldInputPer1mTokens != nil && *p.OldInputPer1mTokens == before && *p.NewInputPer1mTokens == 0.3 && p.InputChangePct != nil && *p.InputChangePct == 100
-				case ev.Type == refresh.EventModelDeprecated && ev.ModelID == deprecatedModel:
-					deprecated = p.SunsetDate != nil && p.SunsetDate.Format(time.DateOnly) == sunsetDay
+				case ev.Type == refresh.EventModelDeprecated && ev.ModelID == refreshtest.DeprecatedModel:
+					deprecated = p.SunsetDate != nil && p.SunsetDate.Format(time.DateOnly) == refreshtest.SunsetDay
 				case ev.Type == refresh.EventPriceChanged && ev.ProviderID == "mistral":
 					t.Errorf("a price change nobody made: %s", ev.Payload)
 				}
@@ -175,7 +113,7 @@ func TestRefresh(t *testing.T) {
 			if s := replica.State(); s.Origin != "store" || s.Digest != out.Digest {
 				t.Errorf("replica state = %+v, want the stored build %s", s, out.Digest)
 			}
-			if got := price(t, "mistral", changedModel); got != 0.3 {
+			if got := price(t, "mistral", refreshtest.ChangedModel); got != 0.3 {
 				t.Errorf("replica price = %v, want 0.3", got)
 			}
 		})
