@@ -199,7 +199,7 @@ func TestFailoverRules(t *testing.T) {
 	}
 	// anthropic: 70 + latency 10 × ln(5000/100)/ln(250) (7.0849) + 7 (priced llm models) + price 5 ×
 	// ln(50/0.2)/ln(1000) (blend (3×0.1 + 0.5)/4 = 0.2; 3.9966) = 88.08.
-	if chain[0].Score != 88.08 || *chain[0].InputPer1M != 0.1 || chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, serves llm (1 priced models), from $0.1/1M input" {
+	if chain[0].Score != 88.08 || *chain[0].InputPer1M != 0.1 || chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, serves llm (1 priced models), from $0.1/1M input, no model family shared with openai" {
 		t.Errorf("first = %+v", chain[0])
 	}
 	// max_cost keeps providers whose cheapest matching model is within it; unknown prices drop out.

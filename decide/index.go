@@ -127,7 +127,9 @@ var Benchmarks = []string{"mmlu", "humaneval", "math", "gpqa", "mgsm", "hellaswa
 
 // Index is the catalogs, indexed for the decision endpoints. It is read-only once built.
 type Index struct {
-	reg    *seeds.Registry
+	reg *seeds.Registry
+	// families lists, per provider and task ("" for any), the model families of its models (see domains.go).
+	families map[string]map[string][]string
 	byTask map[string][]*Model // each sorted by provider then model ID; a model is in its own task and in agent and code when it qualifies
 	// byPickPart is byTask with each model's own pick part, highest first: Pick stops its scan where no later
 	// model can reach its top 3.
@@ -380,6 +382,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	for _, ids := range ix.modelIDs {
 		slices.Sort(ids)
 	}
+	ix.indexFamilies()
 	return ix, nil
 }
 

@@ -343,6 +343,7 @@ type FailoverEntry struct {
 	InputPer1M       *float64 // lowest input price of the provider's matching models
 	Score            float64
 	Reason           string
+	Domain           FailureDomain
 }
 
 // lowestInput is the lowest known input price of the provider's models of task ("" any task); nil when none.
@@ -374,7 +375,8 @@ func (ix *Index) pricedModels(provider, task string) int { return ix.offers[prov
 // Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 10 × latencyScore + 7-day
 // uptime 8 × uptimeScore + task capability 7 (with a task: 7 when the provider prices models of it, 3.5 when it
 // only lists the task; without: 7 × tasks served / 8) + price 5 × priceScore of its cheapest offer for the task.
-// Rounded to 0.01; ties by provider ID.
+// Rounded to 0.01. Candidates that share no failure domain with the primary (domains.go) come first, then those
+// that share one; each group by score descending, ties by provider ID.
 func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, string, error) {
 	if err := ix.checkProviders("primary", []string{q.Primary}); err != nil {
 		return nil, "", err
@@ -385,6 +387,7 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, stri
 		l     Live
 		low   *float64
 		score float64
+		dom   FailureDomain
 	}
 	var cands []cand
 	for _, p := range ix.reg.All() {
@@ -409,9 +412,11 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, stri
 		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
 			score += failoverPrice * priceScore(offer, m.Unit)
 		}
-		cands = append(cands, cand{p.ID, l, low, round2(score)})
+		cands = append(cands, cand{p.ID, l, low, round2(score), ix.failureDomain(q.Primary, p.ID, q.Task)})
 	}
-	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id)) })
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(compareBool(!a.dom.independent(), !b.dom.independent()), cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id))
+	})
 	cands = cands[:min(q.Limit, len(cands))]
 	out := make([]FailoverEntry, len(cands))
 	for i, c := range cands {
@@ -429,8 +434,13 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, stri
 		} else {
 			parts = append(parts, "price unknown")
 		}
+		if len(c.dom.Shared) > 0 {
+			parts = append(parts, "shares the "+strings.Join(c.dom.Shared, ", ")+" model family with "+q.Primary+" (ranked after independent providers)")
+		} else {
+			parts = append(parts, "no model family shared with "+q.Primary)
+		}
 		out[i] = FailoverEntry{Provider: c.id, Status: c.l.Status, ResponseTimeMs: c.l.ResponseTimeMs, InputPer1M: c.low,
-			Score: c.score, Reason: strings.Join(parts, ", ")}
+			Score: c.score, Reason: strings.Join(parts, ", "), Domain: c.dom}
 	}
 	note := ""
 	if live.noneObserved() {
@@ -517,4 +527,15 @@ func secondChoice(stage string) bool {
 		return true
 	}
 	return false
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }

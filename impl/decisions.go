@@ -224,7 +224,8 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 	out := api.FailoverResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain)), Note: noteOf(note)}
 	for i, e := range chain {
 		out.FailoverChain[i] = api.FailoverEntry{ProviderId: e.Provider, Status: api.ProviderStatus(e.Status), Score: e.Score,
-			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, Reason: e.Reason}
+			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, Reason: e.Reason,
+			FailureDomain: api.FailureDomain{Families: e.Domain.Families, SharedWithPrimary: e.Domain.Shared, Aggregator: e.Domain.Aggregator}}
 	}
 	return api.GetFailover200JSONResponse{Body: out, Headers: api.GetFailover200ResponseHeaders{RetryAfter: wait}}, nil
 }
