@@ -217,12 +217,12 @@ func (n *Names) Build(f Format, task string, ranking []Candidate) (Export, error
 	seen := map[string]string{} // gateway model -> provider
 	for _, c := range ranking {
 		skip := func(why string) { ex.Skipped = append(ex.Skipped, Skip{c.Provider, why}) }
-		if why, ok := nm.provider(c.Provider); !ok {
-			skip(why)
-			continue
-		}
 		if len(c.Models) == 0 {
 			skip(fmt.Sprintf("no priced %s model of %s fits", task, c.Provider))
+			continue
+		}
+		if why, ok := nm.provider(c.Provider); !ok {
+			skip(why)
 			continue
 		}
 		if nm.max > 0 && len(ex.Targets) == nm.max {
