@@ -4,4 +4,4 @@
 // takes it as is): a target whose name is unknown is skipped with the reason, never guessed.
 package gateway
 
-//go:generate go run ./internal/gennames -src ../sources/upstream -out names.json
+//go:generate go run ../catalogbuild/gatewaynames -src ../sources/upstream -out names.json

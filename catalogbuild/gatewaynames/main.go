@@ -1,4 +1,4 @@
-// Command gennames writes gateway/names.json, the gateway model names the failover export may use, from the
+// Command gatewaynames writes gateway/names.json, the gateway model names the failover export may use, from the
 // upstream snapshots under sources/upstream: LiteLLM's model map (read with the catalogs' own provider mapping,
 // catalogbuild.LiteLLMRoutes) and the OpenRouter models of models.dev. Run it through `go generate ./gateway`
 // after `make catalogs-fetch` refreshes the snapshots; a test fails while names.json is stale.
@@ -19,7 +19,7 @@ func main() {
 		err = os.WriteFile(*out, b, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gennames:", err)
+		fmt.Fprintln(os.Stderr, "gatewaynames:", err)
 		os.Exit(1)
 	}
 }
