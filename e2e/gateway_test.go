@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/switchboard/switchboard/apitest"
+	"github.com/switchboard/switchboard/gateway"
 	"github.com/switchboard/switchboard/gen/api"
 )
 
@@ -137,9 +139,33 @@ func TestPortkeyAndOpenRouterConfigs(t *testing.T) {
 	node := nodeAndPackages(t, "@portkey-ai/gateway", "@openrouter/sdk")
 	dir := t.TempDir()
 	exportConfigs(t, dir)
+	// Every entry of the provider tables, not only those today's rankings reach: one Portkey target per slug, and
+	// every OpenRouter provider name in one order.
+	var targets []gateway.PortkeyTarget
+	for _, slug := range slices.Sorted(maps.Values(gateway.PortkeyProviders())) {
+		tg := gateway.PortkeyTarget{Provider: slug, APIKey: "<key>", OverrideParams: gateway.PortkeyOverrideParams{Model: "m"}}
+		if slug == "vertex-ai" {
+			tg.VertexProjectID, tg.VertexRegion = "<project>", "<region>"
+		}
+		targets = append(targets, tg)
+	}
+	tables := map[string]any{
+		"tables.portkey.json": gateway.PortkeyConfig{Strategy: gateway.PortkeyStrategy{Mode: "fallback"}, Targets: targets},
+		"tables.openrouter.json": gateway.OpenRouterRequest{Models: []string{"openai/gpt-4o-mini"},
+			Provider: &gateway.OpenRouterProviderOptions{Order: slices.Sorted(maps.Values(gateway.OpenRouterProviders())), AllowFallbacks: true}},
+	}
+	for name, v := range tables {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	script, _ := filepath.Abs("gateway")
 	out := run(t, script, node, "validate.mjs", dir)
-	if !strings.Contains(out, fmt.Sprintf("gateway configs: ok %d", 2*len(exportCases))) {
+	if !strings.Contains(out, fmt.Sprintf("gateway configs: ok %d", 2*len(exportCases)+len(tables))) {
 		t.Fatalf("validate.mjs: %s", out)
 	}
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -35,7 +36,7 @@ const openRouterMaxModels = 3
 var deploymentNamed = map[string]bool{"azure-openai": true}
 
 // portkeyProviders maps our provider IDs to Portkey's provider slugs, each among the VALID_PROVIDERS of Portkey's
-// own gateway (@portkey-ai/gateway 1.15.2; e2e/gateway-validate.mjs checks them with its config schema). A
+// own gateway (@portkey-ai/gateway 1.15.2; e2e/gateway/validate.mjs checks every one with its config schema). A
 // provider not listed is one Portkey does not serve.
 var portkeyProviders = map[string]string{
 	"openai": "openai", "anthropic": "anthropic", "google-gemini": "google", "google-vertex-ai": "vertex-ai",
@@ -49,8 +50,8 @@ var portkeyProviders = map[string]string{
 }
 
 // openRouterProviders maps our provider IDs to the provider names OpenRouter routes to (its ProviderName enum in
-// @openrouter/sdk; e2e/gateway-validate.mjs checks them). "Google" is Vertex AI, "Google AI Studio" the Gemini
-// API. A provider not listed is one OpenRouter does not route to.
+// @openrouter/sdk; e2e/gateway/validate.mjs checks every one). "Google" is Vertex AI, "Google AI Studio" the
+// Gemini API. A provider not listed is one OpenRouter does not route to.
 var openRouterProviders = map[string]string{
 	"openai": "OpenAI", "anthropic": "Anthropic", "google-gemini": "Google AI Studio", "google-vertex-ai": "Google",
 	"aws-bedrock": "Amazon Bedrock", "azure-openai": "Azure", "mistral": "Mistral", "cohere": "Cohere", "groq": "Groq",
@@ -60,6 +61,12 @@ var openRouterProviders = map[string]string{
 	"databricks": "Databricks", "nebius": "Nebius", "novita": "Novita", "baseten": "BaseTen", "modal": "Modal",
 	"upstage": "Upstage",
 }
+
+// PortkeyProviders returns a copy of the table from our provider IDs to Portkey's provider slugs.
+func PortkeyProviders() map[string]string { return maps.Clone(portkeyProviders) }
+
+// OpenRouterProviders returns a copy of the table from our provider IDs to OpenRouter's provider names.
+func OpenRouterProviders() map[string]string { return maps.Clone(openRouterProviders) }
 
 // Candidate is one provider of a failover ranking, with its candidate models best first.
 type Candidate struct {
