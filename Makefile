@@ -29,13 +29,15 @@ build:
 	$(GO) build -buildvcs=auto -o switchboard ./cmd/switchboard
 
 ## catalogs: rebuild seeds/catalogs offline from the snapshots in sources/ (upstream data sets with their manifests,
-## and the providers' official pages curated in sources/official); also writes seeds/catalogs/REPORT.md
+## and the providers' official pages curated in sources/official); also writes seeds/catalogs/REPORT.md and the
+## failover export's gateway model names (gateway/names.json, from the same snapshots)
 catalogs:
 	$(GO) run ./cmd/catalogbuild
+	$(GO) generate ./gateway
 
 ## check-catalogs: rebuild the catalogs and fail when the committed files differ (CI)
 check-catalogs: catalogs
-	@git diff --exit-code --stat -- seeds/catalogs/ || { echo "seeds/catalogs is not what make catalogs builds: run make catalogs and commit"; exit 1; }
+	@git diff --exit-code --stat -- seeds/catalogs/ gateway/names.json || { echo "seeds/catalogs or gateway/names.json is not what make catalogs builds: run make catalogs and commit"; exit 1; }
 	@test -z "$$(git status --porcelain -- seeds/catalogs/)" || { git status --porcelain -- seeds/catalogs/; echo "untracked files in seeds/catalogs"; exit 1; }
 
 ## catalogs-fetch: download fresh upstream snapshots into sources/upstream (CATALOG_SOURCES_BASE_URL overrides the

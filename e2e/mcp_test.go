@@ -85,7 +85,7 @@ func TestMain(m *testing.M) {
 }
 
 // TestMCPClient runs the official MCP TypeScript SDK's client (Client + StreamableHTTPClientTransport) against
-// the MCP endpoint: initialize (2025-11-25), tools/list (35 tools, the contract's 34 and the paid one, with titles, annotations and output schemas),
+// the MCP endpoint: initialize (2025-11-25), tools/list (36 tools: the contract's 34, the paid one and service_failover_export, with titles, annotations and output schemas),
 // one call per group of the document compared with plain HTTP (the SDK checks each structuredContent against
 // the tool's outputSchema), argument errors, an unknown tool.
 func TestMCPClient(t *testing.T) {
@@ -145,7 +145,7 @@ func TestMCPInspectorCLI(t *testing.T) {
 			if err := json.Unmarshal([]byte(out[start:]), &list); err != nil {
 				t.Fatalf("inspector output: %v\n%.2000s", err, out)
 			}
-			if len(list.Tools) != 35 || list.Tools[0].OutputSchema["type"] != "object" {
+			if len(list.Tools) != 36 || list.Tools[0].OutputSchema["type"] != "object" {
 				t.Errorf("the inspector listed %d tools", len(list.Tools))
 			}
 			out = run(t, dir, node, append(args, "--method", "tools/call", "--tool-name", "service_latency", "--tool-arg", "provider=openai")...)

@@ -1,7 +1,9 @@
 package impl
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/switchboard/switchboard/decide"
 	"github.com/switchboard/switchboard/errs"
+	"github.com/switchboard/switchboard/gateway"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/seeds"
 )
@@ -228,6 +231,60 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 			FailureDomain: api.FailureDomain{Families: e.Domain.Families, SharedWithPrimary: e.Domain.Shared, Aggregator: e.Domain.Aggregator}}
 	}
 	return api.GetFailover200JSONResponse{Body: out, Headers: api.GetFailover200ResponseHeaders{RetryAfter: wait}}, nil
+}
+
+// GetFailoverExport serves the failover ranking as a gateway's configuration (package gateway writes it).
+func (s *Server) GetFailoverExport(ctx context.Context, req api.GetFailoverExportRequestObject) (api.GetFailoverExportResponseObject, error) {
+	ix, live, err := s.decisionInputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names, err := gateway.Embedded()
+	if err != nil {
+		return nil, err
+	}
+	p := req.Params
+	q := decide.FailoverQuery{Primary: p.Primary, Limit: orDefault(p.Limit, defaultFailoverLimit), MaxCost: p.MaxCostPer1m}
+	if p.Task != nil {
+		q.Task = string(*p.Task)
+	}
+	ranking, note, err := ix.FailoverRanking(q, live)
+	switch {
+	case errs.IsNotFound(err):
+		return api.GetFailoverExport404JSONResponse{NotFoundJSONResponse: notFound(err.Error())}, nil
+	case errs.IsInput(err):
+		return api.GetFailoverExport400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
+	case err != nil:
+		return nil, err
+	}
+	cands := make([]gateway.Candidate, len(ranking))
+	for i, r := range ranking {
+		cands[i] = gateway.Candidate{Provider: r.Provider, Models: r.Models, Score: r.Score}
+	}
+	ex, err := names.Build(gateway.Format(p.Format), cmp.Or(q.Task, decide.ExportTask), cands)
+	if err != nil {
+		return api.GetFailoverExport400JSONResponse{BadRequestJSONResponse: badRequest("format: " + err.Error())}, nil
+	}
+	raw, err := json.Marshal(ex.Config)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the %s config: %w", p.Format, err)
+	}
+	out := api.GetFailoverExport200JSONResponse{Primary: p.Primary, Format: api.FailoverExportFormat(p.Format),
+		GeneratedAt: s.now().Truncate(time.Second), Note: ex.Note,
+		Targets: make([]api.FailoverExportTarget, len(ex.Targets)), Skipped: make([]api.FailoverExportSkipped, len(ex.Skipped))}
+	if err := out.Config.UnmarshalJSON(raw); err != nil {
+		return nil, fmt.Errorf("holding the %s config: %w", p.Format, err)
+	}
+	if note != "" {
+		out.Note = note + " " + out.Note
+	}
+	for i, t := range ex.Targets {
+		out.Targets[i] = api.FailoverExportTarget{ProviderId: t.Provider, ModelId: t.Model, GatewayModel: t.GatewayModel, Score: t.Score}
+	}
+	for i, sk := range ex.Skipped {
+		out.Skipped[i] = api.FailoverExportSkipped{ProviderId: sk.Provider, Reason: sk.Reason}
+	}
+	return out, nil
 }
 
 // GetRecommend serves the recommended operational providers.

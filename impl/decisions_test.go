@@ -68,6 +68,7 @@ func TestDecisionEndpoints(t *testing.T) {
 			s := apitest.Start(t, apitest.Options{Store: st, API: impl.New(impl.Deps{Store: st, Health: view})})
 			t.Run("Pick", func(t *testing.T) { testPick(t, s) })
 			t.Run("Failover", func(t *testing.T) { testFailover(t, s) })
+			t.Run("FailoverExport", func(t *testing.T) { testFailoverExport(t, s) })
 			t.Run("Recommend", func(t *testing.T) { testRecommend(t, s) })
 			t.Run("Compare", func(t *testing.T) { testCompare(t, s) })
 			t.Run("Cheapest", func(t *testing.T) { testCheapest(t, s) })

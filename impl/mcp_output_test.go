@@ -25,6 +25,7 @@ var toolArgs = map[string][]map[string]any{
 	"service_freshness":       {{}, {"provider": "openai"}},
 	"service_pick":            {{"task": "llm"}},
 	"service_failover":        {{"primary": "openai"}},
+	"service_failover_export": {{"primary": "openai", "format": "litellm"}, {"primary": "anthropic", "format": "portkey", "task": "code"}, {"primary": "openai", "format": "openrouter"}},
 	"service_compare":         {{"providers": []string{"openai", "anthropic"}}},
 	"service_cheapest":        {{"task": "llm"}},
 	"service_cost_estimate":   {{"provider": "openai", "input_tokens": 1000, "output_tokens": 500}},
@@ -42,7 +43,7 @@ var toolArgs = map[string][]map[string]any{
 func TestMCPToolsFollowTheirOutputSchema(t *testing.T) {
 	s := mcpServer(t, dbtest.Engines(t)[0])
 	list := listTools(t, s)
-	if len(list.Tools) != 35 {
+	if len(list.Tools) != 36 {
 		t.Fatalf("%d tools", len(list.Tools))
 	}
 	paths := toolPaths(s)

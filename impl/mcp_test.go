@@ -203,7 +203,7 @@ func TestMCPProtocol(t *testing.T) {
 		}
 		slices.Sort(listed)
 		slices.Sort(documented)
-		if len(listed) != 35 || !slices.Equal(listed, documented) {
+		if len(listed) != 36 || !slices.Equal(listed, documented) {
 			t.Errorf("tools/list (%d) = %v\nthe document marks %v", len(listed), listed, documented)
 		}
 	})

@@ -20,8 +20,8 @@ import (
 func TestEveryOperation(t *testing.T) {
 	s := apitest.Start(t, apitest.Options{})
 	ops := apitest.Operations(s.Doc)
-	if len(ops) != 78 {
-		t.Errorf("the document has %d operations, want 78", len(ops))
+	if len(ops) != 79 {
+		t.Errorf("the document has %d operations, want 79", len(ops))
 	}
 	for _, op := range ops {
 		t.Run(op.ID, func(t *testing.T) {
@@ -219,8 +219,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			}
 		}
 	}
-	if !strings.HasPrefix(doc.OpenAPI, "3.1.") || doc.Info.Title == "" || ops != 78 || len(tools) != 35 {
-		t.Errorf("openapi %q, title %q, %d operations, %d MCP tools; want 3.1.x, a title, 78, 35 (the contract's 34 and the paid one)", doc.OpenAPI, doc.Info.Title, ops, len(tools))
+	if !strings.HasPrefix(doc.OpenAPI, "3.1.") || doc.Info.Title == "" || ops != 79 || len(tools) != 36 {
+		t.Errorf("openapi %q, title %q, %d operations, %d MCP tools; want 3.1.x, a title, 79, 36 (the contract's 34, the paid one and service_failover_export)", doc.OpenAPI, doc.Info.Title, ops, len(tools))
 	}
 }
 

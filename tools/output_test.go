@@ -70,7 +70,7 @@ func rewritten(t *testing.T, v any) any {
 func TestToolMetadata(t *testing.T) {
 	doc := loadDoc(t)
 	list := listTools(t, newBridge(t, doc, &fakeAPI{}))
-	if len(list) != 35 {
+	if len(list) != 36 {
 		t.Fatalf("%d tools", len(list))
 	}
 	for _, item := range doc.Paths.Map() {
@@ -166,8 +166,8 @@ func TestOutputSchemasCopyTheDocument(t *testing.T) {
 			checked++
 		}
 	}
-	if checked != 35 {
-		t.Errorf("checked %d tools, want 35", checked)
+	if checked != 36 {
+		t.Errorf("checked %d tools, want 36", checked)
 	}
 }
 

@@ -50,7 +50,7 @@ func checkSession(t *testing.T, answers map[string]map[string]any) {
 	if v := answers["1"]["result"].(map[string]any)["protocolVersion"]; v != "2025-11-25" {
 		t.Errorf("protocolVersion %v", v)
 	}
-	if n := len(answers["2"]["result"].(map[string]any)["tools"].([]any)); n != 35 {
+	if n := len(answers["2"]["result"].(map[string]any)["tools"].([]any)); n != 36 {
 		t.Errorf("%d tools", n)
 	}
 	res := answers["3"]["result"].(map[string]any)

@@ -24,7 +24,7 @@ export async function checkSession(client, transportVersion) {
   assert.equal(typeof client.getServerCapabilities()?.tools, 'object');
 
   const { tools, nextCursor } = await client.listTools();
-  assert.equal(tools.length, 35, `tools/list gave ${tools.length} tools`);
+  assert.equal(tools.length, 36, `tools/list gave ${tools.length} tools`);
   assert.equal(nextCursor, undefined);
   for (const t of tools) {
     assert.match(t.name, /^service_[a-z_]+$/);

@@ -413,6 +413,27 @@ func (e ErrorCodesCategory) Valid() bool {
 	}
 }
 
+// Defines values for FailoverExportFormat.
+const (
+	FailoverExportFormatLitellm    FailoverExportFormat = "litellm"
+	FailoverExportFormatOpenrouter FailoverExportFormat = "openrouter"
+	FailoverExportFormatPortkey    FailoverExportFormat = "portkey"
+)
+
+// Valid indicates whether the value is a known member of the FailoverExportFormat enum.
+func (e FailoverExportFormat) Valid() bool {
+	switch e {
+	case FailoverExportFormatLitellm:
+		return true
+	case FailoverExportFormatOpenrouter:
+		return true
+	case FailoverExportFormatPortkey:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FineTuningMethod.
 const (
 	FineTuningMethodDpo        FineTuningMethod = "dpo"
@@ -818,6 +839,21 @@ func (e PollerStateState) Valid() bool {
 	case PollerStateStateOk:
 		return true
 	case PollerStateStateWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortkeyConfigStrategyMode.
+const (
+	PortkeyConfigStrategyModeFallback PortkeyConfigStrategyMode = "fallback"
+)
+
+// Valid indicates whether the value is a known member of the PortkeyConfigStrategyMode enum.
+func (e PortkeyConfigStrategyMode) Valid() bool {
+	switch e {
+	case PortkeyConfigStrategyModeFallback:
 		return true
 	default:
 		return false
@@ -1475,6 +1511,27 @@ func (e GetCostForecastParamsTask) Valid() bool {
 	case GetCostForecastParamsTaskImage:
 		return true
 	case GetCostForecastParamsTaskLlm:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetFailoverExportParamsFormat.
+const (
+	GetFailoverExportParamsFormatLitellm    GetFailoverExportParamsFormat = "litellm"
+	GetFailoverExportParamsFormatOpenrouter GetFailoverExportParamsFormat = "openrouter"
+	GetFailoverExportParamsFormatPortkey    GetFailoverExportParamsFormat = "portkey"
+)
+
+// Valid indicates whether the value is a known member of the GetFailoverExportParamsFormat enum.
+func (e GetFailoverExportParamsFormat) Valid() bool {
+	switch e {
+	case GetFailoverExportParamsFormatLitellm:
+		return true
+	case GetFailoverExportParamsFormatOpenrouter:
+		return true
+	case GetFailoverExportParamsFormatPortkey:
 		return true
 	default:
 		return false
@@ -3074,9 +3131,65 @@ type FailoverEntry struct {
 	Status ProviderStatus `json:"status"`
 }
 
+// FailoverExport A failover ranking written as a gateway's configuration.
+type FailoverExport struct {
+	// Config The gateway's configuration: `LiteLLMConfig` for `litellm`, `PortkeyConfig` for `portkey`, `OpenRouterRequest` for `openrouter`.
+	Config FailoverExport_Config `json:"config"`
+
+	// Format The gateway `config` is for.
+	Format FailoverExportFormat `json:"format"`
+
+	// GeneratedAt When the ranking was read (UTC, to the second).
+	GeneratedAt time.Time `json:"generated_at"`
+
+	// Note How to use `config` (credentials, where it goes), and that the ranking stands on catalog facts alone while nothing has been observed.
+	Note string `json:"note"`
+
+	// Primary The primary provider ID from the request.
+	Primary string `json:"primary"`
+
+	// Skipped Providers of the ranking left out of `config`, in ranking order, with the reason.
+	Skipped []FailoverExportSkipped `json:"skipped"`
+
+	// Targets The providers `config` routes to, in its order (the primary first when the gateway can name its model).
+	Targets []FailoverExportTarget `json:"targets"`
+}
+
+// FailoverExport_Config The gateway's configuration: `LiteLLMConfig` for `litellm`, `PortkeyConfig` for `portkey`, `OpenRouterRequest` for `openrouter`.
+type FailoverExport_Config struct {
+	union json.RawMessage
+}
+
+// FailoverExportFormat The gateway `config` is for.
+type FailoverExportFormat string
+
+// FailoverExportSkipped A provider of the ranking the configuration leaves out.
+type FailoverExportSkipped struct {
+	// ProviderId Provider ID.
+	ProviderId string `json:"provider_id"`
+
+	// Reason Why it is left out.
+	Reason string `json:"reason"`
+}
+
+// FailoverExportTarget One provider `config` routes to.
+type FailoverExportTarget struct {
+	// GatewayModel The model's name in the gateway (LiteLLM model string, Portkey `override_params.model`, OpenRouter slug).
+	GatewayModel string `json:"gateway_model"`
+
+	// ModelId Model ID in the catalogs (the provider's own API name).
+	ModelId string `json:"model_id"`
+
+	// ProviderId Provider ID.
+	ProviderId string `json:"provider_id"`
+
+	// Score Failover score as in `GET /failover`; null for the primary, which is not scored.
+	Score *float64 `json:"score"`
+}
+
 // FailoverResponse Alternatives to a failing provider.
 type FailoverResponse struct {
-	// FailoverChain Alternatives, best first (`score` descending, ties by provider ID ascending).
+	// FailoverChain Alternatives, best first: those sharing no failure domain with the primary, then those sharing one, each group by `score` descending, ties by provider ID ascending.
 	FailoverChain []FailoverEntry `json:"failover_chain"`
 
 	// Note Why the answer is what it is when that is not the usual case: nothing observed yet (ranked from catalog facts alone), only preview models fit, or nothing offers the task; null otherwise.
@@ -3750,6 +3863,24 @@ type LatencyResponse struct {
 // LatencyResponseWindow Lookback window used.
 type LatencyResponseWindow string
 
+// LiteLLMConfig LiteLLM Router / proxy config.yaml (https://docs.litellm.ai/docs/proxy/reliability); LiteLLM reads provider keys from their usual environment variables.
+type LiteLLMConfig struct {
+	// ModelList One entry per target; `model_name` is the LiteLLM model string itself.
+	ModelList []struct {
+		LitellmParams struct {
+			// Model LiteLLM model string, `<provider route>/<model ID>`.
+			Model string `json:"model"`
+		} `json:"litellm_params"`
+
+		// ModelName Name clients ask for.
+		ModelName string `json:"model_name"`
+	} `json:"model_list"`
+	RouterSettings struct {
+		// Fallbacks One entry from the first `model_name` to the others, in order; empty with one target.
+		Fallbacks []map[string][]string `json:"fallbacks"`
+	} `json:"router_settings"`
+}
+
 // LogprobSupportMeta defines model for LogprobSupportMeta.
 type LogprobSupportMeta struct {
 	// AsOf Date the catalog data was checked.
@@ -4399,6 +4530,21 @@ type OpenAPIDocumentResponse_Info struct {
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
+// OpenRouterRequest Routing part of an OpenRouter chat completions request body (https://openrouter.ai/docs/guides/routing/model-fallbacks); add `messages` before sending.
+type OpenRouterRequest struct {
+	// Models OpenRouter model slugs, tried in order.
+	Models []string `json:"models"`
+
+	// Provider Provider routing preferences; absent when no target has an OpenRouter provider name.
+	Provider *struct {
+		// AllowFallbacks Whether other providers may serve a model when these fail.
+		AllowFallbacks bool `json:"allow_fallbacks"`
+
+		// Order OpenRouter provider names of the targets, in ranking order.
+		Order []string `json:"order"`
+	} `json:"provider,omitempty"`
+}
+
 // OutputReproducibilityMeta defines model for OutputReproducibilityMeta.
 type OutputReproducibilityMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
@@ -4707,6 +4853,44 @@ type PollerState struct {
 
 // PollerStateState The polling state.
 type PollerStateState string
+
+// PortkeyConfig Portkey gateway config in fallback mode (https://portkey.ai/docs/product/ai-gateway/fallbacks), sent in the `x-portkey-config` header; values in angle brackets are placeholders for credentials.
+type PortkeyConfig struct {
+	Strategy struct {
+		Mode PortkeyConfigStrategyMode `json:"mode"`
+	} `json:"strategy"`
+
+	// Targets Targets in order.
+	Targets []struct {
+		// ApiKey Placeholder for the provider's API key (Vertex AI, an access token).
+		ApiKey *string `json:"api_key,omitempty"`
+
+		// AwsAccessKeyId Placeholder (Bedrock).
+		AwsAccessKeyId *string `json:"aws_access_key_id,omitempty"`
+
+		// AwsRegion Placeholder (Bedrock).
+		AwsRegion *string `json:"aws_region,omitempty"`
+
+		// AwsSecretAccessKey Placeholder (Bedrock).
+		AwsSecretAccessKey *string `json:"aws_secret_access_key,omitempty"`
+		OverrideParams     struct {
+			// Model The provider's model ID.
+			Model string `json:"model"`
+		} `json:"override_params"`
+
+		// Provider Portkey provider slug.
+		Provider string `json:"provider"`
+
+		// VertexProjectId Placeholder (Vertex AI).
+		VertexProjectId *string `json:"vertex_project_id,omitempty"`
+
+		// VertexRegion Placeholder (Vertex AI).
+		VertexRegion *string `json:"vertex_region,omitempty"`
+	} `json:"targets"`
+}
+
+// PortkeyConfigStrategyMode defines model for PortkeyConfig.Strategy.Mode.
+type PortkeyConfigStrategyMode string
 
 // PremiumProviderHealth Health fields of one provider plus the premium additions.
 type PremiumProviderHealth struct {
@@ -6959,6 +7143,27 @@ type GetFailoverParams struct {
 	MaxCostPer1m *float64 `form:"max_cost_per_1m,omitempty" json:"max_cost_per_1m,omitempty"`
 }
 
+// GetFailoverExportParams defines parameters for GetFailoverExport.
+type GetFailoverExportParams struct {
+	// Primary ID of the failing primary provider, the configuration's first target. An unknown ID answers 404.
+	Primary string `form:"primary" json:"primary"`
+
+	// Format Gateway whose configuration to write.
+	Format GetFailoverExportParamsFormat `form:"format" json:"format"`
+
+	// Task Task the alternatives must serve and the models are of; absent means any provider, `llm` models.
+	Task *Task `form:"task,omitempty" json:"task,omitempty"`
+
+	// Limit Maximum number of alternatives after the primary, 1 to 10. Default 5.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// MaxCostPer1m Maximum input price of the alternatives' models in USD per 1M input tokens (0 to 1000000).
+	MaxCostPer1m *float64 `form:"max_cost_per_1m,omitempty" json:"max_cost_per_1m,omitempty"`
+}
+
+// GetFailoverExportParamsFormat defines parameters for GetFailoverExport.
+type GetFailoverExportParamsFormat string
+
 // GetFineTuningParams defines parameters for GetFineTuning.
 type GetFineTuningParams struct {
 	// Provider Provider ID to filter by (one of the 52 monitored providers; an unknown ID answers 404).
@@ -8028,6 +8233,94 @@ func (a OpenAPIDocumentResponse_Info) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// AsLiteLLMConfig returns the union data inside the FailoverExport_Config as a LiteLLMConfig
+func (t FailoverExport_Config) AsLiteLLMConfig() (LiteLLMConfig, error) {
+	var body LiteLLMConfig
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLiteLLMConfig overwrites any union data inside the FailoverExport_Config as the provided LiteLLMConfig
+func (t *FailoverExport_Config) FromLiteLLMConfig(v LiteLLMConfig) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeLiteLLMConfig performs a merge with any union data inside the FailoverExport_Config, using the provided LiteLLMConfig
+func (t *FailoverExport_Config) MergeLiteLLMConfig(v LiteLLMConfig) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPortkeyConfig returns the union data inside the FailoverExport_Config as a PortkeyConfig
+func (t FailoverExport_Config) AsPortkeyConfig() (PortkeyConfig, error) {
+	var body PortkeyConfig
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortkeyConfig overwrites any union data inside the FailoverExport_Config as the provided PortkeyConfig
+func (t *FailoverExport_Config) FromPortkeyConfig(v PortkeyConfig) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortkeyConfig performs a merge with any union data inside the FailoverExport_Config, using the provided PortkeyConfig
+func (t *FailoverExport_Config) MergePortkeyConfig(v PortkeyConfig) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsOpenRouterRequest returns the union data inside the FailoverExport_Config as a OpenRouterRequest
+func (t FailoverExport_Config) AsOpenRouterRequest() (OpenRouterRequest, error) {
+	var body OpenRouterRequest
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOpenRouterRequest overwrites any union data inside the FailoverExport_Config as the provided OpenRouterRequest
+func (t *FailoverExport_Config) FromOpenRouterRequest(v OpenRouterRequest) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOpenRouterRequest performs a merge with any union data inside the FailoverExport_Config, using the provided OpenRouterRequest
+func (t *FailoverExport_Config) MergeOpenRouterRequest(v OpenRouterRequest) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FailoverExport_Config) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FailoverExport_Config) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsFreshnessRecord returns the union data inside the FreshnessResponse as a FreshnessRecord
 func (t FreshnessResponse) AsFreshnessRecord() (FreshnessRecord, error) {
 	var body FreshnessRecord
@@ -8569,6 +8862,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /failover (the `GetFailover` operationId).
 	GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetFailoverExport Failover chain as gateway configuration
+	//
+	// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+	//
+	// Corresponds with GET /failover/export (the `GetFailoverExport` operationId).
+	GetFailoverExport(ctx context.Context, params *GetFailoverExportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetFineTuning Fine-tuning availability, methods and prices
 	//
@@ -9520,6 +9820,23 @@ func (c *Client) GetErrorCodes(ctx context.Context, params *GetErrorCodesParams,
 // Corresponds with GET /failover (the `GetFailover` operationId).
 func (c *Client) GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetFailoverRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetFailoverExport Failover chain as gateway configuration
+//
+// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+//
+// Corresponds with GET /failover/export (the `GetFailoverExport` operationId).
+func (c *Client) GetFailoverExport(ctx context.Context, params *GetFailoverExportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetFailoverExportRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -12628,6 +12945,100 @@ func NewGetFailoverRequest(server string, params *GetFailoverParams) (*http.Requ
 		var rawQueryFragments []string
 
 		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "primary", params.Primary, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Task != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "task", *params.Task, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MaxCostPer1m != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "max_cost_per_1m", *params.MaxCostPer1m, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetFailoverExportRequest constructs an http.Request for the GetFailoverExport method
+func NewGetFailoverExportRequest(server string, params *GetFailoverExportParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/failover/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "primary", params.Primary, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 			return nil, err
 		} else {
 			for _, qp := range strings.Split(queryFrag, "&") {
@@ -18084,6 +18495,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /failover (the `GetFailover` operationId).
 	GetFailoverWithResponse(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*GetFailoverResponse, error)
 
+	// GetFailoverExportWithResponse Failover chain as gateway configuration
+	//
+	// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /failover/export (the `GetFailoverExport` operationId).
+	GetFailoverExportWithResponse(ctx context.Context, params *GetFailoverExportParams, reqEditors ...RequestEditorFn) (*GetFailoverExportResponse, error)
+
 	// GetFineTuningWithResponse Fine-tuning availability, methods and prices
 	//
 	// Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' fine-tuning documentation (cited in `notes` and `sources`); null where not confirmed. Reinforcement fine-tuning and similar methods outside the `method` enum are named in `notes`. `available_only=true` keeps records whose `available` is true (not null); `meta.available_count` counts those among the returned records.
@@ -20803,6 +21223,103 @@ func (r GetFailoverResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetFailoverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetFailoverExportResponse304Headers the declared response headers of an HTTP 304 response for GetFailoverExport
+type GetFailoverExportResponse304Headers struct {
+	ETag *string
+}
+
+// GetFailoverExportResponse429Headers the declared response headers of an HTTP 429 response for GetFailoverExport
+type GetFailoverExportResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetFailoverExportResponse503Headers the declared response headers of an HTTP 503 response for GetFailoverExport
+type GetFailoverExportResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetFailoverExportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FailoverExport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetFailoverExportResponse304Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetFailoverExportResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetFailoverExportResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetFailoverExportResponse) GetJSON200() *FailoverExport {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetFailoverExportResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetFailoverExportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetFailoverExportResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetFailoverExportResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetFailoverExportResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetFailoverExportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetFailoverExportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetFailoverExportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetFailoverExportResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -26648,6 +27165,21 @@ func (c *ClientWithResponses) GetFailoverWithResponse(ctx context.Context, param
 	return ParseGetFailoverResponse(rsp)
 }
 
+// GetFailoverExportWithResponse Failover chain as gateway configuration
+//
+// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /failover/export (the `GetFailoverExport` operationId).
+func (c *ClientWithResponses) GetFailoverExportWithResponse(ctx context.Context, params *GetFailoverExportParams, reqEditors ...RequestEditorFn) (*GetFailoverExportResponse, error) {
+	rsp, err := c.GetFailoverExport(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetFailoverExportResponse(rsp)
+}
+
 // GetFineTuningWithResponse Fine-tuning availability, methods and prices
 //
 // Stored catalog of fine-tuning per provider: availability, methods (`lora`, `full`, `supervised`, `dpo`), models that can be tuned, training cost in USD per 1M training tokens, the inference price multiplier of a tuned model, and the maximum number of training examples (null when unknown or unlimited). One record per provider (all 52), sorted by `provider_id` ascending. Hand-curated from the providers' fine-tuning documentation (cited in `notes` and `sources`); null where not confirmed. Reinforcement fine-tuning and similar methods outside the `method` enum are named in `notes`. `available_only=true` keeps records whose `available` is true (not null); `meta.available_count` counts those among the returned records.
@@ -29725,6 +30257,103 @@ func ParseGetFailoverResponse(rsp *http.Response) (*GetFailoverResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetFailoverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetFailoverExportResponse parses an HTTP response from a GetFailoverExportWithResponse call
+func ParseGetFailoverExportResponse(rsp *http.Response) (*GetFailoverExportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetFailoverExportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FailoverExport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		var headers GetFailoverExportResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetFailoverExportResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetFailoverExportResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -35303,6 +35932,9 @@ type ServerInterface interface {
 	// GetFailover Failover chain for a failing provider
 	// (GET /failover)
 	GetFailover(w http.ResponseWriter, r *http.Request, params GetFailoverParams)
+	// GetFailoverExport Failover chain as gateway configuration
+	// (GET /failover/export)
+	GetFailoverExport(w http.ResponseWriter, r *http.Request, params GetFailoverExportParams)
 	// GetFineTuning Fine-tuning availability, methods and prices
 	// (GET /fine-tuning)
 	GetFineTuning(w http.ResponseWriter, r *http.Request, params GetFineTuningParams)
@@ -35603,6 +36235,12 @@ func (_ Unimplemented) GetErrorCodes(w http.ResponseWriter, r *http.Request, par
 // GetFailover Failover chain for a failing provider
 // (GET /failover)
 func (_ Unimplemented) GetFailover(w http.ResponseWriter, r *http.Request, params GetFailoverParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetFailoverExport Failover chain as gateway configuration
+// (GET /failover/export)
+func (_ Unimplemented) GetFailoverExport(w http.ResponseWriter, r *http.Request, params GetFailoverExportParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -37558,6 +38196,91 @@ func (siw *ServerInterfaceWrapper) GetFailover(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetFailover(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetFailoverExport operation middleware
+func (siw *ServerInterfaceWrapper) GetFailoverExport(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetFailoverExportParams
+
+	// ------------- Required query parameter "primary" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "primary", r.URL.Query(), &params.Primary, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "primary"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "primary", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "format" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "format", r.URL.Query(), &params.Format, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "format"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "format", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "task" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "task", r.URL.Query(), &params.Task, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "task"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "task", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "max_cost_per_1m" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "max_cost_per_1m", r.URL.Query(), &params.MaxCostPer1m, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "max_cost_per_1m"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "max_cost_per_1m", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetFailoverExport(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -41914,6 +42637,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/failover", wrapper.GetFailover)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/failover/export", wrapper.GetFailoverExport)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/recommend", wrapper.GetRecommend)
 	})
 	r.Group(func(r chi.Router) {
@@ -44408,6 +45134,114 @@ func (response GetFailover500JSONResponse) VisitGetFailoverResponse(w http.Respo
 type GetFailover503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetFailover503JSONResponse) VisitGetFailoverResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFailoverExportRequestObject struct {
+	Params GetFailoverExportParams
+}
+
+type GetFailoverExportResponseObject interface {
+	VisitGetFailoverExportResponse(w http.ResponseWriter) error
+}
+
+type GetFailoverExport200JSONResponse FailoverExport
+
+func (response GetFailoverExport200JSONResponse) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFailoverExport304Response = NotModifiedResponse
+
+func (response GetFailoverExport304Response) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	w.WriteHeader(304)
+	return nil
+}
+
+type GetFailoverExport400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetFailoverExport400JSONResponse) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFailoverExport404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetFailoverExport404JSONResponse) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFailoverExport429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetFailoverExport429JSONResponse) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFailoverExport500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetFailoverExport500JSONResponse) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFailoverExport503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetFailoverExport503JSONResponse) VisitGetFailoverExportResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -50668,6 +51502,9 @@ type StrictServerInterface interface {
 	// GetFailover Failover chain for a failing provider
 	// (GET /failover)
 	GetFailover(ctx context.Context, request GetFailoverRequestObject) (GetFailoverResponseObject, error)
+	// GetFailoverExport Failover chain as gateway configuration
+	// (GET /failover/export)
+	GetFailoverExport(ctx context.Context, request GetFailoverExportRequestObject) (GetFailoverExportResponseObject, error)
 	// GetFineTuning Fine-tuning availability, methods and prices
 	// (GET /fine-tuning)
 	GetFineTuning(ctx context.Context, request GetFineTuningRequestObject) (GetFineTuningResponseObject, error)
@@ -51424,6 +52261,32 @@ func (sh *strictHandler) GetFailover(w http.ResponseWriter, r *http.Request, par
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetFailoverResponseObject); ok {
 		if err := validResponse.VisitGetFailoverResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetFailoverExport operation middleware
+func (sh *strictHandler) GetFailoverExport(w http.ResponseWriter, r *http.Request, params GetFailoverExportParams) {
+	var request GetFailoverExportRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFailoverExport(ctx, request.(GetFailoverExportRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFailoverExport")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetFailoverExportResponseObject); ok {
+		if err := validResponse.VisitGetFailoverExportResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
