@@ -130,7 +130,7 @@ type Index struct {
 	reg *seeds.Registry
 	// families lists, per provider and task ("" for any), the model families of its models (see domains.go).
 	families map[string]map[string][]string
-	byTask map[string][]*Model // each sorted by provider then model ID; a model is in its own task and in agent and code when it qualifies
+	byTask   map[string][]*Model // each sorted by provider then model ID; a model is in its own task and in agent and code when it qualifies
 	// byPickPart is byTask with each model's own pick part, highest first: Pick stops its scan where no later
 	// model can reach its top 3.
 	byPickPart map[string][]ranked
