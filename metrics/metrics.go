@@ -18,7 +18,6 @@ import (
 
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/poller"
-	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/webhooks"
 )
@@ -105,12 +104,7 @@ func New(o Options) *Metrics {
 	if o.Health != nil {
 		m.reg.MustRegister(&healthCollector{o: o})
 	}
-	// The embedded catalogs are checked when the service starts, so their dates are always readable here.
-	if dates, err := seeds.CatalogSourceDates(); err == nil {
-		m.reg.MustRegister(&catalogAgeCollector{dates: dates, now: o.Now})
-	} else {
-		o.Logger.Error("catalog source ages are not exported", "err", err)
-	}
+	m.reg.MustRegister(&catalogAgeCollector{now: o.Now, log: o.Logger})
 	return m
 }
 
