@@ -200,6 +200,15 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 	return out, nil
 }
 
+// failoverQuery is the query of GET /failover and GET /failover/export, which take the same parameters.
+func failoverQuery(primary string, task *api.Task, limit *int, maxCost *float64) decide.FailoverQuery {
+	q := decide.FailoverQuery{Primary: primary, Limit: orDefault(limit, defaultFailoverLimit), MaxCost: maxCost}
+	if task != nil {
+		q.Task = string(*task)
+	}
+	return q
+}
+
 // GetFailover serves the alternatives to a failing provider.
 func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObject) (api.GetFailoverResponseObject, error) {
 	ix, live, err := s.decisionInputs(ctx)
@@ -207,10 +216,7 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 		return nil, err
 	}
 	p := req.Params
-	q := decide.FailoverQuery{Primary: p.Primary, Limit: orDefault(p.Limit, defaultFailoverLimit), MaxCost: p.MaxCostPer1m}
-	if p.Task != nil {
-		q.Task = string(*p.Task)
-	}
+	q := failoverQuery(p.Primary, p.Task, p.Limit, p.MaxCostPer1m)
 	chain, note, err := ix.Failover(q, live)
 	switch {
 	case errs.IsNotFound(err):
@@ -244,10 +250,7 @@ func (s *Server) GetFailoverExport(ctx context.Context, req api.GetFailoverExpor
 		return nil, err
 	}
 	p := req.Params
-	q := decide.FailoverQuery{Primary: p.Primary, Limit: orDefault(p.Limit, defaultFailoverLimit), MaxCost: p.MaxCostPer1m}
-	if p.Task != nil {
-		q.Task = string(*p.Task)
-	}
+	q := failoverQuery(p.Primary, p.Task, p.Limit, p.MaxCostPer1m)
 	ranking, note, err := ix.FailoverRanking(q, live)
 	switch {
 	case errs.IsNotFound(err):
