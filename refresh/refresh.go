@@ -108,6 +108,9 @@ func (r *Refresher) State() State {
 // refresh interval, when shorter).
 const syncEvery = time.Minute
 
+// retryAfterFailure is how soon a failed refresh is tried again (or one interval, when shorter).
+const retryAfterFailure = time.Hour
+
 // Run loads the newest stored build made from this binary's catalogs, then, when an interval is set, takes the
 // refresh lock and refreshes whenever one is due, until ctx ends. Like the poller, one replica holds the lock for
 // as long as it runs; the others look for its builds in the store and load them, and take the lock over when the
@@ -138,10 +141,12 @@ func (r *Refresher) Run(ctx context.Context) {
 			}
 		}
 		if held && !r.o.Now().Before(next) {
-			if _, err := r.Once(ctx); err != nil && ctx.Err() == nil {
-				r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", r.o.Interval.String())
-			}
 			next = r.o.Now().Add(r.o.Interval)
+			if _, err := r.Once(ctx); err != nil && ctx.Err() == nil {
+				// A daily refresh that failed on a passing network fault is tried again within the hour.
+				next = r.o.Now().Add(min(r.o.Interval, retryAfterFailure))
+				r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", min(r.o.Interval, retryAfterFailure).String())
+			}
 		} else if !held {
 			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
 				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
