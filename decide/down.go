@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -27,7 +28,7 @@ func (ix *Index) PickCandidates(q PickQuery) []string {
 			seen[r.m.Provider] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // FailoverCandidates returns the providers (sorted) Failover would chain for q were every provider operational,
@@ -38,12 +39,7 @@ func (ix *Index) FailoverCandidates(q FailoverQuery) []string {
 	if err != nil {
 		return nil
 	}
-	out := make([]string, len(chain))
-	for i, e := range chain {
-		out[i] = e.Provider
-	}
-	slices.Sort(out)
-	return out
+	return providersOf(chain, func(e FailoverEntry) string { return e.Provider })
 }
 
 // RecommendCandidates returns the providers (sorted) Recommend would rank for q were every provider operational,
@@ -54,9 +50,14 @@ func (ix *Index) RecommendCandidates(q RecommendQuery) []string {
 	if err != nil {
 		return nil
 	}
-	out := make([]string, len(recs))
-	for i, e := range recs {
-		out[i] = e.Provider
+	return providersOf(recs, func(e RecommendEntry) string { return e.Provider })
+}
+
+// providersOf lists the providers of a ranking, sorted.
+func providersOf[T any](ranked []T, provider func(T) string) []string {
+	out := make([]string, len(ranked))
+	for i, e := range ranked {
+		out[i] = provider(e)
 	}
 	slices.Sort(out)
 	return out
@@ -71,7 +72,7 @@ func (ix *Index) CheapestCandidates(q CheapestQuery) []string {
 			seen[m.Provider] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // allUp is every monitored provider operational, with nothing else known.
@@ -81,15 +82,6 @@ func (ix *Index) allUp() Statuses {
 		live[p.ID] = Live{Status: StatusOperational}
 	}
 	return live
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // RetryAfter is the Retry-After, in whole seconds, of a decision whose candidates are all in outage: the

@@ -2,7 +2,9 @@ package refresh
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
@@ -51,6 +53,15 @@ type deprecationRec struct {
 	Replacement *string             `json:"replacement_model"`
 }
 
+// keyedPair decodes one catalog of both sets, keyed.
+func keyedPair[T any](old, new *seeds.Set, name string, key func(*T) string) (before, after map[string]*T, err error) {
+	if before, err = keyed(old, name, key); err != nil {
+		return nil, nil, err
+	}
+	after, err = keyed(new, name, key)
+	return before, after, err
+}
+
 func keyed[T any](set *seeds.Set, name string, key func(*T) string) (map[string]*T, error) {
 	c := set.Catalog(name)
 	if c == nil {
@@ -85,15 +96,11 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 		return nil
 	}
 	pk := func(r *priceRec) string { return r.ProviderID + "/" + r.Model }
-	oldP, err := keyed(old, seeds.CatalogPricing, pk)
+	oldP, newP, err := keyedPair(old, new, seeds.CatalogPricing, pk)
 	if err != nil {
 		return nil, err
 	}
-	newP, err := keyed(new, seeds.CatalogPricing, pk)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range sortedKeys(newP) {
+	for _, k := range slices.Sorted(maps.Keys(newP)) {
 		n, o := newP[k], oldP[k]
 		if o == nil || (samePrice(o.Pricing.In, n.Pricing.In) && samePrice(o.Pricing.Out, n.Pricing.Out)) {
 			continue
@@ -107,15 +114,11 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 		}
 	}
 	mk := func(r *modelRec) string { return r.ProviderID + "/" + r.ModelID }
-	oldM, err := keyed(old, seeds.CatalogModels, mk)
+	oldM, newM, err := keyedPair(old, new, seeds.CatalogModels, mk)
 	if err != nil {
 		return nil, err
 	}
-	newM, err := keyed(new, seeds.CatalogModels, mk)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range sortedKeys(newM) {
+	for _, k := range slices.Sorted(maps.Keys(newM)) {
 		if oldM[k] != nil {
 			continue
 		}
@@ -126,15 +129,11 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 		}
 	}
 	dk := func(r *deprecationRec) string { return r.ProviderID + "/" + r.ModelID }
-	oldD, err := keyed(old, "deprecations", dk)
+	oldD, newD, err := keyedPair(old, new, "deprecations", dk)
 	if err != nil {
 		return nil, err
 	}
-	newD, err := keyed(new, "deprecations", dk)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range sortedKeys(newD) {
+	for _, k := range slices.Sorted(maps.Keys(newD)) {
 		n, o := newD[k], oldD[k]
 		p := EventPayload{ProviderId: n.ProviderID, ModelId: n.ModelID, SunsetDate: n.SunsetDate, ReplacementModel: n.Replacement}
 		switch {
@@ -159,15 +158,6 @@ func typeOrder(t string) int {
 		}
 	}
 	return len(EventTypes)
-}
-
-func sortedKeys[T any](m map[string]*T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // samePrice compares two prices to a millionth of a dollar per 1M tokens: the build rounds to 9 significant

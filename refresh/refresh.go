@@ -54,8 +54,9 @@ type Options struct {
 type State struct {
 	// Mode is "off" (no refresh configured), "ok" (the last attempt succeeded or nothing was due yet) or
 	// "failing" (the last attempt failed: the catalogs in service are the last good ones).
-	Mode        string
-	Origin      string // "embedded", "refresh" or "store"
+	Mode string
+	// Origin ("embedded", "refresh" or "store") and Digest are those of the catalog set in service.
+	Origin      string
 	Digest      string
 	LastAttempt *time.Time
 	LastSuccess *time.Time
@@ -94,14 +95,20 @@ func New(o Options) (*Refresher, error) {
 	if o.Interval <= 0 {
 		mode = "off"
 	}
-	return &Refresher{o: o, embedded: emb, state: State{Mode: mode, Origin: emb.Origin(), Digest: emb.Digest()}}, nil
+	return &Refresher{o: o, embedded: emb, state: State{Mode: mode}}, nil
 }
 
 // State returns what /health shows.
 func (r *Refresher) State() State {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.state
+	st := r.state
+	r.mu.Unlock()
+	set, err := seeds.Current()
+	if err != nil {
+		set = r.embedded // Current fails only when the embedded set does, which New has already read
+	}
+	st.Origin, st.Digest = set.Origin(), set.Digest()
+	return st
 }
 
 // syncEvery is how often a replica that does not hold the lock looks for a build another one made (or the
@@ -278,9 +285,6 @@ func (r *Refresher) once(ctx context.Context) (Outcome, error) {
 
 func (r *Refresher) install(set *seeds.Set) {
 	seeds.Install(set)
-	r.mu.Lock()
-	r.state.Origin, r.state.Digest = set.Origin(), set.Digest()
-	r.mu.Unlock()
 	if r.o.OnInstall != nil {
 		r.o.OnInstall(set)
 	}
