@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +23,12 @@ import (
 // closed-loop load, one after the other, for a few rounds, and the ratio of their rates says what the service
 // costs over writing the bytes. A URL may be prefixed: "gzip:" sends Accept-Encoding: gzip (the compressed
 // answer); "304:" revalidates with the answer's ETag (If-None-Match) and expects 304.
+//
+// The bare server runs in a process of its own (this binary again, with -bare-serve), as the service does: a
+// server inside the load generator's process shares its Go scheduler, and a goroutine woken by its own peer in
+// the same runtime costs less than a wake-up across processes. Measured on 2 cores, that alone made the bare
+// rate 15 to 20% higher than the same server in its own process (/healthz: 18,087/s in process, 14,249 to
+// 15,594/s alone). -bare-inproc keeps the old arrangement for comparison.
 
 // variant is one request of the comparison.
 type variant struct {
@@ -45,9 +56,100 @@ func parseVariant(arg string) (variant, error) {
 
 // recorded is an answer of the service, as the bare server repeats it.
 type recorded struct {
-	status int
-	header http.Header
-	body   []byte
+	Status int         `json:"status"`
+	Header http.Header `json:"header"`
+	Body   []byte      `json:"body"`
+}
+
+// bareHandler answers each request with the recorded answer of its key, and nothing else.
+func bareHandler(answers map[string]recorded) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, ok := answers[key(r)]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		for k, v := range a.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(a.Status)
+		_, _ = w.Write(a.Body)
+	})
+}
+
+// serveBare is the -bare-serve process: it reads the answers (JSON) from file, serves them on a loopback port it
+// prints as its first line, and exits when its standard input closes (the load generator ended or died).
+func serveBare(file string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var answers map[string]recorded
+	if err := json.Unmarshal(b, &answers); err != nil {
+		return fmt.Errorf("reading %s: %w", file, err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: bareHandler(answers), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _, _ = io.Copy(io.Discard, os.Stdin); _ = srv.Close() }()
+	fmt.Println(ln.Addr().String())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// startBare starts the bare server: in a child process (this binary with -bare-serve) unless inProcess. It
+// returns the server's address and the function that stops it.
+func startBare(answers map[string]recorded, inProcess bool) (string, func(), error) {
+	if inProcess {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", nil, err
+		}
+		srv := &http.Server{Handler: bareHandler(answers), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		return ln.Addr().String(), func() { _ = srv.Close() }, nil
+	}
+	f, err := os.CreateTemp("", "loadgen-bare-*.json")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.Remove(f.Name())
+	if err := json.NewEncoder(f).Encode(answers); err != nil {
+		f.Close()
+		return "", nil, err
+	}
+	if err := f.Close(); err != nil {
+		return "", nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(self, "-bare-serve", f.Name())
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { _ = stdin.Close(); _ = cmd.Wait() }
+	addr, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		_ = cmd.Process.Kill()
+		stop()
+		return "", nil, fmt.Errorf("starting the bare server: %w", err)
+	}
+	return strings.TrimSpace(addr), stop, nil
 }
 
 // key tells the bare server's answers apart: the path and query, and the headers that choose the answer.
@@ -55,7 +157,7 @@ func key(r *http.Request) string {
 	return r.URL.RequestURI() + "|" + r.Header.Get("Accept-Encoding") + "|" + r.Header.Get("If-None-Match")
 }
 
-func sideBySide(args []string, conns int, dur time.Duration, rounds int) bool {
+func sideBySide(args []string, conns int, dur time.Duration, rounds int, inProcess bool) bool {
 	var vs []variant
 	for _, a := range args {
 		v, err := parseVariant(a)
@@ -98,33 +200,20 @@ func sideBySide(args []string, conns int, dur time.Duration, rounds int) bool {
 				h.Set(k, val)
 			}
 		}
-		answers[key(req)] = recorded{status: res.StatusCode, header: h, body: body}
+		answers[key(req)] = recorded{Status: res.StatusCode, Header: h, Body: body}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, stop, err := startBare(answers, inProcess)
 	if err != nil {
 		fmt.Println("loadgen:", err)
 		return true
 	}
-	bare := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, ok := answers[key(r)]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		for k, v := range a.header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(a.status)
-		_, _ = w.Write(a.body)
-	}), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = bare.Serve(ln) }()
-	defer bare.Close()
+	defer stop()
 
 	fmt.Printf("%-50s %12s %12s %7s\n", "request", "service/s", "bare/s", "ratio")
 	failed := false
 	for _, v := range vs {
 		u, _ := url.Parse(v.url)
-		bareURL := "http://" + ln.Addr().String() + u.RequestURI()
+		bareURL := "http://" + addr + u.RequestURI()
 		var svc, raw float64
 		for range rounds {
 			n, errs := closedLoop(v.url, v.header, v.want, conns, dur)

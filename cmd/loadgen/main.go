@@ -9,7 +9,8 @@
 //	                                            resident memory and open files every 30 s
 //	loadgen -bare -c 64 -d 3s URL gzip:URL 304:URL
 //	                                            side by side with a bare net/http server writing the same bytes
-//	                                            (bare.go), interleaved rounds, prints the ratio
+//	                                            (bare.go, in a process of its own), interleaved rounds, prints the
+//	                                            ratio
 //
 // Any answer other than 200, and any transport error, counts as an error; the exit status is 1 if there was one.
 package main
@@ -40,9 +41,18 @@ func main() {
 	metrics := flag.String("metrics", "", "with -rate: the server's Prometheus /metrics, sampled every interval")
 	bare := flag.Bool("bare", false, "side by side: each URL on the service, then on a bare net/http server writing the same bytes; prints the ratio")
 	rounds := flag.Int("rounds", 3, "with -bare: interleaved rounds per URL")
+	inProcess := flag.Bool("bare-inproc", false, "with -bare: run the bare server inside the load generator's process, not in a process of its own")
+	bareServe := flag.String("bare-serve", "", "internal: serve the recorded answers in this file (the -bare server's own process)")
 	flag.Parse()
+	if *bareServe != "" {
+		if err := serveBare(*bareServe); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *bare {
-		if sideBySide(flag.Args(), *conns, *dur, *rounds) {
+		if sideBySide(flag.Args(), *conns, *dur, *rounds, *inProcess) {
 			os.Exit(1)
 		}
 		return
