@@ -605,3 +605,45 @@ func TestPickPruningChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedStatusesDecideAlike: the statuses with their latency scores worked out ahead give every decision the
+// same answer as the statuses they copy, with latencies known, unknown and in outage.
+func TestPreparedStatusesDecideAlike(t *testing.T) {
+	ix := testIndex(t)
+	p50, p95 := 120.0, 900.0
+	live := with(with(allUp(), "mistral", Live{Status: StatusDegraded, P50Ms: &p50, P95Ms: &p95}), "deepseek", down())
+	live["groq"] = Live{Status: StatusOperational} // no latency known
+	prepared := live.Prepared()
+	for id, l := range live {
+		if got, want := latencyScore(prepared[id]), latencyScore(l); got != want || !prepared[id].prepared {
+			t.Errorf("%s: prepared latency score %v, want %v", id, got, want)
+		}
+	}
+	for _, q := range []PickQuery{{Task: "llm"}, {Task: "llm", Needs: []string{"json_mode"}}, {Task: "embedding"}} {
+		b1, r1, n1, e1 := ix.Pick(q, live)
+		b2, r2, n2, e2 := ix.Pick(q, prepared)
+		if b1.Reason != b2.Reason || b1.Score != b2.Score || len(r1) != len(r2) || n1 != n2 || (e1 == nil) != (e2 == nil) {
+			t.Errorf("pick %+v: %+v %v, prepared %+v %v", q, b1, e1, b2, e2)
+		}
+	}
+	c1, _, e1 := ix.Failover(FailoverQuery{Primary: "openai", Limit: 5}, live)
+	c2, _, e2 := ix.Failover(FailoverQuery{Primary: "openai", Limit: 5}, prepared)
+	if len(c1) != len(c2) || (e1 == nil) != (e2 == nil) {
+		t.Fatalf("failover: %d %v, prepared %d %v", len(c1), e1, len(c2), e2)
+	}
+	for i := range c1 {
+		if c1[i].Provider != c2[i].Provider || c1[i].Score != c2[i].Score {
+			t.Errorf("failover %d: %+v, prepared %+v", i, c1[i], c2[i])
+		}
+	}
+	rec1, _, _ := ix.Recommend(RecommendQuery{Limit: 5}, live)
+	rec2, _, _ := ix.Recommend(RecommendQuery{Limit: 5}, prepared)
+	if len(rec1) != len(rec2) {
+		t.Fatalf("recommend: %d, prepared %d", len(rec1), len(rec2))
+	}
+	for i := range rec1 {
+		if rec1[i].Provider != rec2[i].Provider || rec1[i].Score != rec2[i].Score {
+			t.Errorf("recommend %d: %+v, prepared %+v", i, rec1[i], rec2[i])
+		}
+	}
+}

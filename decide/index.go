@@ -35,10 +35,28 @@ type Live struct {
 	// Uptime7d is the percentage of the observed checks of the last 7 UTC days that did not read outage; nil
 	// without any.
 	Uptime7d *float64
+
+	// latency is latencyScore and reason liveReason, worked out once by Statuses.Prepared (prepared is then
+	// true).
+	latency  float64
+	reason   string
+	prepared bool
 }
 
 // Statuses maps provider IDs to their live status; a provider missing from the map is unknown.
 type Statuses map[string]Live
+
+// Prepared returns a copy of s with each provider's latency score and reason phrase worked out once. The service keeps the
+// statuses of a second for every decision of that second; scoring the latency (a logarithm) for every candidate
+// of every request was a third of /pick's ranking. Decisions give the same answers with s or its copy.
+func (s Statuses) Prepared() Statuses {
+	out := make(Statuses, len(s))
+	for id, l := range s {
+		l.latency, l.reason, l.prepared = latencyScore(l), liveReason(l), true
+		out[id] = l
+	}
+	return out
+}
 
 // noneObserved reports whether no provider has an observed status: decisions then answer from catalog facts
 // and say so.
@@ -120,6 +138,9 @@ type Model struct {
 type ranked struct {
 	m    *Model
 	part float64
+	// reason is the model's own part of a pick reason for that task (price, benchmark, context, capabilities):
+	// it is the same for every request, so it is written once.
+	reason string
 }
 
 // Benchmark names, in the document's order.
@@ -366,7 +387,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	for task, field := range ix.byTask {
 		rs := make([]ranked, len(field))
 		for i, m := range field {
-			rs[i] = ranked{m, pickModelPart(m, task)}
+			rs[i] = ranked{m, pickModelPart(m, task), pickModelReason(m, task)}
 		}
 		slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.part, a.part) })
 		ix.byPickPart[task] = rs

@@ -178,7 +178,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	// One pass: passed[k] counts the models that pass the first k+1 steps, so that the error can name the step
 	// that emptied the field; only the 3 best survivors are kept (scores are cheap, reasons are built for them).
 	type cand struct {
-		m     *Model
+		r     *ranked
 		l     Live
 		score float64
 	}
@@ -190,11 +190,12 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	run := func(steps []step) (topK[cand], []int) {
 		passed := make([]int, len(steps))
 		best := topK[cand]{k: 3, cmp: func(a, b cand) int {
-			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
+			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.r.m.Provider, b.r.m.Provider), cmp.Compare(a.r.m.ID, b.r.m.ID))
 		}}
 		var l Live
 		lastProvider, providerPart := "", 0.0
-		for _, r := range field {
+		for i := range field {
+			r := &field[i]
 			m := r.m
 			// Once 3 are kept, a model whose score cannot reach the third is skipped before its steps, and
 			// since field is sorted by pickPart, the scan ends at the first that could not even with the best
@@ -220,7 +221,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 				passed[k]++
 			}
 			if ok {
-				best.push(cand{m, l, round2(providerPart + r.part)})
+				best.push(cand{r, l, round2(providerPart + r.part)})
 			}
 		}
 		return best, passed
@@ -242,9 +243,9 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	}
 	entries := make([]PickEntry, len(best.items))
 	for i, c := range best.items {
-		entries[i] = pickEntry(c.m, c.l, c.score, q.Task)
+		entries[i] = pickEntry(c.r, c.l, c.score)
 		if preview {
-			entries[i].Reason = c.m.Stage + " (no generally available model fits), " + entries[i].Reason
+			entries[i].Reason = c.r.m.Stage + " (no generally available model fits), " + entries[i].Reason
 		}
 	}
 	note := ""
@@ -260,7 +261,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 // pickProviderPart (status, latency, uptime) and pickModelPart (price, quality, context, capabilities) add up
 // to the pick score.
 func pickProviderPart(l Live) float64 {
-	return statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + pickLatency*latencyScore(l.ObservedLatency()) +
+	return statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + pickLatency*latencyScore(l) +
 		pickUptime*uptimeScore(l.Uptime7d)
 }
 
@@ -301,10 +302,25 @@ var prune = true
 // pruneSlack is more than the rounding of a score to cents and any difference in the order of its sums.
 const pruneSlack = 0.01
 
-func pickEntry(m *Model, l Live, score float64, task string) PickEntry {
-	e := PickEntry{Provider: m.Provider, Model: m.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs, Context: m.Context,
-		Caps: m.Caps, InputPer1M: priceUSD(m.Input), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice), Score: score}
-	parts := []string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d)}
+func pickEntry(r *ranked, l Live, score float64) PickEntry {
+	m := r.m
+	return PickEntry{Provider: m.Provider, Model: m.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs, Context: m.Context,
+		Caps: m.Caps, InputPer1M: priceUSD(m.Input), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice), Score: score,
+		Reason: liveReason(l) + ", " + r.reason}
+}
+
+// liveReason is the provider's part of a pick reason: status, latency, 7-day uptime.
+func liveReason(l Live) string {
+	if l.prepared {
+		return l.reason
+	}
+	return statusPhrase(l.Status) + ", " + fmtLatency(l) + ", " + fmtUptime(l.Uptime7d)
+}
+
+// pickModelReason is the model's part of a pick reason for task: price, the task's benchmark, context window,
+// capabilities.
+func pickModelReason(m *Model, task string) string {
+	var parts []string
 	if m.UnitPrice != nil {
 		parts = append(parts, unitPhrase(m.UnitPrice.USD, m.Unit))
 	} else {
@@ -324,8 +340,7 @@ func pickEntry(m *Model, l Live, score float64, task string) PickEntry {
 	default:
 		parts = append(parts, "has "+strings.Join(caps, ", "))
 	}
-	e.Reason = strings.Join(parts, ", ")
-	return e
+	return strings.Join(parts, ", ")
 }
 
 // FailoverQuery is a /failover request after defaults.
@@ -399,7 +414,7 @@ func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, stri
 		if q.MaxCost != nil && (low == nil || *low > *q.MaxCost) {
 			continue
 		}
-		score := statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + failoverLatency*latencyScore(l.ObservedLatency()) +
+		score := statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + failoverLatency*latencyScore(l) +
 			failoverUptime*uptimeScore(l.Uptime7d)
 		switch {
 		case q.Task == "":
@@ -491,7 +506,7 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, s
 		if l.Status != want || slices.Contains(q.Avoid, p.ID) || (q.Task != "" && !ix.serves[p.ID][q.Task]) || (q.FreeOnly && !free) {
 			continue
 		}
-		score := recommendLatency*latencyScore(l.ObservedLatency()) + recommendUptime*uptimeScore(l.Uptime7d)
+		score := recommendLatency*latencyScore(l) + recommendUptime*uptimeScore(l.Uptime7d)
 		if free {
 			score += recommendFreeTier
 		}

@@ -17,12 +17,16 @@ const (
 	latencyWorstMs = 5000.0
 )
 
-// latencyScore is 0..1, 0 when the latency is unknown.
-func latencyScore(ms *float64) float64 {
-	if ms == nil {
+// latencyScore is 0..1 for the provider's observed latency, 0 when it is unknown.
+func latencyScore(l Live) float64 {
+	if l.prepared {
+		return l.latency
+	}
+	ms, ok := l.observedMs()
+	if !ok {
 		return 0
 	}
-	return logScale(*ms, latencyBestMs, latencyWorstMs)
+	return logScale(ms, latencyBestMs, latencyWorstMs)
 }
 
 // uptimeScore is 0..1: 100 % is 1, uptimeFloorPct or less is 0, linear between; 0 when unknown.
@@ -80,15 +84,17 @@ func logScale(x, best, worst float64) float64 {
 
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 
-// ObservedLatency is the latency a decision scores: the mean of the p50 and p95 of the last hour's fetch times,
+// observedMs is the latency a decision scores: the mean of the p50 and p95 of the last hour's fetch times,
 // so that a provider that is fast in the median but often slow loses some; the last fetch time when the hour
-// has no samples; nil when neither is known.
-func (l Live) ObservedLatency() *float64 {
-	if l.P50Ms != nil && l.P95Ms != nil {
-		v := (*l.P50Ms + *l.P95Ms) / 2
-		return &v
+// has no samples; false when neither is known.
+func (l Live) observedMs() (float64, bool) {
+	switch {
+	case l.P50Ms != nil && l.P95Ms != nil:
+		return (*l.P50Ms + *l.P95Ms) / 2, true
+	case l.ResponseTimeMs != nil:
+		return *l.ResponseTimeMs, true
 	}
-	return l.ResponseTimeMs
+	return 0, false
 }
 
 // statusPhrase opens a reason: "operational", or "status unknown (no observation)".

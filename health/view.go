@@ -236,7 +236,15 @@ type Snapshot struct {
 	changes   []store.StatusChange                 // newest first
 	incidents []store.Incident                     // newest first
 	figures   atomic.Pointer[figuresMemo]
+	seq       uint64
 }
+
+// snapshots numbers the snapshots made by this process, so that an answer made from one can name it cheaply.
+var snapshots atomic.Uint64
+
+// Seq is the snapshot's number, unique in the process and higher for a later snapshot: what an answer derived
+// from the snapshot can be keyed by (a new poll cycle makes a new snapshot).
+func (s *Snapshot) Seq() uint64 { return s.seq }
 
 // NewSnapshot builds a snapshot from in, loaded at time at. Only o.Providers and o.SLA are used.
 func NewSnapshot(at time.Time, in Input, o Options) *Snapshot {
@@ -247,6 +255,7 @@ func NewSnapshot(at time.Time, in Input, o Options) *Snapshot {
 		latest: make(map[string]store.Check, len(in.Latest)),
 		checks: make(map[string][]store.Check, len(in.Checks)),
 		daily:  map[string]map[string]store.DayCount{},
+		seq:    snapshots.Add(1),
 	}
 	for _, st := range in.States {
 		s.states[st.ProviderID] = st

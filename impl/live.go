@@ -97,6 +97,17 @@ func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (a
 	return encodedHealth(b), nil
 }
 
+// LiveEpoch names the moment a live answer that depends only on the health snapshot and the second (its
+// operation says so with x-answer-reuse) is made for: the snapshot's number and the second on the service's
+// clock. The HTTP layer replays such an answer until either moves (server.LiveEpocher).
+func (s *Server) LiveEpoch(ctx context.Context) (snapshot uint64, second int64, ok bool) {
+	snap, err := s.health.Current(ctx)
+	if err != nil {
+		return 0, 0, false
+	}
+	return snap.Seq(), s.now().Unix(), true
+}
+
 // catalogsState is the catalogs part of /health.
 func (s *Server) catalogsState() (api.CatalogsState, error) {
 	if s.deps.Catalogs != nil {

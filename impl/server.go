@@ -51,6 +51,8 @@ type Server struct {
 	health *health.View
 	// healthBody is the last encoded /health answer (see GetHealth).
 	healthBody atomic.Pointer[cachedHealth]
+	// liveMemo are the decision endpoints' statuses of the current snapshot and second (see decisionInputs).
+	liveMemo atomic.Pointer[liveStatuses]
 	// mcp is the MCP bridge, built once the server's handler exists (see UseHandler).
 	mcp atomic.Pointer[tools.Bridge]
 	// payments guards the premium route; nil when payments are not configured (see premium.go).

@@ -127,7 +127,7 @@ func (m *Metrics) Handler() http.Handler {
 func (m *Metrics) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &server.StatusRecorder{ResponseWriter: w}
+		rec := server.RecordStatus(w)
 		next.ServeHTTP(rec, r)
 		route := UnmatchedRoute
 		if rc := chi.RouteContext(r.Context()); rc != nil {

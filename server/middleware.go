@@ -52,6 +52,15 @@ func (r *StatusRecorder) Flush() {
 
 func (r *StatusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// RecordStatus returns w's StatusRecorder: w itself when an outer layer already records (the metrics and the
+// request log see the same status and bytes, so one recorder serves both), else a new one around w.
+func RecordStatus(w http.ResponseWriter) *StatusRecorder {
+	if rec, ok := w.(*StatusRecorder); ok {
+		return rec
+	}
+	return &StatusRecorder{ResponseWriter: w}
+}
+
 // logRequests writes one structured line per request. It logs the path without the query string: query values
 // can carry text a caller wants checked against a hash, which must never reach the logs.
 func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
@@ -63,12 +72,15 @@ func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
 				id = newRequestID()
 			}
 			w.Header().Set("X-Request-Id", id)
-			rec := &StatusRecorder{ResponseWriter: w}
+			rec := RecordStatus(w)
 			next.ServeHTTP(rec, r)
 			status := rec.Status()
 			level := slog.LevelInfo
 			if status >= 500 {
 				level = slog.LevelError
+			}
+			if !log.Enabled(r.Context(), level) {
+				return
 			}
 			log.LogAttrs(r.Context(), level, "request",
 				slog.String("request_id", id),
@@ -116,6 +128,10 @@ func recoverPanics(log *slog.Logger) func(http.Handler) http.Handler {
 func limitBody(max int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Body == nil || r.Body == http.NoBody {
+				next.ServeHTTP(w, r) // nothing to cap (a GET): no reader to wrap
+				return
+			}
 			if r.ContentLength > max {
 				WriteError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body: larger than %d bytes", max))
 				return

@@ -2,12 +2,13 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/switchboard/switchboard/seeds"
@@ -17,22 +18,71 @@ import (
 // date, from one day to the next), yet each request would encode, hash and compress them again: /pricing is 655
 // KB. answerCache keeps the final bytes of recent catalog answers, compressed as the client asked, with their
 // ETag, and replays them; a conditional request that names the ETag gets 304 straight from it.
+//
+// A live answer whose operation says `x-answer-reuse: second` depends only on the health snapshot and the second
+// it is made in (/health: its timestamp is to the second). It is kept the same way while both are current, so
+// that clients polling it many times a second cost a replay, not the whole chain of limits, validation and
+// encoding.
+//
+// The cache sits in front of the in-flight bound and the request deadline: a replay holds no slot and waits for
+// nothing. The client rate limit, when set, still comes first.
 
 const (
 	// answerCacheEntries bounds the answers kept (least recently used go first).
 	answerCacheEntries = 128
 	// answerCacheMaxBytes bounds one answer kept: larger ones are served as they are made.
 	answerCacheMaxBytes = 1 << 20
+	// answerReuseExtension is the operation extension that marks a live answer reusable within its second.
+	answerReuseExtension = "x-answer-reuse"
 )
 
-// catalogGeneration names the catalog set in service; "" when the catalogs cannot be read (the handlers answer
-// that error themselves).
-func catalogGeneration() string {
-	set, err := seeds.Current()
-	if err != nil {
-		return ""
+// LiveEpocher is implemented by an API whose `x-answer-reuse: second` answers may be replayed while the health
+// snapshot and the second (on the API's clock) they were made for are current; ok is false when there is no
+// snapshot to name, and then nothing is replayed.
+type LiveEpocher interface {
+	LiveEpoch(ctx context.Context) (snapshot uint64, second int64, ok bool)
+}
+
+// reuse is how long an operation's answer may be replayed.
+type reuse uint8
+
+const (
+	// reuseUnknown: not one of the document's fixed GET paths (templated, or no such path); kept only if the
+	// answer says it is a catalog (its Cache-Control).
+	reuseUnknown reuse = iota
+	reuseNever
+	reuseDaily  // a catalog answer: kept for the UTC day and the catalog set
+	reuseSecond // x-answer-reuse: second
+)
+
+// answerReuse reads from the document how long each fixed GET path's answers may be replayed.
+func answerReuse(doc *openapi3.T) map[string]reuse {
+	out := map[string]reuse{}
+	for path, item := range doc.Paths.Map() {
+		op := item.Get
+		if op == nil || strings.Contains(path, "{") {
+			continue
+		}
+		switch {
+		case op.Extensions[answerReuseExtension] == "second":
+			out[APIPrefix+path] = reuseSecond
+		case cacheControlOf(op) == CatalogCacheControl:
+			out[APIPrefix+path] = reuseDaily
+		default:
+			out[APIPrefix+path] = reuseNever
+		}
 	}
-	return strconv.FormatUint(set.Generation(), 10)
+	return out
+}
+
+// answerKey tells kept answers apart: the catalog set, the moment (UTC day, or snapshot and second), the path
+// with its query, and the Accept-Encoding, which decides the representation.
+type answerKey struct {
+	generation uint64
+	snapshot   uint64
+	epoch      int64
+	uri        string
+	encoding   string
 }
 
 type cachedAnswer struct {
@@ -40,22 +90,42 @@ type cachedAnswer struct {
 	body   []byte
 }
 
-// answerCache replays GET answers whose Cache-Control is CatalogCacheControl (the validator sets it from the
-// operation: catalogs, not live status). The key is the day (UTC), the path with its query, and the request's
-// Accept-Encoding, which decides the representation.
-func answerCache(now func() time.Time) func(http.Handler) http.Handler {
-	cache, err := lru.New[string, *cachedAnswer](answerCacheEntries)
+// answerCache replays GET answers as reuse (answerReuse) allows; live is nil when the API names no moment, and
+// then nothing is kept per second.
+func answerCache(paths map[string]reuse, live LiveEpocher, now func() time.Time) func(http.Handler) http.Handler {
+	cache, err := lru.New[answerKey, *cachedAnswer](answerCacheEntries)
 	if err != nil {
 		panic(err) // only for a size below 1
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != http.MethodGet || !strings.HasPrefix(r.URL.Path, APIPrefix+"/") {
+			if r.Method != http.MethodGet {
 				next.ServeHTTP(w, r)
 				return
 			}
+			kind := paths[r.URL.Path]
+			if kind == reuseNever || (kind == reuseSecond && live == nil) ||
+				(kind == reuseUnknown && !strings.HasPrefix(r.URL.Path, APIPrefix+"/")) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			set, err := seeds.Current()
+			if err != nil {
+				next.ServeHTTP(w, r) // the handlers answer that error themselves
+				return
+			}
 			// The catalog generation is part of the key: a catalog refresh makes every kept answer stale.
-			key := catalogGeneration() + " " + now().UTC().Format(time.DateOnly) + " " + r.URL.RequestURI() + " " + strings.Join(r.Header.Values("Accept-Encoding"), ",")
+			key := answerKey{generation: set.Generation(), uri: r.URL.RequestURI(), encoding: acceptEncoding(r.Header)}
+			if kind == reuseSecond {
+				snap, second, ok := live.LiveEpoch(r.Context())
+				if !ok {
+					next.ServeHTTP(w, r)
+					return
+				}
+				key.snapshot, key.epoch = snap, second
+			} else {
+				key.epoch = now().Unix() / 86400 // the UTC day
+			}
 			if a, ok := cache.Get(key); ok {
 				h := w.Header()
 				for k, v := range a.header {
@@ -74,9 +144,9 @@ func answerCache(now func() time.Time) func(http.Handler) http.Handler {
 			for k := range w.Header() {
 				outer = append(outer, k)
 			}
-			rec := &answerRecorder{ResponseWriter: w}
+			rec := &answerRecorder{ResponseWriter: w, anyCacheControl: kind == reuseSecond}
 			next.ServeHTTP(rec, r)
-			if rec.status == http.StatusOK && !rec.tooBig && w.Header().Get("Cache-Control") == CatalogCacheControl {
+			if rec.status == http.StatusOK && !rec.tooBig && rec.keep(w.Header()) {
 				kept := http.Header{}
 				for k, v := range w.Header() {
 					if !slices.Contains(outer, k) {
@@ -89,15 +159,35 @@ func answerCache(now func() time.Time) func(http.Handler) http.Handler {
 	}
 }
 
+// acceptEncoding is the request's Accept-Encoding, its lines joined.
+func acceptEncoding(h http.Header) string {
+	v := h.Values("Accept-Encoding")
+	switch len(v) {
+	case 0:
+		return ""
+	case 1:
+		return v[0]
+	}
+	return strings.Join(v, ",")
+}
+
 // answerRecorder passes an answer through and keeps a copy of its bytes, up to answerCacheMaxBytes.
 type answerRecorder struct {
 	http.ResponseWriter
 	status int
 	body   bytes.Buffer
+	// anyCacheControl keeps a 200 whatever its Cache-Control (an x-answer-reuse answer); otherwise only catalog
+	// answers are kept.
+	anyCacheControl bool
 	// tooBig is set when the answer is not to be kept: over answerCacheMaxBytes, streamed, or (decided at the
 	// first write) not a catalog answer.
 	tooBig  bool
 	decided bool
+}
+
+// keep says whether an answer with these headers may be kept.
+func (a *answerRecorder) keep(h http.Header) bool {
+	return a.anyCacheControl || h.Get("Cache-Control") == CatalogCacheControl
 }
 
 func (a *answerRecorder) WriteHeader(code int) {
@@ -115,7 +205,7 @@ func (a *answerRecorder) Write(b []byte) (int, error) {
 		// The validator set Cache-Control before the handler wrote: an answer that will not be kept (live
 		// status, errors) is not copied.
 		a.decided = true
-		a.tooBig = a.status != http.StatusOK || a.Header().Get("Cache-Control") != CatalogCacheControl
+		a.tooBig = a.status != http.StatusOK || !a.keep(a.Header())
 	}
 	if !a.tooBig {
 		if a.body.Len()+len(b) > answerCacheMaxBytes {

@@ -1,11 +1,14 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/switchboard/switchboard/openapi"
 )
 
 // TestAnswerCache: a catalog answer is made once and replayed, with its headers but not the request's own; a
@@ -14,7 +17,7 @@ import (
 func TestAnswerCache(t *testing.T) {
 	calls := map[string]int{}
 	day := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	h := answerCache(func() time.Time { return day })(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := answerCache(nil, nil, func() time.Time { return day })(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls[r.URL.Path]++
 		switch r.URL.Path {
 		case "/api/v1/pricing":
@@ -58,5 +61,80 @@ func TestAnswerCache(t *testing.T) {
 	day = day.Add(24 * time.Hour)
 	if w := get("/api/v1/pricing", "", "6"); w.Body.String() != `{"n":2}` {
 		t.Errorf("next day: %q", w.Body.String())
+	}
+}
+
+// fakeEpoch is a LiveEpocher whose snapshot and second the test moves.
+type fakeEpoch struct {
+	snapshot uint64
+	second   int64
+	ok       bool
+}
+
+func (f *fakeEpoch) LiveEpoch(context.Context) (uint64, int64, bool) { return f.snapshot, f.second, f.ok }
+
+// TestAnswerCacheLive: an x-answer-reuse answer is made once per snapshot and second, whatever its
+// Cache-Control, and made each time when the API names no moment; a path marked never is never kept.
+func TestAnswerCacheLive(t *testing.T) {
+	calls := map[string]int{}
+	epoch := &fakeEpoch{snapshot: 1, second: 100, ok: true}
+	paths := map[string]reuse{"/api/v1/health": reuseSecond, "/api/v1/pick": reuseNever}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls[r.URL.Path]++
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write([]byte(`{"n":` + strconv.Itoa(calls[r.URL.Path]) + `}`))
+	})
+	h := answerCache(paths, epoch, time.Now)(handler)
+	get := func(path string) string {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		return w.Body.String()
+	}
+	if a, b := get("/api/v1/health"), get("/api/v1/health"); a != `{"n":1}` || b != a {
+		t.Errorf("same second: %s then %s", a, b)
+	}
+	epoch.second++
+	if got := get("/api/v1/health"); got != `{"n":2}` {
+		t.Errorf("next second: %s", got)
+	}
+	epoch.snapshot++
+	if got := get("/api/v1/health"); got != `{"n":3}` {
+		t.Errorf("new snapshot: %s", got)
+	}
+	epoch.ok = false
+	get("/api/v1/health")
+	get("/api/v1/health")
+	if calls["/api/v1/health"] != 5 {
+		t.Errorf("no moment named: %d calls, want 5", calls["/api/v1/health"])
+	}
+	get("/api/v1/pick")
+	get("/api/v1/pick")
+	if calls["/api/v1/pick"] != 2 {
+		t.Errorf("never kept: %d calls, want 2", calls["/api/v1/pick"])
+	}
+	// Without an epocher the live path is made each time.
+	calls = map[string]int{}
+	h = answerCache(paths, nil, time.Now)(handler)
+	get("/api/v1/health")
+	get("/api/v1/health")
+	if calls["/api/v1/health"] != 2 {
+		t.Errorf("without an epocher: %d calls, want 2", calls["/api/v1/health"])
+	}
+}
+
+// TestAnswerReuseFromDocument: the document marks /health per second, the catalogs daily, live decisions never.
+func TestAnswerReuseFromDocument(t *testing.T) {
+	doc, err := openapi.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := answerReuse(doc)
+	for path, want := range map[string]reuse{"/api/v1/health": reuseSecond, "/api/v1/pricing": reuseDaily, "/api/v1/pick": reuseNever} {
+		if got[path] != want {
+			t.Errorf("%s: %d, want %d", path, got[path], want)
+		}
+	}
+	if _, ok := got["/api/v1/validate/{id}"]; ok {
+		t.Error("a templated path has a fixed reuse")
 	}
 }

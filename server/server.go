@@ -128,9 +128,11 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	if o.RateLimitPerMinute > 0 {
 		guards = append(guards, rateLimitClients(o.RateLimitPerMinute, o.TrustedProxies))
 	}
-	// Then the answers as caches and clients expect them: replayed when kept, compressed, with an ETag.
-	guards = append(guards, limitInFlight(o.MaxInFlight, o.QueueWait), timeoutRequests(o.RequestTimeout),
-		answerCache(time.Now), gzip, etags)
+	// Then the answers kept are replayed, ahead of the in-flight bound and the deadline (a replay holds no slot);
+	// the others are made within both, compressed and given an ETag.
+	live, _ := o.API.(LiveEpocher)
+	guards = append(guards, answerCache(answerReuse(doc), live, time.Now), limitInFlight(o.MaxInFlight, o.QueueWait),
+		timeoutRequests(o.RequestTimeout), gzip, etags)
 	guarded := r.With(guards...)
 	if o.Pages != nil {
 		for _, p := range []string{"/", "/providers/*", "/badge/*", "/docs", "/docs/*", "/assets/*"} {

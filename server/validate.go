@@ -14,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
@@ -30,6 +31,28 @@ type validator struct {
 	// the document's own fixed paths are kept, so the map never holds more than the document has operations; the document's server URL is relative, so the
 	// host takes no part in matching.
 	routes sync.Map // string -> *routers.Route
+	// valid remembers the GET requests found valid, by path and query, for the operations whose requests are
+	// nothing but their path and query (no header, cookie or body to check): the same URI is valid again, and
+	// decoding and checking its parameters was a tenth of a /pick. Bounded; a request not found is checked.
+	valid *lru.Cache[string, struct{}]
+}
+
+// validURIs bounds the valid request URIs remembered.
+const validURIs = 4096
+
+// onlyPathAndQuery says whether op's requests are wholly described by their path and query.
+func onlyPathAndQuery(item *openapi3.PathItem, op *openapi3.Operation) bool {
+	if op.RequestBody != nil {
+		return false
+	}
+	for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		for _, p := range params {
+			if p.Value == nil || (p.Value.In != openapi3.ParameterInQuery && p.Value.In != openapi3.ParameterInPath) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // findRoute is router.FindRoute, remembered for the fixed paths.
@@ -57,7 +80,11 @@ func newValidator(doc *openapi3.T) (*validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the request router from the OpenAPI document: %w", err)
 	}
-	return &validator{router: r, options: &openapi3filter.Options{
+	valid, err := lru.New[string, struct{}](validURIs)
+	if err != nil {
+		return nil, err
+	}
+	return &validator{router: r, valid: valid, options: &openapi3filter.Options{
 		// The premium route's x402 scheme is enforced by its handler's payment guard (package x402), not here.
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 		// kin-openapi would write defaults back into the query, formatting 1000000 as 1e+06, which the
@@ -83,6 +110,14 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 			WriteError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
 			return
 		}
+		memo := ""
+		if probe.Method == http.MethodGet && onlyPathAndQuery(route.PathItem, route.Operation) {
+			memo = probe.URL.RequestURI()
+		}
+		if memo != "" && v.valid.Contains(memo) {
+			v.pass(w, r, route, probe, next)
+			return
+		}
 		in := &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route, Options: v.options}
 		if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 			var tooBig *http.MaxBytesError
@@ -99,11 +134,19 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 			WriteError(w, http.StatusBadRequest, DescribeValidationError(err))
 			return
 		}
-		if probe.Method == http.MethodGet {
-			w.Header().Set("Cache-Control", cacheControlOf(route.Operation))
+		if memo != "" {
+			v.valid.Add(memo, struct{}{})
 		}
-		next.ServeHTTP(w, r)
+		v.pass(w, r, route, probe, next)
 	})
+}
+
+// pass hands a valid request to next, with its operation's Cache-Control on a GET.
+func (v *validator) pass(w http.ResponseWriter, r *http.Request, route *routers.Route, probe *http.Request, next http.Handler) {
+	if probe.Method == http.MethodGet {
+		w.Header().Set("Cache-Control", cacheControlOf(route.Operation))
+	}
+	next.ServeHTTP(w, r)
 }
 
 // methodNotAllowed answers 405 with the Allow header HTTP requires, listing the methods the document has for

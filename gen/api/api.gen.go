@@ -8925,7 +8925,7 @@ type ClientInterface interface {
 
 	// GetHealth Latest status of every provider
 	//
-	// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store).
+	// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store). The answer is made at most once per second and poll snapshot (its `timestamp` says when); the other requests of that second get the same bytes.
 	//
 	// Corresponds with GET /health (the `GetHealth` operationId).
 	GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9972,7 +9972,7 @@ func (c *Client) CreateHandoff(ctx context.Context, body CreateHandoffJSONReques
 
 // GetHealth Latest status of every provider
 //
-// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store).
+// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store). The answer is made at most once per second and poll snapshot (its `timestamp` says when); the other requests of that second get the same bytes.
 //
 // Corresponds with GET /health (the `GetHealth` operationId).
 func (c *Client) GetHealth(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18569,7 +18569,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetHealthWithResponse Latest status of every provider
 	//
-	// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store).
+	// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store). The answer is made at most once per second and poll snapshot (its `timestamp` says when); the other requests of that second get the same bytes.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27287,7 +27287,7 @@ func (c *ClientWithResponses) CreateHandoffWithResponse(ctx context.Context, bod
 
 // GetHealthWithResponse Latest status of every provider
 //
-// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store).
+// Latest status of each of the 52 monitored providers from the poller (polls every 10 minutes), plus counts per status. `providers` is a map keyed by provider ID (a map, so no order). `response_time_ms` is the time in ms the poller needed to fetch the provider's status page, not the latency of the provider's API. A provider not yet polled, or without an observation for more than 720 seconds, is `unknown`. Free, no key. Not cached (Cache-Control: no-store). The answer is made at most once per second and poll snapshot (its `timestamp` says when); the other requests of that second get the same bytes.
 //
 // Returns a wrapper object for the known response body format(s).
 //
