@@ -71,7 +71,9 @@ type fakeEpoch struct {
 	ok       bool
 }
 
-func (f *fakeEpoch) LiveEpoch(context.Context) (uint64, int64, bool) { return f.snapshot, f.second, f.ok }
+func (f *fakeEpoch) LiveEpoch(context.Context) (uint64, int64, bool) {
+	return f.snapshot, f.second, f.ok
+}
 
 // TestAnswerCacheLive: an x-answer-reuse answer is made once per snapshot and second, whatever its
 // Cache-Control, and made each time when the API names no moment; a path marked never is never kept.
