@@ -555,6 +555,10 @@ func (t *topK[T]) push(x T) {
 	}
 	i, _ := slices.BinarySearchFunc(t.items, x, t.cmp)
 	if n < t.k {
+		if t.items == nil {
+			// One allocation for the k kept, not a doubling per push (q.Limit is bounded by the document).
+			t.items = make([]T, 0, min(t.k, 64))
+		}
 		t.items = append(t.items, x)
 	}
 	copy(t.items[i+1:], t.items[i:len(t.items)-1])

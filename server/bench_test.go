@@ -28,20 +28,27 @@ func BenchmarkHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, path, encoding string }{
-		{"healthz", "/healthz", ""},
-		{"health", "/api/v1/health", ""},
-		{"pick-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5", ""},
-		{"pick", "/api/v1/pick?task=llm", ""},
-		{"rejected-400", "/api/v1/benchmarks?limit=500", ""},
-		{"pricing-all", "/api/v1/pricing", ""},
-		{"pricing-page", "/api/v1/pricing?provider=openai&limit=25", ""},
-		{"pricing-gzip", "/api/v1/pricing", "gzip"},
+	first := httptest.NewRecorder()
+	h.ServeHTTP(first, httptest.NewRequest(http.MethodGet, "/api/v1/pricing", nil))
+	pricingTag := first.Header().Get("ETag")
+	for _, c := range []struct{ name, path, encoding, ifNoneMatch string }{
+		{"healthz", "/healthz", "", ""},
+		{"health", "/api/v1/health", "", ""},
+		{"pick-3-params", "/api/v1/pick?task=llm&needs=vision,json_mode&budget=5", "", ""},
+		{"pick", "/api/v1/pick?task=llm", "", ""},
+		{"rejected-400", "/api/v1/benchmarks?limit=500", "", ""},
+		{"pricing-all", "/api/v1/pricing", "", ""},
+		{"pricing-page", "/api/v1/pricing?provider=openai&limit=25", "", ""},
+		{"pricing-gzip", "/api/v1/pricing", "gzip", ""},
+		{"pricing-304", "/api/v1/pricing", "", pricingTag},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, c.path, nil)
 			if c.encoding != "" {
 				req.Header.Set("Accept-Encoding", c.encoding)
+			}
+			if c.ifNoneMatch != "" {
+				req.Header.Set("If-None-Match", c.ifNoneMatch)
 			}
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {

@@ -200,15 +200,19 @@ func notModified(w http.ResponseWriter) {
 // representation's (tag with an encodingSuffixes suffix), by the weak comparison RFC 9110 13.1.2 prescribes (W/
 // ignored); "*" names tag. "" when it names none.
 func match(values []string, tag string) string {
+	bare := strings.TrimSuffix(tag, `"`)
 	for _, v := range values {
-		for _, t := range strings.Split(v, ",") {
+		for t := range strings.SplitSeq(v, ",") {
 			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 			if t == "*" || t == tag {
 				return tag
 			}
-			for _, suffix := range encodingSuffixes {
-				if t == strings.TrimSuffix(tag, `"`)+suffix+`"` {
-					return t
+			// tag with an encoding suffix, compared piecewise: no string is built for a request that polls.
+			if rest, ok := strings.CutPrefix(t, bare); ok {
+				for _, suffix := range encodingSuffixes {
+					if rest == suffix+`"` {
+						return t
+					}
 				}
 			}
 		}

@@ -71,7 +71,7 @@ func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
 			if id == "" || len(id) > 64 {
 				id = newRequestID()
 			}
-			w.Header().Set("X-Request-Id", id)
+			w.Header()["X-Request-Id"] = []string{id} // the canonical form already
 			rec := RecordStatus(w)
 			next.ServeHTTP(rec, r)
 			status := rec.Status()

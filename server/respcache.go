@@ -115,7 +115,7 @@ func answerCache(paths map[string]reuse, live LiveEpocher, now func() time.Time)
 				return
 			}
 			// The catalog generation is part of the key: a catalog refresh makes every kept answer stale.
-			key := answerKey{generation: set.Generation(), uri: r.URL.RequestURI(), encoding: acceptEncoding(r.Header)}
+			key := answerKey{generation: set.Generation(), uri: requestURI(r), encoding: acceptEncoding(r.Header)}
 			if kind == reuseSecond {
 				snap, second, ok := live.LiveEpoch(r.Context())
 				if !ok {
@@ -157,6 +157,15 @@ func answerCache(paths map[string]reuse, live LiveEpocher, now func() time.Time)
 			}
 		})
 	}
+}
+
+// requestURI is the path and query the request was sent with: as received when the server read it (no string
+// to build), else (a request made in process) from its URL.
+func requestURI(r *http.Request) string {
+	if r.RequestURI != "" && r.RequestURI[0] == '/' {
+		return r.RequestURI
+	}
+	return r.URL.RequestURI()
 }
 
 // acceptEncoding is the request's Accept-Encoding, its lines joined.

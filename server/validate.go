@@ -112,7 +112,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 		}
 		memo := ""
 		if probe.Method == http.MethodGet && onlyPathAndQuery(route.PathItem, route.Operation) {
-			memo = probe.URL.RequestURI()
+			memo = requestURI(probe)
 		}
 		if memo != "" && v.valid.Contains(memo) {
 			v.pass(w, r, route, probe, next)
