@@ -613,10 +613,17 @@ func TestPreparedStatusesDecideAlike(t *testing.T) {
 	p50, p95 := 120.0, 900.0
 	live := with(with(allUp(), "mistral", Live{Status: StatusDegraded, P50Ms: &p50, P95Ms: &p95}), "deepseek", down())
 	live["groq"] = Live{Status: StatusOperational} // no latency known
+	live["cohere"] = Live{}                        // no status: unknown
 	prepared := live.Prepared()
 	for id, l := range live {
 		if got, want := latencyScore(prepared[id]), latencyScore(l); got != want || !prepared[id].prepared {
 			t.Errorf("%s: prepared latency score %v, want %v", id, got, want)
+		}
+		if got, want := pickProviderPart(prepared[id]), pickProviderPart(l); got != want {
+			t.Errorf("%s: prepared pick part %v, want %v", id, got, want)
+		}
+		if got, want := liveReason(prepared[id]), liveReason(l); got != want {
+			t.Errorf("%s: prepared reason %q, want %q", id, got, want)
 		}
 	}
 	for _, q := range []PickQuery{{Task: "llm"}, {Task: "llm", Needs: []string{"json_mode"}}, {Task: "embedding"}} {

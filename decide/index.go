@@ -36,23 +36,23 @@ type Live struct {
 	// without any.
 	Uptime7d *float64
 
-	// latency is latencyScore and reason liveReason, worked out once by Statuses.Prepared (prepared is then
-	// true).
-	latency  float64
-	reason   string
-	prepared bool
+	// latency is latencyScore, pick pickProviderPart and reason liveReason, worked out once by
+	// Statuses.Prepared (prepared is then true).
+	latency, pick float64
+	reason        string
+	prepared      bool
 }
 
 // Statuses maps provider IDs to their live status; a provider missing from the map is unknown.
 type Statuses map[string]Live
 
-// Prepared returns a copy of s with each provider's latency score and reason phrase worked out once. The service keeps the
-// statuses of a second for every decision of that second; scoring the latency (a logarithm) for every candidate
-// of every request was a third of /pick's ranking. Decisions give the same answers with s or its copy.
+// Prepared returns a copy of s with each provider's latency score, pick score part and reason phrase worked out
+// once. The service keeps the statuses of a second for every decision of that second; scoring every provider
+// for every request was two thirds of /pick's ranking. Decisions give the same answers with s or its copy.
 func (s Statuses) Prepared() Statuses {
 	out := make(Statuses, len(s))
 	for id, l := range s {
-		l.latency, l.reason, l.prepared = latencyScore(l), liveReason(l), true
+		l.latency, l.pick, l.reason, l.prepared = latencyScore(l), pickProviderPart(l), liveReason(l), true
 		out[id] = l
 	}
 	return out

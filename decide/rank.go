@@ -184,8 +184,11 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	}
 	// The best provider part of this moment, over every provider's live status (one not listed is unknown).
 	topProviderPart := pickProviderPart(Live{Status: StatusUnknown})
-	for id := range live {
-		topProviderPart = max(topProviderPart, pickProviderPart(live.get(id)))
+	for _, l := range live {
+		if l.Status == "" {
+			continue // unknown, as get says: counted above
+		}
+		topProviderPart = max(topProviderPart, pickProviderPart(l))
 	}
 	run := func(steps []step) (topK[cand], []int) {
 		passed := make([]int, len(steps))
@@ -261,6 +264,9 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 // pickProviderPart (status, latency, uptime) and pickModelPart (price, quality, context, capabilities) add up
 // to the pick score.
 func pickProviderPart(l Live) float64 {
+	if l.prepared {
+		return l.pick
+	}
 	return statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + pickLatency*latencyScore(l) +
 		pickUptime*uptimeScore(l.Uptime7d)
 }

@@ -30,12 +30,15 @@ type validator struct {
 	// router tries the document's paths one by one (a sixth of a /health request's time). Only found routes of
 	// the document's own fixed paths are kept, so the map never holds more than the document has operations; the document's server URL is relative, so the
 	// host takes no part in matching.
-	routes sync.Map // string -> *routers.Route
+	routes sync.Map // routeKey -> *routers.Route
 	// valid remembers the GET requests found valid, by path and query, for the operations whose requests are
 	// nothing but their path and query (no header, cookie or body to check): the same URI is valid again, and
 	// decoding and checking its parameters was a tenth of a /pick. Bounded; a request not found is checked.
 	valid *lru.Cache[string, struct{}]
 }
+
+// routeKey is a request's method and path (a struct, not a joined string: no string is built per request).
+type routeKey struct{ method, path string }
 
 // validURIs bounds the valid request URIs remembered.
 const validURIs = 4096
@@ -57,7 +60,7 @@ func onlyPathAndQuery(item *openapi3.PathItem, op *openapi3.Operation) bool {
 
 // findRoute is router.FindRoute, remembered for the fixed paths.
 func (v *validator) findRoute(r *http.Request) (*routers.Route, map[string]string, error) {
-	key := r.Method + " " + r.URL.Path
+	key := routeKey{r.Method, r.URL.Path}
 	if route, ok := v.routes.Load(key); ok {
 		return route.(*routers.Route), nil, nil
 	}

@@ -215,9 +215,18 @@ func sideBySide(args []string, conns int, dur time.Duration, rounds int, inProce
 		u, _ := url.Parse(v.url)
 		bareURL := "http://" + addr + u.RequestURI()
 		var svc, raw float64
-		for range rounds {
-			n, errs := closedLoop(v.url, v.header, v.want, conns, dur)
-			m, errs2 := closedLoop(bareURL, v.header, v.want, conns, dur)
+		for i := range rounds {
+			// The order alternates, so that a machine that speeds up or slows down over a run favours
+			// neither side.
+			var n, m float64
+			var errs, errs2 int64
+			if i%2 == 0 {
+				n, errs = closedLoop(v.url, v.header, v.want, conns, dur)
+				m, errs2 = closedLoop(bareURL, v.header, v.want, conns, dur)
+			} else {
+				m, errs2 = closedLoop(bareURL, v.header, v.want, conns, dur)
+				n, errs = closedLoop(v.url, v.header, v.want, conns, dur)
+			}
 			svc, raw = svc+n, raw+m
 			failed = failed || errs > 0 || errs2 > 0
 		}
