@@ -54,7 +54,7 @@ type Metrics struct {
 	httpRequests *prometheus.CounterVec
 	httpDuration *prometheus.HistogramVec
 	// byLabels keeps each label set's series (seriesKey -> requestSeries).
-	byLabels sync.Map
+	byLabels     sync.Map
 	pollDuration prometheus.Histogram
 	pollChecks   prometheus.Counter
 	pollFailures *prometheus.CounterVec

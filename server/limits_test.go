@@ -62,6 +62,10 @@ func TestInFlightBound(t *testing.T) {
 		<-release
 	})
 	srv := limitedServer(t, server.Options{MaxInFlight: 1, QueueWait: 50 * time.Millisecond}, pages)
+	// A catalog answer kept by the answer cache is replayed without a slot.
+	if resp, _ := get(t, srv.URL+"/api/v1/sla", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("/sla: %d", resp.StatusCode)
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -74,6 +78,9 @@ func TestInFlightBound(t *testing.T) {
 	resp, msg := get(t, srv.URL+"/api/v1/health", nil)
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || msg == "" {
 		t.Errorf("with the only slot taken: %d Retry-After=%q error=%q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"), msg)
+	}
+	if resp, _ := get(t, srv.URL+"/api/v1/sla", nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("a kept catalog answer with the only slot taken: %d, want 200 (a replay holds no slot)", resp.StatusCode)
 	}
 	// Probes are outside the bound: an orchestrator still sees the service alive.
 	if resp, _ := get(t, srv.URL+"/healthz", nil); resp.StatusCode != http.StatusOK {
