@@ -163,6 +163,24 @@ func (v *View) Current(ctx context.Context) (*Snapshot, error) {
 		defer v.mu.RUnlock()
 		return v.snap, nil
 	}
+	v.refreshIfStale(loadedAt)
+	return s, nil
+}
+
+// Loaded returns the snapshot in service, nil before the first load, without ever waiting for the store. Like
+// Current, it starts a background refresh of a snapshot older than MaxAge.
+func (v *View) Loaded() *Snapshot {
+	v.mu.RLock()
+	s, loadedAt := v.snap, v.loadedAt
+	v.mu.RUnlock()
+	if s != nil {
+		v.refreshIfStale(loadedAt)
+	}
+	return s
+}
+
+// refreshIfStale starts one background refresh when the snapshot loaded at loadedAt is older than MaxAge.
+func (v *View) refreshIfStale(loadedAt time.Time) {
 	if v.o.MaxAge > 0 && v.o.Clock().Sub(loadedAt) > v.o.MaxAge && v.refreshing.CompareAndSwap(false, true) {
 		go func() {
 			defer v.refreshing.Store(false)
@@ -173,7 +191,6 @@ func (v *View) Current(ctx context.Context) (*Snapshot, error) {
 			}
 		}()
 	}
-	return s, nil
 }
 
 // Input is everything a Snapshot is built from, as the store returns it.

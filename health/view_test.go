@@ -219,3 +219,36 @@ func TestViewCurrent(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestViewLoaded: Loaded never reads the store itself (nil before the first load), answers the snapshot in
+// service with a number that grows with each load, and starts the background refresh of a stale snapshot as
+// Current does.
+func TestViewLoaded(t *testing.T) {
+	ctx := context.Background()
+	cs := &countingStore{Store: openStore(t)}
+	clock := &fakeClock{t: now}
+	v := health.New(cs, health.Options{MaxAge: time.Minute, Clock: clock.now})
+	if s := v.Loaded(); s != nil || cs.reads.Load() != 0 {
+		t.Fatalf("before any load: %v after %d reads", s, cs.reads.Load())
+	}
+	if err := v.Refresh(ctx, now); err != nil {
+		t.Fatal(err)
+	}
+	first := v.Loaded()
+	if first == nil || v.Loaded() != first {
+		t.Fatal("the loaded snapshot is not answered")
+	}
+	newHistory(t, cs).check("groq", now, parse.Outage, 100)
+	clock.add(2 * time.Minute)
+	v.Loaded()
+	deadline := time.Now().Add(5 * time.Second)
+	for s := v.Loaded(); s == first || s.Health(now).Providers["groq"].Status != health.StatusOutage; s = v.Loaded() {
+		if time.Now().After(deadline) {
+			t.Fatal("the background refresh did not happen")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if v.Loaded().Seq() <= first.Seq() {
+		t.Errorf("snapshot numbers: %d after %d", v.Loaded().Seq(), first.Seq())
+	}
+}

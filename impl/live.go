@@ -99,10 +99,11 @@ func (s *Server) GetHealth(ctx context.Context, _ api.GetHealthRequestObject) (a
 
 // LiveEpoch names the moment a live answer that depends only on the health snapshot and the second (its
 // operation says so with x-answer-reuse) is made for: the snapshot's number and the second on the service's
-// clock. The HTTP layer replays such an answer until either moves (server.LiveEpocher).
-func (s *Server) LiveEpoch(ctx context.Context) (snapshot uint64, second int64, ok bool) {
-	snap, err := s.health.Current(ctx)
-	if err != nil {
+// clock. The HTTP layer replays such an answer until either moves (server.LiveEpocher). It runs ahead of the
+// request limits, so it never waits for the store: before the first snapshot is loaded nothing is replayed.
+func (s *Server) LiveEpoch(context.Context) (snapshot uint64, second int64, ok bool) {
+	snap := s.health.Loaded()
+	if snap == nil {
 		return 0, 0, false
 	}
 	return snap.Seq(), s.now().Unix(), true
