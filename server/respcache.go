@@ -28,8 +28,11 @@ import (
 // nothing. The client rate limit, when set, still comes first.
 
 const (
-	// answerCacheEntries bounds the answers kept (least recently used go first).
+	// answerCacheEntries bounds the catalog answers kept (least recently used go first).
 	answerCacheEntries = 128
+	// liveAnswerEntries bounds the per-second answers kept, apart from the catalogs': each second makes the last
+	// one stale, and in the same cache they would push the catalog answers out.
+	liveAnswerEntries = 16
 	// answerCacheMaxBytes bounds one answer kept: larger ones are served as they are made.
 	answerCacheMaxBytes = 1 << 20
 	// answerReuseExtension is the operation extension that marks a live answer reusable within its second.
@@ -93,9 +96,13 @@ type cachedAnswer struct {
 // answerCache replays GET answers as reuse (answerReuse) allows; live is nil when the API names no moment, and
 // then nothing is kept per second.
 func answerCache(paths map[string]reuse, live LiveEpocher, now func() time.Time) func(http.Handler) http.Handler {
-	cache, err := lru.New[answerKey, *cachedAnswer](answerCacheEntries)
+	catalogs, err := lru.New[answerKey, *cachedAnswer](answerCacheEntries)
 	if err != nil {
 		panic(err) // only for a size below 1
+	}
+	lives, err := lru.New[answerKey, *cachedAnswer](liveAnswerEntries)
+	if err != nil {
+		panic(err)
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -116,7 +123,9 @@ func answerCache(paths map[string]reuse, live LiveEpocher, now func() time.Time)
 			}
 			// The catalog generation is part of the key: a catalog refresh makes every kept answer stale.
 			key := answerKey{generation: set.Generation(), uri: requestURI(r), encoding: acceptEncoding(r.Header)}
+			cache := catalogs
 			if kind == reuseSecond {
+				cache = lives
 				snap, second, ok := live.LiveEpoch(r.Context())
 				if !ok {
 					next.ServeHTTP(w, r)

@@ -114,6 +114,26 @@ func TestAnswerCacheLive(t *testing.T) {
 	if calls["/api/v1/pick"] != 2 {
 		t.Errorf("never kept: %d calls, want 2", calls["/api/v1/pick"])
 	}
+	// Many seconds of live answers do not push a catalog answer out.
+	paths["/api/v1/pricing"] = reuseDaily
+	catalog := answerCache(paths, epoch, time.Now)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls[r.URL.Path]++
+		w.Header().Set("Cache-Control", CatalogCacheControl)
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	epoch.ok = true
+	serve := func(path string) {
+		catalog.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	serve("/api/v1/pricing")
+	for range 2 * answerCacheEntries {
+		epoch.second++
+		serve("/api/v1/health")
+	}
+	serve("/api/v1/pricing")
+	if calls["/api/v1/pricing"] != 1 {
+		t.Errorf("the catalog answer was made %d times around %d live answers, want once", calls["/api/v1/pricing"], 2*answerCacheEntries)
+	}
 	// Without an epocher the live path is made each time.
 	calls = map[string]int{}
 	h = answerCache(paths, nil, time.Now)(handler)
