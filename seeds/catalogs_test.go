@@ -92,12 +92,20 @@ func TestCatalogRecordsMatchOpenAPI(t *testing.T) {
 			continue
 		}
 		rec := schema(t, doc, schemaName)
-		failures := 0
+		records := make([]any, len(c.Records))
 		for i, raw := range c.Records {
-			var v any
-			if err := json.Unmarshal(raw, &v); err != nil {
+			if err := json.Unmarshal(raw, &records[i]); err != nil {
 				t.Fatalf("%s record %d: %v", name, i, err)
 			}
+		}
+		// kin-openapi compiles a 2020-12 validator for every VisitJSON call: the records are checked as one
+		// array (one compilation per catalog, not per record), and one by one only to name the failures.
+		failures := 0
+		for i, v := range records {
+			if i == 0 && recordsMatch(rec, records) {
+				break
+			}
+			raw := c.Records[i]
 			if err := rec.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
 				failures++
 				if failures <= 5 {
@@ -116,6 +124,35 @@ func TestCatalogRecordsMatchOpenAPI(t *testing.T) {
 				t.Errorf("%s source %d: %v", name, i, err)
 			}
 		}
+	}
+}
+
+// recordsMatch checks records against rec as one array: one validator compiled, not one per record.
+func recordsMatch(rec *openapi3.Schema, records []any) bool {
+	all := openapi3.NewArraySchema()
+	all.Items = openapi3.NewSchemaRef("", rec)
+	return all.VisitJSON(records, openapi3.EnableJSONSchema2020()) == nil
+}
+
+// TestRecordsMatchAsOneArray: the array check fails when one record of many does not match.
+func TestRecordsMatchAsOneArray(t *testing.T) {
+	rec := schema(t, loadDoc(t), "PricingRecord")
+	c, err := LoadCatalog("pricing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := make([]any, 3)
+	for i := range records {
+		if err := json.Unmarshal(c.Records[i], &records[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !recordsMatch(rec, records) {
+		t.Fatal("three real pricing records do not match as an array")
+	}
+	records[1].(map[string]any)["provider_id"] = 42
+	if recordsMatch(rec, records) {
+		t.Error("an array with a record whose provider_id is a number matches")
 	}
 }
 
