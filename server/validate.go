@@ -35,6 +35,9 @@ type validator struct {
 	// nothing but their path and query (no header, cookie or body to check): the same URI is valid again, and
 	// decoding and checking its parameters was a tenth of a /pick. Bounded; a request not found is checked.
 	valid *lru.Cache[string, struct{}]
+	// pathAndQueryOnly are the operations whose requests are wholly their path and query (onlyPathAndQuery),
+	// read off the document once.
+	pathAndQueryOnly map[*openapi3.Operation]bool
 }
 
 // routeKey is a request's method and path (a struct, not a joined string: no string is built per request).
@@ -87,7 +90,13 @@ func newValidator(doc *openapi3.T) (*validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &validator{router: r, valid: valid, options: &openapi3filter.Options{
+	only := map[*openapi3.Operation]bool{}
+	for _, item := range doc.Paths.Map() {
+		if op := item.Get; op != nil && onlyPathAndQuery(item, op) {
+			only[op] = true
+		}
+	}
+	return &validator{router: r, valid: valid, pathAndQueryOnly: only, options: &openapi3filter.Options{
 		// The premium route's x402 scheme is enforced by its handler's payment guard (package x402), not here.
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 		// kin-openapi would write defaults back into the query, formatting 1000000 as 1e+06, which the
@@ -114,7 +123,7 @@ func (v *validator) middleware(next http.Handler) http.Handler {
 			return
 		}
 		memo := ""
-		if probe.Method == http.MethodGet && onlyPathAndQuery(route.PathItem, route.Operation) {
+		if probe.Method == http.MethodGet && v.pathAndQueryOnly[route.Operation] {
 			memo = requestURI(probe)
 		}
 		if memo != "" && v.valid.Contains(memo) {

@@ -88,11 +88,10 @@ func serveBare(file string) error {
 	if err := json.Unmarshal(b, &answers); err != nil {
 		return fmt.Errorf("reading %s: %w", file, err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, srv, err := listenBare(answers)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: bareHandler(answers), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin); _ = srv.Close() }()
 	fmt.Println(ln.Addr().String())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -101,15 +100,23 @@ func serveBare(file string) error {
 	return nil
 }
 
+// listenBare is the bare server over answers and a loopback port for it, not yet serving.
+func listenBare(answers map[string]recorded) (net.Listener, *http.Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	return ln, &http.Server{Handler: bareHandler(answers), ReadHeaderTimeout: 5 * time.Second}, nil
+}
+
 // startBare starts the bare server: in a child process (this binary with -bare-serve) unless inProcess. It
 // returns the server's address and the function that stops it.
 func startBare(answers map[string]recorded, inProcess bool) (string, func(), error) {
 	if inProcess {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		ln, srv, err := listenBare(answers)
 		if err != nil {
 			return "", nil, err
 		}
-		srv := &http.Server{Handler: bareHandler(answers), ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
 		return ln.Addr().String(), func() { _ = srv.Close() }, nil
 	}
