@@ -52,6 +52,13 @@ func Load(ctx context.Context) (*openapi3.T, error) {
 	return doc, nil
 }
 
+// Shared returns the document parsed and validated once per process, for callers that only read it (the
+// server's routes and validator, the MCP tools, the tests' contract checks). Parsing is a quarter of a second of
+// CPU: a test binary that starts the service many times pays it once. Callers that adjust the document use Load.
+func Shared() (*openapi3.T, error) { return shared() }
+
+var shared = sync.OnceValues(func() (*openapi3.T, error) { return Load(context.Background()) })
+
 // Property is one property of a component schema: its name and, when its value is an object or an array of
 // objects of another component schema (a $ref, directly, as array items, or as the one $ref of an anyOf/oneOf/allOf),
 // that schema's name.

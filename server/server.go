@@ -82,7 +82,7 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
 	}
-	doc, err := openapi.Load(ctx)
+	doc, err := openapi.Shared() // read only here, by the validator and by the API's UseHandler
 	if err != nil {
 		return nil, err
 	}
