@@ -50,7 +50,9 @@ func startWith(t *testing.T, payments *x402.Config) *env {
 	t.Cleanup(func() { st.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	view := health.New(st, health.Options{Providers: seeds.Providers(), Logger: log})
-	m := metrics.New(metrics.Options{Health: view, Logger: log})
+	// A scrape's first load of the health view, bounded for liveness only: 5 s was seen to pass under -race on
+	// a loaded machine.
+	m := metrics.New(metrics.Options{Health: view, Logger: log, ScrapeTimeout: time.Minute})
 	m.RegisterWebhooks(func() webhooks.Stats { return webhooks.Stats{Attempts: 3, Delivered: 2, Failed: 1} })
 	deps := impl.Deps{Store: st, Logger: log, Providers: seeds.Providers(), Health: view}
 	if payments != nil {

@@ -74,7 +74,7 @@ func (pg *pages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "error":
 		http.Error(w, "bad gateway", http.StatusBadGateway)
 	case "slow":
-		time.Sleep(150 * time.Millisecond)
+		time.Sleep(slowThreshold + 300*time.Millisecond)
 		io.WriteString(w, allClear)
 	default:
 		http.NotFound(w, r)
@@ -93,9 +93,13 @@ func providers(ids ...string) []seeds.Provider {
 	return out
 }
 
+// slowThreshold is the pollers' bound for a slow page: well above a loopback fetch on a loaded machine under
+// -race (at 100 ms, a plain page read degraded there), well below the timeouts.
+const slowThreshold = 400 * time.Millisecond
+
 func newPoller(t *testing.T, st store.Store, base string, provs []seeds.Provider, timeout time.Duration) *poller.Poller {
 	t.Helper()
-	p, err := poller.New(poller.Config{Timeout: timeout, SlowThreshold: 100 * time.Millisecond, StatusBaseURL: base},
+	p, err := poller.New(poller.Config{Timeout: timeout, SlowThreshold: slowThreshold, StatusBaseURL: base},
 		st, provs, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
