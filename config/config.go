@@ -26,6 +26,9 @@ type Settings struct {
 	Poll          bool          // SWITCHBOARD_POLL: false serves without polling (tests, read-only replicas)
 	// WebhookAllowLoopback lets webhook callbacks reach 127.0.0.1 over http or https (local use and tests).
 	WebhookAllowLoopback bool // SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK
+	// WebhookLease is how long a delivery claimed by a worker is kept from the others, so that one claimed by a
+	// replica that died is sent again after it (0: the delivery timeout plus a minute).
+	WebhookLease time.Duration // SWITCHBOARD_WEBHOOK_LEASE
 	// CatalogRefresh is the time between run-time catalog refreshes; 0 (the default) is off.
 	CatalogRefresh time.Duration // SWITCHBOARD_CATALOG_REFRESH
 	// CatalogSourcesURL replaces the scheme and host of every upstream catalog source (tests and mirrors).
@@ -134,10 +137,10 @@ func (v value) IsBoolFlag() bool { return v.s.kind == boolean }
 // the usage text on -h.
 func Load(name string, args []string, getenv func(string) string, output io.Writer) (Settings, error) {
 	var raw struct {
-		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
-		rateLimit, proxies, inFlight, timeout, mcpHosts                            string
-		catalogRefresh, catalogSources, catalogNPM                                 string
-		x402                                                                       X402Settings
+		addr, db, base, poll, status, slow, polling, loopback, lease, logFormat, logLevel string
+		rateLimit, proxies, inFlight, timeout, mcpHosts                                   string
+		catalogRefresh, catalogSources, catalogNPM                                        string
+		x402                                                                              X402Settings
 	}
 	list := []*setting{
 		{"SWITCHBOARD_ADDR", "addr", DefaultAddr, "listen address (host:port)", text, forServe | forSimulate, &raw.addr},
@@ -148,6 +151,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", duration, forServe, &raw.slow},
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", boolean, forServe, &raw.polling},
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
+		{"SWITCHBOARD_WEBHOOK_LEASE", "webhook-lease", "0s", "how long a claimed webhook delivery is kept from other workers; one claimed by a replica that died is sent again after it (0: the delivery timeout plus a minute)", duration, forServe, &raw.lease},
 		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
 		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
@@ -229,6 +233,9 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	}
 	if st.WebhookAllowLoopback, err = strconv.ParseBool(raw.loopback); err != nil {
 		return Settings{}, fmt.Errorf("%s %q: want true or false", source("webhook-allow-loopback"), raw.loopback)
+	}
+	if st.WebhookLease, err = time.ParseDuration(raw.lease); err != nil || st.WebhookLease < 0 {
+		return Settings{}, fmt.Errorf("%s %q: want 0 or a positive Go duration such as 90s", source("webhook-lease"), raw.lease)
 	}
 	st.X402 = raw.x402
 	if st.CatalogRefresh, err = time.ParseDuration(raw.catalogRefresh); err != nil || st.CatalogRefresh < 0 || (st.CatalogRefresh > 0 && st.CatalogRefresh < MinCatalogRefresh) {

@@ -15,8 +15,8 @@ import (
 
 // TestKillDuringWebhookDelivery kills the service while a receiver holds its first delivery open, restarts it
 // on the same database and expects the event delivered after all, with the same webhook-id, once the killed
-// worker's lease on the delivery runs out (the webhook timeout plus a minute): an event is never delivered zero
-// times.
+// worker's lease on the delivery runs out (set here just above the webhook timeout rather than the default
+// minute more): an event is never delivered zero times.
 func TestKillDuringWebhookDelivery(t *testing.T) {
 	t.Parallel()
 	var (
@@ -46,7 +46,8 @@ func TestKillDuringWebhookDelivery(t *testing.T) {
 	sim, simURL := startSimulator(t)
 	path := filepath.Join(t.TempDir(), "hooks.db")
 	env := map[string]string{"DATABASE_URL": "sqlite://" + path, "SWITCHBOARD_STATUS_BASE_URL": simURL,
-		"SWITCHBOARD_POLL_INTERVAL": "10s", "SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK": "true"}
+		"SWITCHBOARD_POLL_INTERVAL": "10s", "SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK": "true",
+		"SWITCHBOARD_WEBHOOK_LEASE": "20s"}
 	svc := start(t, env)
 	body := []byte(`{"callback_url": "` + recv.URL + `/hook", "events": ["provider.down"], "providers": ["openai"]}`)
 	res, err := http.Post(svc.URL+"/api/v1/webhooks", "application/json", bytes.NewReader(body))

@@ -205,6 +205,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	// it is stopped after the HTTP server has drained, and on any early return before the store closes.
 	hooks, err = webhooks.New(webhooks.Config{
 		AllowLoopback: st.WebhookAllowLoopback,
+		Lease:         st.WebhookLease,
 		UserAgent:     "Switchboard-Webhooks/" + version() + " (+https://github.com/switchboard/switchboard)",
 		Logger:        log.With("component", "webhooks"),
 	}, s)
