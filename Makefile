@@ -14,7 +14,7 @@ OAPI   := $(BIN)/oapi-codegen-$(OAPI_CODEGEN_VERSION)/oapi-codegen
 LINT   := $(BIN)/golangci-lint-$(GOLANGCI_VERSION)/golangci-lint
 NODE_OK := node_modules/.installed
 
-.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-go test-mcp generate check-generated lint lint-spec bench fuzz soak tools clean docs-assets
+.PHONY: run demo catalogs check-catalogs catalogs-fetch build test test-short test-times test-mcp generate check-generated lint lint-spec bench fuzz soak tools clean docs-assets
 
 ## run: serve on SWITCHBOARD_ADDR (default 127.0.0.1:8080) with embedded SQLite (switchboard.db); the catalogs
 ## refresh from their upstream sources once a day (SWITCHBOARD_CATALOG_REFRESH, 0 turns it off)
@@ -47,13 +47,41 @@ check-catalogs: catalogs
 catalogs-fetch:
 	$(GO) run ./cmd/catalogbuild fetch
 
-## test: vet, then every test. The store suite runs on SQLite always and on PostgreSQL when
-## TEST_DATABASE_URL is set (CI sets it); its subtests are listed so the output shows both engines.
+## test: vet, then every test with the race detector, the store suite's subtests listed so the output shows both
+## engines. PostgreSQL tests run when TEST_DATABASE_URL is set (CI sets it). The service binary is built once for
+## the packages that run it. The browser test needs a Chromium on PATH (or CHROMIUM=/path): without one, make test
+## stops at once and says what to install. The raw `go test -json` goes to $(TEST_JSON) for `make test-times`.
+TEST_BIN  := $(BIN)/switchboard-test
+TEST_JSON := $(BIN)/test.json
+# NORACE_PKGS are packages whose code and tests start no goroutine (TestNoRacePackagesStartNoGoroutines keeps it
+# so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work
+# (the catalog build, the decisions over the whole catalogs) five to ten times slower. Everything else runs
+# with -race.
+NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./catalogbuild/pipeline ./cmd/catalogbuild \
+	./cmd/testreport ./config ./decide ./gateway ./openapi ./poller/parse ./seeds ./tokens
+RACE_PKGS = $(filter-out $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
+CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
 test: $(NODE_OK)
+	@test -n "$(CHROMIUM)" || { echo "make test: no Chromium for the browser test; install it (Debian: apt-get install chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }
 	$(GO) vet ./...
-	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-	SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 $(GO) test -count=1 -race $$($(GO) list ./... | grep -v '/store$$')
-	$(GO) test -count=1 -race -v ./store | grep -E '^(\s*--- |ok|FAIL|PASS|\s+\w+_test.go)'
+	mkdir -p $(BIN)
+	$(GO) build -o $(TEST_BIN) ./cmd/switchboard
+	$(GO) build -o $(BIN)/testreport ./cmd/testreport
+	SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 \
+		$(GO) test -count=1 -json $(NORACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
+	SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 \
+		$(GO) test -count=1 -race -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
+	cat $(TEST_JSON).norace $(TEST_JSON).race > $(TEST_JSON)
+
+## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
+## PostgreSQL, node, a browser, the built binary or the whole catalog build (each skip says why)
+test-short:
+	env -u TEST_DATABASE_URL $(GO) test -count=1 -short ./...
+
+## test-times: each package's time in the last make test, slowest first, and the slowest tests
+test-times:
+	@test -f $(TEST_JSON) || { echo "no $(TEST_JSON): run make test first"; exit 1; }
+	$(GO) run ./cmd/testreport times $(TEST_JSON)
 
 ## test-mcp: the MCP clients others wrote, alone (part of test): the TypeScript SDK over HTTP and stdio, the
 ## Inspector CLI, and the conformance suite's scenarios for a tools-only server (on npm's Node 22)

@@ -3,25 +3,27 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/testbin"
 )
 
 // nodeModule returns the folder of an npm package installed by `npm ci`; like nodeTool, a missing package fails
 // the test under `make test` (SWITCHBOARD_REQUIRE_NODE=1) and skips it otherwise.
 func nodeModule(t *testing.T, name string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs node and the npm packages")
+	}
 	p, err := filepath.Abs(filepath.Join("..", "node_modules", filepath.FromSlash(name)))
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +40,9 @@ func nodeModule(t *testing.T, name string) string {
 // systemNode is the machine's node (20 or later), which runs the SDK and Inspector scripts.
 func systemNode(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs node")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		if os.Getenv("SWITCHBOARD_REQUIRE_NODE") != "" {
@@ -48,39 +53,22 @@ func systemNode(t *testing.T) string {
 	return node
 }
 
-var (
-	buildOnce   sync.Once
-	builtBinary string
-	buildErr    error
-)
-
-// switchboardBinary builds the command once for the package's tests: the stdio clients start it as a desktop
-// agent would.
+// switchboardBinary is the command, built once (testbin): the stdio clients start it as a desktop agent would.
 func switchboardBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "switchboard-e2e")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBinary = filepath.Join(dir, "switchboard")
-		out, err := exec.Command("go", "build", "-o", builtBinary, "../cmd/switchboard").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if testing.Short() {
+		t.Skip("-short: runs the built binary")
 	}
-	return builtBinary
+	bin, err := testbin.Switchboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builtBinary != "" {
-		os.RemoveAll(filepath.Dir(builtBinary))
-	}
+	testbin.Cleanup()
 	os.Exit(code)
 }
 

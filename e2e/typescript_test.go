@@ -17,6 +17,9 @@ import (
 // a missing tool fails the test; a bare `go test` on a machine without the npm packages skips it.
 func nodeTool(t *testing.T, name string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs node and the npm packages")
+	}
 	p, err := filepath.Abs(filepath.Join("..", "node_modules", ".bin", name))
 	if err != nil {
 		t.Fatal(err)

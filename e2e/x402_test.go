@@ -30,6 +30,9 @@ import (
 // requireNPMPackage checks that an npm package is installed, as nodeTool does for tools.
 func requireNPMPackage(t *testing.T, name string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs node and the npm packages")
+	}
 	if _, err := os.Stat(filepath.Join("..", "node_modules", name, "package.json")); err != nil {
 		if os.Getenv("SWITCHBOARD_REQUIRE_NODE") != "" {
 			t.Fatalf("npm package %s is not installed (run npm ci): %v", name, err)

@@ -5,13 +5,13 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,26 +22,23 @@ import (
 
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/simulator"
+	"github.com/switchboard/switchboard/testbin"
 )
 
 // binary is the service built once for the package's tests.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "switchboard-faults")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "switchboard")
-	build := exec.Command("go", "build", "-o", binary, "../cmd/switchboard")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the service:", err)
-		os.Exit(1)
+	flag.Parse()
+	if !testing.Short() { // -short: start skips every test, nothing to build
+		var err error
+		if binary, err = testbin.Switchboard(); err != nil {
+			fmt.Fprintln(os.Stderr, "building the service:", err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	testbin.Cleanup()
 	os.Exit(code)
 }
 
@@ -71,10 +68,19 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// skipShort skips a fault test under -short: each runs the built binary and kills or starves it.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: fault tests run the built service and kill, starve or restart it")
+	}
+}
+
 // start runs `switchboard serve` with env (SWITCHBOARD_* variables) on a free loopback port and waits until it
 // answers /readyz.
 func start(t *testing.T, env map[string]string) *service {
 	t.Helper()
+	skipShort(t)
 	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--log-format", "json")
 	cmd.Env = append(os.Environ(), "SWITCHBOARD_LOG_LEVEL=info")
 	for k, v := range env {

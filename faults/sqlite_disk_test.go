@@ -16,6 +16,7 @@ import (
 // smallDisk mounts a tmpfs of size bytes at a temporary folder, or skips the test where mounting is not allowed.
 func smallDisk(t *testing.T, size string) string {
 	t.Helper()
+	skipShort(t)
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a small tmpfs here (%v: %s): the full-disk and read-only cases need it", err, out)

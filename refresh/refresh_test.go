@@ -36,6 +36,9 @@ func price(t *testing.T, provider, model string) float64 {
 // when it is configured (the engine of replicas), else SQLite. The store suite covers both engines' queries, and
 // TestCatalogRefreshThroughTheBinary (e2e) the whole refresh on both.
 func TestRefresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the whole catalog build")
+	}
 	engines := dbtest.Engines(t)
 	for _, e := range engines[len(engines)-1:] {
 		t.Run(e.Name, func(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/switchboard/switchboard/config"
 	"github.com/switchboard/switchboard/store"
+	"github.com/switchboard/switchboard/testbin"
 )
 
 // TestServeAndShutdown starts the real server on a loopback port, checks it answers, then cancels its context
@@ -120,10 +121,14 @@ func TestServerCarriesNoCatalogBuild(t *testing.T) {
 // TestCLIThroughTheBinary runs the built binary as a user would: -h answers 0 with the command's own typed
 // flags, version names the commit, and a bad flag ends in one JSON log line that names the flag, exit 2.
 func TestCLIThroughTheBinary(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "switchboard")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if testing.Short() {
+		t.Skip("-short: runs the built binary and the demo script")
 	}
+	bin, err := testbin.Switchboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer testbin.Cleanup()
 	runBin := func(args ...string) (string, string, int) {
 		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(bin, args...)
