@@ -16,22 +16,15 @@ import (
 	"github.com/switchboard/switchboard/openapi"
 )
 
-// contract is the OpenAPI document as the checks use it: parsed, routed and with every response body schema
-// compiled at most once per test binary. kin-openapi compiles a JSON Schema 2020-12 validator for every body it
-// validates (most of a check's cost, and most of some packages' test time under -race), so bodies are checked
-// here with santhosh-tekuri/jsonschema, the library kin-openapi uses, compiled from the document itself.
+// contract is the OpenAPI document as the checks use it: parsed and routed once per test binary, with every
+// response body schema compiled at most once (openapi.Schema). kin-openapi compiles a JSON Schema 2020-12
+// validator for every body it validates (most of a check's cost, and most of some packages' test time under
+// -race), so bodies are checked with santhosh-tekuri/jsonschema, the library kin-openapi uses, compiled from the
+// document itself.
 type contract struct {
 	doc    *openapi3.T
 	router routers.Router
-	// compiler holds the whole document as one resource, so a response schema's $refs resolve inside it.
-	compiler *jsonschema.Compiler
-
-	mu      sync.Mutex
-	schemas map[string]*jsonschema.Schema // by JSON pointer into the document
 }
-
-// documentURL names the document inside the compiler; nothing is fetched from it.
-const documentURL = "mem://switchboard/openapi.json"
 
 // sharedContract is made on first use; the document is read-only from then on, and tests only read it.
 var sharedContract = sync.OnceValues(func() (*contract, error) {
@@ -44,21 +37,7 @@ var sharedContract = sync.OnceValues(func() (*contract, error) {
 	if err != nil {
 		return nil, fmt.Errorf("routing the document: %w", err)
 	}
-	raw, err := openapi.JSON()
-	if err != nil {
-		return nil, err
-	}
-	tree, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("reading the document as JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource(documentURL, tree); err != nil {
-		return nil, fmt.Errorf("adding the document to the schema compiler: %w", err)
-	}
-	return &contract{doc: doc, router: router, compiler: c, schemas: map[string]*jsonschema.Schema{}}, nil
+	return &contract{doc: doc, router: router}, nil
 })
 
 // responseSchema returns the compiled body schema of op's answer with status and Content-Type ct, or nil
@@ -106,19 +85,7 @@ func (c *contract) responseSchema(path, method string, op *openapi3.Operation, s
 	if media.Schema == nil {
 		return nil, nil
 	}
-	pointer += "/content/" + escapePointer(key) + "/schema"
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.schemas[pointer]; ok {
-		return s, nil
-	}
-	s, err := c.compiler.Compile(documentURL + "#" + pointer)
-	if err != nil {
-		return nil, fmt.Errorf("compiling the schema at %s: %w", pointer, err)
-	}
-	c.schemas[pointer] = s
-	return s, nil
+	return openapi.Schema(pointer + "/content/" + escapePointer(key) + "/schema")
 }
 
 // checkBody validates a JSON body against the schema the document gives op's answer.
@@ -137,7 +104,4 @@ func (c *contract) checkBody(path, method string, op *openapi3.Operation, r *Res
 	return nil
 }
 
-// escapePointer escapes one JSON pointer token (RFC 6901).
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
+var escapePointer = openapi.EscapePointer

@@ -2,13 +2,12 @@ package seeds
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/openapi"
@@ -24,22 +23,25 @@ var recordSchemas = map[string]string{
 	CatalogFreeTier:   "FreeTierRecord",
 }
 
-func loadDoc(t *testing.T) *openapi3.T {
+// schema is the validator of the document's component schema name, compiled once per test binary
+// (openapi.ComponentSchema): kin-openapi's VisitJSON compiled one for every value it checked.
+func schema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
-	doc, err := openapi.Load(context.Background())
+	s, err := openapi.ComponentSchema(name)
+	if err != nil {
+		t.Fatalf("the OpenAPI document's schema %s: %v", name, err)
+	}
+	return s
+}
+
+// value reads JSON as the validator takes it.
+func value(t *testing.T, raw []byte) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return doc
-}
-
-func schema(t *testing.T, doc *openapi3.T, name string) *openapi3.Schema {
-	t.Helper()
-	ref, ok := doc.Components.Schemas[name]
-	if !ok || ref.Value == nil {
-		t.Fatalf("the OpenAPI document has no schema %s", name)
-	}
-	return ref.Value
+	return v
 }
 
 func TestCatalogsLoad(t *testing.T) {
@@ -79,8 +81,7 @@ func TestCatalogsLoad(t *testing.T) {
 // TestCatalogRecordsMatchOpenAPI validates every record of every catalog against the record schema of its
 // endpoint, and every source against the Source schema.
 func TestCatalogRecordsMatchOpenAPI(t *testing.T) {
-	doc := loadDoc(t)
-	source := schema(t, doc, "Source")
+	source := schema(t, "Source")
 	for _, name := range CatalogNames() {
 		c, err := LoadCatalog(name)
 		if err != nil {
@@ -91,23 +92,13 @@ func TestCatalogRecordsMatchOpenAPI(t *testing.T) {
 			t.Errorf("catalogs/%s.json has no record schema in recordSchemas", name)
 			continue
 		}
-		rec := schema(t, doc, schemaName)
-		records := make([]any, len(c.Records))
-		for i, raw := range c.Records {
-			if err := json.Unmarshal(raw, &records[i]); err != nil {
-				t.Fatalf("%s record %d: %v", name, i, err)
-			}
-		}
-		// kin-openapi compiles a 2020-12 validator for every VisitJSON call: the records are checked as one
-		// array (one compilation per catalog, not per record), and one by one only to name the failures.
+		rec := schema(t, schemaName)
 		failures := 0
-		if !recordsMatch(rec, records) {
-			for i, v := range records {
-				if err := rec.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
-					failures++
-					if failures <= 5 {
-						t.Errorf("%s record %d (%s) does not match %s: %v", name, i, c.Records[i], recordSchemas[name], err)
-					}
+		for i, raw := range c.Records {
+			if err := rec.Validate(value(t, raw)); err != nil {
+				failures++
+				if failures <= 5 {
+					t.Errorf("%s record %d (%s) does not match %s: %v", name, i, raw, recordSchemas[name], err)
 				}
 			}
 		}
@@ -116,41 +107,27 @@ func TestCatalogRecordsMatchOpenAPI(t *testing.T) {
 		}
 		for i, s := range c.Sources {
 			b, _ := json.Marshal(s)
-			var v any
-			_ = json.Unmarshal(b, &v)
-			if err := source.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+			if err := source.Validate(value(t, b)); err != nil {
 				t.Errorf("%s source %d: %v", name, i, err)
 			}
 		}
 	}
 }
 
-// recordsMatch checks records against rec as one array: one validator compiled, not one per record.
-func recordsMatch(rec *openapi3.Schema, records []any) bool {
-	all := openapi3.NewArraySchema()
-	all.Items = openapi3.NewSchemaRef("", rec)
-	return all.VisitJSON(records, openapi3.EnableJSONSchema2020()) == nil
-}
-
-// TestRecordsMatchAsOneArray: the array check fails when one record of many does not match.
-func TestRecordsMatchAsOneArray(t *testing.T) {
-	rec := schema(t, loadDoc(t), "PricingRecord")
+// TestRecordCheckFindsOneBrokenRecord: the schema check refuses a real record once one field is broken.
+func TestRecordCheckFindsOneBrokenRecord(t *testing.T) {
+	rec := schema(t, "PricingRecord")
 	c, err := LoadCatalog("pricing")
 	if err != nil {
 		t.Fatal(err)
 	}
-	records := make([]any, 3)
-	for i := range records {
-		if err := json.Unmarshal(c.Records[i], &records[i]); err != nil {
-			t.Fatal(err)
-		}
+	v := value(t, c.Records[1])
+	if err := rec.Validate(v); err != nil {
+		t.Fatalf("a real pricing record does not match: %v", err)
 	}
-	if !recordsMatch(rec, records) {
-		t.Fatal("three real pricing records do not match as an array")
-	}
-	records[1].(map[string]any)["provider_id"] = 42
-	if recordsMatch(rec, records) {
-		t.Error("an array with a record whose provider_id is a number matches")
+	v.(map[string]any)["provider_id"] = json.Number("42")
+	if rec.Validate(v) == nil {
+		t.Error("a record whose provider_id is a number matches")
 	}
 }
 
@@ -385,7 +362,6 @@ func TestParseCatalogRejects(t *testing.T) {
 
 // TestRecordSchemasReject makes sure the schema check has teeth: broken records fail it.
 func TestRecordSchemasReject(t *testing.T) {
-	doc := loadDoc(t)
 	for schemaName, in := range map[string]string{
 		"PricingRecord":    `{"provider_id":"openai","model":"m","task":"llm","pricing":{"input_per_1m_tokens":-1,"output_per_1m_tokens":null,"cached_input_per_1m_tokens":null,"per_image":null,"per_minute_audio":null,"per_1k_characters":null,"per_request":null},"free_tier":false}`,
 		"ModelRecord":      `{"provider_id":"openai","model_id":"m","task":"llm","context_window":1,"max_output_tokens":1,"capabilities":{"vision":true,"function_calling":true,"json_mode":true},"knowledge_cutoff":"2024-01-01"}`,
@@ -393,11 +369,7 @@ func TestRecordSchemasReject(t *testing.T) {
 		"BenchmarksRecord": `{"provider_id":"openai","model_id":"m","scores":{"mmlu":"high"}}`,
 		"FreeTierRecord":   `{"provider_id":"openai"}`,
 	} {
-		var v any
-		if err := json.Unmarshal([]byte(in), &v); err != nil {
-			t.Fatal(err)
-		}
-		if err := schema(t, doc, schemaName).VisitJSON(v, openapi3.EnableJSONSchema2020()); err == nil {
+		if err := schema(t, schemaName).Validate(value(t, []byte(in))); err == nil {
 			t.Errorf("%s accepts a broken record", schemaName)
 		}
 	}
