@@ -18,7 +18,9 @@ type BlockedAddressError = netguard.BlockedAddressError
 
 // CheckAddr reports why a callback may not reach addr, or nil when it may. allowLoopback lets 127.0.0.0/8 and
 // ::1 through (local use and tests); nothing else depends on it.
-func CheckAddr(addr netip.Addr, allowLoopback bool) error { return netguard.CheckAddr(addr, allowLoopback) }
+func CheckAddr(addr netip.Addr, allowLoopback bool) error {
+	return netguard.CheckAddr(addr, allowLoopback)
+}
 
 // isLoopbackHost reports whether a URL host names this machine.
 func isLoopbackHost(host string) bool { return netguard.IsLoopbackHost(host) }
