@@ -203,3 +203,10 @@ func canonicalAddr(u *url.URL) string {
 	}
 	return net.JoinHostPort(u.Hostname(), port)
 }
+
+// CheckHost judges a configured URL's host as the client made with o would before connecting: an IP literal
+// or a localhost name that the client would refuse is an error, so a setting that cannot work fails at start.
+// Other names are judged when dialled.
+func (o Options) CheckHost(host string) error {
+	return policy{allowLoopback: o.AllowLoopback, allow: o.Allow}.checkHost(host)
+}
