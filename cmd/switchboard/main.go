@@ -151,6 +151,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
+	payments.Outbound = outboundGuard(st.Outbound)
 	s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
 	if err != nil {
 		return err
