@@ -305,7 +305,6 @@ func (s *Service) serve(ctx context.Context, in Presented, now time.Time, produc
 	case !*sr.Success:
 		reason := sanitizeReason(sr.ErrorReason)
 		s.finish(ctx, log, nonce, store.PaymentFailed, nil, elapsed())
-		s.refused.add(payer, reason, now)
 		log.Error("SETTLEMENT REFUSED after a verified payment: answer withheld, nonce spent", "reason", reason, "transaction", sr.Transaction)
 		return Receipt{}, refuse("payment settlement failed: %s; the answer was withheld", reason)
 	case sr.Payer != "" && payerKey(sr.Payer) != payer, sr.Network != "" && !s.isNetwork(sr.Network):
@@ -324,7 +323,9 @@ func (s *Service) serve(ctx context.Context, in Presented, now time.Time, produc
 }
 
 // isNetwork reports whether a facilitator's network is the configured one, in either version's naming.
-func (s *Service) isNetwork(n string) bool { return n == s.cfg.Network.Name || n == s.cfg.Network.CAIP2 }
+func (s *Service) isNetwork(n string) bool {
+	return n == s.cfg.Network.Name || n == s.cfg.Network.CAIP2
+}
 
 // tooMany is the refusal of an attempt over a limit.
 func tooMany(reason string, wait time.Duration) *PaymentError {
