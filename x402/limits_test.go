@@ -3,6 +3,8 @@ package x402_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,7 +36,7 @@ type limitFixture struct {
 
 // newLimited is a Service over a fresh store (each engine in turn where the test asks) and a facilitator
 // stand-in, with cfg adjusted by tune.
-func newLimited(t *testing.T, e dbtest.Engine, tune func(*x402.Config)) limitFixture {
+func newLimited(t testing.TB, e dbtest.Engine, tune func(*x402.Config)) limitFixture {
 	t.Helper()
 	fac := x402test.NewFacilitator(t)
 	st, _ := e.Open(t)
@@ -43,7 +45,8 @@ func newLimited(t *testing.T, e dbtest.Engine, tune func(*x402.Config)) limitFix
 		tune(&cfg)
 	}
 	cs := &countingStore{PaymentStore: st}
-	svc, err := x402.NewService(x402.Options{Config: cfg, Store: cs, Resource: "http://sb.test/api/v1/health/premium", Description: "test"})
+	svc, err := x402.NewService(x402.Options{Config: cfg, Store: cs, Resource: "http://sb.test/api/v1/health/premium", Description: "test",
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
