@@ -110,6 +110,12 @@ func parseMCPFlags(args []string, getenv func(string) string, stderr io.Writer) 
 	if st.allowLoopback, err = strconv.ParseBool(*loopback); err != nil {
 		return mcpSettings{}, fmt.Errorf("mcp: --outbound-allow-loopback %q: want true or false", *loopback)
 	}
+	if u, err := url.Parse(st.statusBaseURL); st.statusBaseURL != "" && err == nil {
+		if err := (netguard.Options{AllowLoopback: st.allowLoopback}).CheckHost(u.Hostname()); err != nil {
+			return mcpSettings{}, fmt.Errorf("mcp: --status-base-url %q: the poller may not reach it (%v): "+
+				"for a simulator on this machine set --outbound-allow-loopback (SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true)", st.statusBaseURL, err)
+		}
+	}
 	if st.poll, err = strconv.ParseBool(*poll); err != nil {
 		return mcpSettings{}, fmt.Errorf("mcp: --poll %q: want true or false", *poll)
 	}
