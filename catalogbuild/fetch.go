@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/switchboard/switchboard/netguard"
 )
 
 // Fetchable is an upstream snapshot that `make catalogs-fetch` can download again as one file. The npm
@@ -81,7 +83,7 @@ func rebase(raw, base string) (string, error) {
 // of them arrived whole: a failed or malformed download leaves every file as it was.
 func Fetch(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 	if o.Client == nil {
-		o.Client = defaultFetchClient()
+		o.Client = defaultFetchClient(o)
 	}
 	now := time.Now
 	if o.Now != nil {
@@ -105,7 +107,7 @@ func Fetch(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 		}
 		data, err := f.Adapt(raw, today)
 		if err != nil {
-			return nil, fmt.Errorf("%s from %s: %w", f.File, u, err)
+			return nil, fmt.Errorf("%s from %s: %w: %w", f.File, u, ErrMalformed, err)
 		}
 		old, err := os.ReadFile(filepath.Join(o.Dir, f.File))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -149,8 +151,18 @@ func Fetch(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 	return out, nil
 }
 
-// defaultFetchClient bounds every download in time.
-func defaultFetchClient() *http.Client { return &http.Client{Timeout: 2 * time.Minute} }
+// defaultFetchClient bounds every download in time and refuses internal addresses, plain-http redirects and
+// redirects to other hosts (package netguard). Loopback is reachable only when the caller named a loopback
+// mirror itself (BaseURL or Registry: a test, or a mirror on this machine given to the command line).
+func defaultFetchClient(o FetchOptions) *http.Client {
+	local := false
+	for _, raw := range []string{o.BaseURL, o.Registry} {
+		if u, err := url.Parse(raw); raw != "" && err == nil && netguard.IsLoopbackHost(u.Hostname()) {
+			local = true
+		}
+	}
+	return netguard.NewClient(netguard.Options{Timeout: 2 * time.Minute, AllowLoopback: local})
+}
 
 func adaptNote(file string) string {
 	if file == snapModelsDev.File {
@@ -180,14 +192,14 @@ func download(ctx context.Context, c *http.Client, u string) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+		return nil, &HTTPStatusError{URL: u, Status: resp.Status}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxFetchBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", u, err)
 	}
 	if len(b) > maxFetchBytes {
-		return nil, fmt.Errorf("GET %s: larger than %d bytes", u, maxFetchBytes)
+		return nil, fmt.Errorf("GET %s: %w: larger than %d bytes", u, ErrTooLarge, maxFetchBytes)
 	}
 	return b, nil
 }

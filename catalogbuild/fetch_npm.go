@@ -119,7 +119,7 @@ func entryOf(tgz []byte, name string) ([]byte, error) {
 // node, and the snapshot and its manifest replaced only when every source arrived whole.
 func FetchNPM(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 	if o.Client == nil {
-		o.Client = defaultFetchClient()
+		o.Client = defaultFetchClient(o)
 	}
 	registry := strings.TrimRight(o.Registry, "/")
 	if registry == "" {

@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/switchboard/switchboard/netguard"
 )
 
 // Settings are the service's settings after defaults are applied and values checked.
@@ -35,6 +38,9 @@ type Settings struct {
 	CatalogSourcesURL string // SWITCHBOARD_CATALOG_SOURCES_URL
 	// CatalogNPMRegistry is the npm registry of the npm catalog sources; "off" skips them.
 	CatalogNPMRegistry string // SWITCHBOARD_CATALOG_NPM_REGISTRY
+	// Outbound configures every call the service makes on its own initiative (status pages, catalog sources, the
+	// x402 facilitator); webhook callbacks keep their own loopback setting.
+	Outbound OutboundSettings
 	// X402 holds the premium route's payment settings, checked by package x402.
 	X402      X402Settings
 	LogFormat string // SWITCHBOARD_LOG_FORMAT: json or text
@@ -49,6 +55,19 @@ type Settings struct {
 	MCPAllowedHosts []string // SWITCHBOARD_MCP_ALLOWED_HOSTS
 }
 
+// OutboundSettings are the guard of outbound calls (package netguard).
+type OutboundSettings struct {
+	// AllowLoopback lets the poller, the catalog refresh and the facilitator client reach 127.0.0.0/8 and ::1
+	// (the simulator, a local facilitator stand-in, tests).
+	AllowLoopback bool // SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK
+	// AllowCIDRs are internal ranges they may reach anyway (a mirror or a facilitator on the operator's network).
+	AllowCIDRs []netip.Prefix // SWITCHBOARD_OUTBOUND_ALLOW_CIDRS
+	// Proxy is the HTTP proxy every outbound call goes through; nil: none (the proxy environment is not read).
+	Proxy *url.URL // SWITCHBOARD_OUTBOUND_PROXY
+	// RedirectHosts are hosts a redirect may lead to besides the host first asked.
+	RedirectHosts []string // SWITCHBOARD_OUTBOUND_REDIRECT_HOSTS
+}
+
 // X402Settings are the raw x402 settings; package x402 validates them and fills network-dependent defaults.
 type X402Settings struct {
 	PayTo          string // SWITCHBOARD_X402_PAY_TO: the address paid; without it the premium route answers 503
@@ -56,6 +75,11 @@ type X402Settings struct {
 	Asset          string // SWITCHBOARD_X402_ASSET: default the USDC contract of the network
 	FacilitatorURL string // SWITCHBOARD_X402_FACILITATOR_URL
 	PriceUSD       string // SWITCHBOARD_X402_PRICE_USD: default 0.001
+	// The limits below bound what unpaid or unpayable attempts can cost (a store write and a facilitator call
+	// each); package x402 checks them.
+	ClientLimit string // SWITCHBOARD_X402_CLIENT_LIMIT: payment attempts per client per minute, default 20
+	PayerLimit  string // SWITCHBOARD_X402_PAYER_LIMIT: payment attempts per payer per minute, default 10
+	Concurrency string // SWITCHBOARD_X402_FACILITATOR_CONCURRENCY: payments with the facilitator at once, default 16
 }
 
 // Defaults.
@@ -140,6 +164,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		addr, db, base, poll, status, slow, polling, loopback, lease, logFormat, logLevel string
 		rateLimit, proxies, inFlight, timeout, mcpHosts                                   string
 		catalogRefresh, catalogSources, catalogNPM                                        string
+		outLoopback, outCIDRs, outProxy, outRedirects                                     string
 		x402                                                                              X402Settings
 	}
 	list := []*setting{
@@ -155,11 +180,18 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
 		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
+		{"SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK", "outbound-allow-loopback", "false", "let the poller, the catalog refresh and the x402 facilitator client reach 127.0.0.1 (the simulator, local stand-ins and tests only)", boolean, forServe, &raw.outLoopback},
+		{"SWITCHBOARD_OUTBOUND_ALLOW_CIDRS", "outbound-allow-cidrs", "", "comma-separated internal ranges (CIDR) outbound calls may reach anyway, such as a mirror on your network; private, link-local and metadata addresses are refused otherwise", text, forServe, &raw.outCIDRs},
+		{"SWITCHBOARD_OUTBOUND_PROXY", "outbound-proxy", "", "HTTP proxy for outbound calls (http://host:port); empty: none, and HTTP(S)_PROXY are not read", text, forServe, &raw.outProxy},
+		{"SWITCHBOARD_OUTBOUND_REDIRECT_HOSTS", "outbound-redirect-hosts", "", "comma-separated hosts an outbound call may be redirected to besides its own host (redirects must be https)", text, forServe, &raw.outRedirects},
 		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", text, forServe, &raw.x402.PayTo},
 		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments: base or base-sepolia (or eip155:8453, eip155:84532)", text, forServe, &raw.x402.Network},
 		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", text, forServe, &raw.x402.Asset},
 		{"SWITCHBOARD_X402_FACILITATOR_URL", "x402-facilitator-url", "", "x402 facilitator that verifies and settles payments", text, forServe, &raw.x402.FacilitatorURL},
 		{"SWITCHBOARD_X402_PRICE_USD", "x402-price-usd", "0.001", "price of one premium call in USD", text, forServe, &raw.x402.PriceUSD},
+		{"SWITCHBOARD_X402_CLIENT_LIMIT", "x402-client-limit", "20", "payment attempts one client may make per minute on the paid route and tool before 429", number, forServe, &raw.x402.ClientLimit},
+		{"SWITCHBOARD_X402_PAYER_LIMIT", "x402-payer-limit", "10", "payment attempts per minute from one payer address before 429", number, forServe, &raw.x402.PayerLimit},
+		{"SWITCHBOARD_X402_FACILITATOR_CONCURRENCY", "x402-facilitator-concurrency", "16", "payments being verified or settled with the facilitator at once; beyond it 503", number, forServe, &raw.x402.Concurrency},
 		{"SWITCHBOARD_LOG_FORMAT", "log-format", "json", "log format: json or text", text, forAll, &raw.logFormat},
 		{"SWITCHBOARD_LOG_LEVEL", "log-level", "info", "log level: debug, info, warn or error", text, forAll, &raw.logLevel},
 		{"SWITCHBOARD_RATE_LIMIT", "rate-limit", "0", "requests per minute per client before 429 (0: no limit)", number, forServe, &raw.rateLimit},
@@ -238,6 +270,9 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		return Settings{}, fmt.Errorf("%s %q: want 0 or a positive Go duration such as 90s", source("webhook-lease"), raw.lease)
 	}
 	st.X402 = raw.x402
+	if st.Outbound, err = outbound(raw.outLoopback, raw.outCIDRs, raw.outProxy, raw.outRedirects, source); err != nil {
+		return Settings{}, err
+	}
 	if st.CatalogRefresh, err = time.ParseDuration(raw.catalogRefresh); err != nil || st.CatalogRefresh < 0 || (st.CatalogRefresh > 0 && st.CatalogRefresh < MinCatalogRefresh) {
 		return Settings{}, fmt.Errorf("%s %q: want 0 (off) or a Go duration of at least %s, such as 24h", source("catalog-refresh"), raw.catalogRefresh, MinCatalogRefresh)
 	}
@@ -294,6 +329,9 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 			return Settings{}, fmt.Errorf("%s: %w", source("status-base-url"), err)
 		}
 	}
+	if err := checkOutboundTargets(st, source); err != nil {
+		return Settings{}, err
+	}
 	switch st.LogFormat {
 	case "json", "text":
 	default:
@@ -305,6 +343,65 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		return Settings{}, fmt.Errorf("%s %q: want debug, info, warn or error", source("log-level"), st.LogLevel)
 	}
 	return st, nil
+}
+
+// outbound reads the outbound settings.
+func outbound(loopback, cidrs, proxy, redirects string, source func(string) string) (OutboundSettings, error) {
+	var o OutboundSettings
+	var err error
+	if o.AllowLoopback, err = strconv.ParseBool(loopback); err != nil {
+		return o, fmt.Errorf("%s %q: want true or false", source("outbound-allow-loopback"), loopback)
+	}
+	for _, c := range strings.Split(cidrs, ",") {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(c)
+		if err != nil {
+			return o, fmt.Errorf("%s %q: want CIDRs such as 10.1.2.0/24: %w", source("outbound-allow-cidrs"), c, err)
+		}
+		o.AllowCIDRs = append(o.AllowCIDRs, p.Masked())
+	}
+	if proxy = strings.TrimSpace(proxy); proxy != "" {
+		if err := checkHTTPURL(proxy); err != nil {
+			return o, fmt.Errorf("%s: %w", source("outbound-proxy"), err)
+		}
+		o.Proxy, _ = url.Parse(proxy)
+	}
+	for _, h := range strings.Split(redirects, ",") {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		if strings.ContainsAny(h, "/ @?#:") {
+			return o, fmt.Errorf("%s %q: want host names such as status.example.com", source("outbound-redirect-hosts"), h)
+		}
+		o.RedirectHosts = append(o.RedirectHosts, h)
+	}
+	return o, nil
+}
+
+// checkOutboundTargets refuses at start a configured upstream that the outbound guard would refuse on every
+// call (a loopback simulator without SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK, a private address outside
+// SWITCHBOARD_OUTBOUND_ALLOW_CIDRS), rather than letting every fetch fail later.
+func checkOutboundTargets(st Settings, source func(string) string) error {
+	guard := netguard.Options{AllowLoopback: st.Outbound.AllowLoopback, Allow: st.Outbound.AllowCIDRs}
+	for _, t := range []struct{ flag, url string }{
+		{"status-base-url", st.StatusBaseURL}, {"catalog-sources-url", st.CatalogSourcesURL},
+		{"catalog-npm-registry", st.CatalogNPMRegistry}, {"x402-facilitator-url", st.X402.FacilitatorURL},
+	} {
+		u, err := url.Parse(t.url)
+		if t.url == "" || err != nil {
+			continue // unset, or refused by its own check
+		}
+		if err := guard.CheckHost(u.Hostname()); err != nil {
+			hint := "list its range in SWITCHBOARD_OUTBOUND_ALLOW_CIDRS"
+			if netguard.IsLoopbackHost(u.Hostname()) {
+				hint = "set SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true (the simulator, local stand-ins and tests)"
+			}
+			return fmt.Errorf("%s %q: outbound calls may not reach it (%v): %s", source(t.flag), t.url, err, hint)
+		}
+	}
+	return nil
 }
 
 func checkHTTPURL(raw string) error {

@@ -55,6 +55,7 @@ func TestEnvAndFlags(t *testing.T) {
 	e := env(map[string]string{
 		"SWITCHBOARD_ADDR": "0.0.0.0:9000", "DATABASE_URL": "postgres://x@h/db", "SWITCHBOARD_POLL_INTERVAL": "2m",
 		"SWITCHBOARD_BASE_URL": "https://sb.example.com/", "SWITCHBOARD_STATUS_BASE_URL": "http://127.0.0.1:9999/",
+		"SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK": "true",
 	})
 	st, err := config.Load("serve", []string{"--poll-interval", "30s"}, e, io.Discard)
 	if err != nil {
@@ -139,5 +140,49 @@ func TestCommandsKnowTheirFlags(t *testing.T) {
 	}
 	if _, err := config.Load("simulate", nil, env(map[string]string{"SWITCHBOARD_POLL_INTERVAL": "soon"}), io.Discard); err != nil {
 		t.Errorf("simulate read serve's variable: %v", err)
+	}
+}
+
+func TestOutboundSettings(t *testing.T) {
+	st, err := config.Load("serve", nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := st.Outbound; o.AllowLoopback || o.AllowCIDRs != nil || o.Proxy != nil || o.RedirectHosts != nil {
+		t.Errorf("outbound defaults are not the strict ones: %+v", o)
+	}
+	st, err = config.Load("serve", []string{"-outbound-allow-loopback"}, env(map[string]string{
+		"SWITCHBOARD_OUTBOUND_ALLOW_CIDRS": "10.1.2.3/24, fd00::/8", "SWITCHBOARD_OUTBOUND_PROXY": "http://proxy.internal:3128",
+		"SWITCHBOARD_OUTBOUND_REDIRECT_HOSTS": "status.claude.com ,models.dev",
+	}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := st.Outbound
+	if !o.AllowLoopback || len(o.AllowCIDRs) != 2 || o.AllowCIDRs[0].String() != "10.1.2.0/24" || o.Proxy == nil ||
+		o.Proxy.Host != "proxy.internal:3128" || strings.Join(o.RedirectHosts, " ") != "status.claude.com models.dev" {
+		t.Errorf("outbound = %+v", o)
+	}
+	for k, v := range map[string]string{
+		"SWITCHBOARD_OUTBOUND_ALLOW_CIDRS": "10.0.0.1", "SWITCHBOARD_OUTBOUND_PROXY": "proxy:3128",
+		"SWITCHBOARD_OUTBOUND_REDIRECT_HOSTS": "https://x.example", "SWITCHBOARD_X402_CLIENT_LIMIT": "many",
+	} {
+		if _, err := config.Load("serve", nil, env(map[string]string{k: v}), io.Discard); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%q: error %v, want one naming the variable", k, v, err)
+		}
+	}
+	// An upstream the guard would refuse on every call fails the start, naming the setting that opens it.
+	for k, v := range map[string]string{
+		"SWITCHBOARD_STATUS_BASE_URL": "http://127.0.0.1:8090", "SWITCHBOARD_CATALOG_SOURCES_URL": "http://localhost:9",
+		"SWITCHBOARD_X402_FACILITATOR_URL": "http://[::1]:9", "SWITCHBOARD_CATALOG_NPM_REGISTRY": "https://169.254.169.254",
+	} {
+		_, err := config.Load("serve", nil, env(map[string]string{k: v}), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), k) || !strings.Contains(err.Error(), "SWITCHBOARD_OUTBOUND_ALLOW_") {
+			t.Errorf("%s=%q: error %v", k, v, err)
+		}
+		if _, err := config.Load("serve", nil, env(map[string]string{k: v, "SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK": "true",
+			"SWITCHBOARD_OUTBOUND_ALLOW_CIDRS": "169.254.169.254/32"}), io.Discard); err != nil {
+			t.Errorf("%s=%q with the allowance: %v", k, v, err)
+		}
 	}
 }

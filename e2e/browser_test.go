@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/simulator"
@@ -74,7 +75,7 @@ func TestDashboardInBrowser(t *testing.T) {
 
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	st, _ := dbtest.Engines(t)[0].Open(t)
-	p, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: simSrv.URL, SlowThreshold: 5 * time.Second}, st, reg.All(), log)
+	p, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: simSrv.URL, Outbound: netguard.Options{AllowLoopback: true}, SlowThreshold: 5 * time.Second}, st, reg.All(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func TestDecisionsThroughTheBinary(t *testing.T) {
 			addr := freeAddr(t)
 			base := "http://" + addr
 			log := start(t, "serve", "--addr", addr, "--database-url", dbURL, "--status-base-url", "http://"+sim,
-				"--poll-interval", "10s", "--log-level", "warn")
+				"--poll-interval", "10s", "--log-level", "warn", "--outbound-allow-loopback")
 			waitFor(t, "all 52 providers observed", func() bool {
 				h, ok := healthOf(base)
 				return ok && h.Summary.Operational == 52
@@ -210,7 +210,7 @@ func TestDecisionsThroughTheBinary(t *testing.T) {
 		base := "http://" + addr
 		nowhere := "http://" + freeAddr(t) // nothing listens: every fetch fails to connect
 		log := start(t, "serve", "--addr", addr, "--database-url", "sqlite://"+filepath.Join(t.TempDir(), "sb.db"),
-			"--status-base-url", nowhere, "--poll-interval", "10s", "--log-level", "info")
+			"--status-base-url", nowhere, "--poll-interval", "10s", "--log-level", "info", "--outbound-allow-loopback")
 		waitFor(t, "the poller to find no network", func() bool {
 			h, ok := healthOf(base)
 			return ok && h.Poller.State == api.PollerStateStateNoNetwork

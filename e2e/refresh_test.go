@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/refresh/refreshtest"
 )
 
@@ -91,7 +92,7 @@ func TestCatalogRefreshThroughTheBinary(t *testing.T) {
 			serve := func() (string, *apitest.SyncBuffer) {
 				addr := freeAddr(t)
 				log := start(t, "serve", "--addr", addr, "--database-url", dbURL, "--poll=false", "--log-level", "warn",
-					"--catalog-refresh", "10s", "--catalog-sources-url", host.URL, "--catalog-npm-registry", "off", "--webhook-allow-loopback")
+					"--catalog-refresh", "10s", "--catalog-sources-url", host.URL, "--catalog-npm-registry", "off", "--webhook-allow-loopback", "--outbound-allow-loopback")
 				base := "http://" + addr
 				waitFor(t, "the service", func() bool { _, ok := healthOf(base); return ok }, log)
 				return base, log
@@ -101,7 +102,7 @@ func TestCatalogRefreshThroughTheBinary(t *testing.T) {
 			// A broken source: the refresh fails, the embedded catalogs keep serving.
 			waitFor(t, "a failed refresh", func() bool { c, ok := catalogsOf(base); return ok && c.Refresh == api.CatalogsStateRefreshFailing }, log)
 			c, _ := catalogsOf(base)
-			if c.Origin != api.CatalogsStateOriginEmbedded || c.LastError == nil || !strings.Contains(*c.LastError, "500") {
+			if c.Origin != api.CatalogsStateOriginEmbedded || c.LastError == nil || *c.LastError != refresh.ClassHTTPStatus {
 				t.Errorf("catalogs while the source is broken: %+v", c)
 			}
 			if got := inputPrice(t, base, refreshtest.Provider, refreshtest.ChangedModel); got != refreshtest.OldInputPrice {

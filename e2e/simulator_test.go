@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/simulator"
@@ -33,7 +34,7 @@ func TestWholeCycleAgainstSimulator(t *testing.T) {
 			log := slog.New(slog.NewTextHandler(io.Discard, nil))
 			clock := time.Now()
 			now := func() time.Time { return clock }
-			p, err := poller.New(poller.Config{Timeout: time.Second, StatusBaseURL: srv.URL, Now: now, SlowThreshold: 5 * time.Second}, st, reg.All(), log)
+			p, err := poller.New(poller.Config{Timeout: time.Second, StatusBaseURL: srv.URL, Outbound: netguard.Options{AllowLoopback: true}, Now: now, SlowThreshold: 5 * time.Second}, st, reg.All(), log)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -28,7 +28,7 @@ func TestKillDuringPayment(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pay.db")
 	env := map[string]string{"DATABASE_URL": "sqlite://" + path, "SWITCHBOARD_POLL": "false",
 		"SWITCHBOARD_X402_PAY_TO": payee, "SWITCHBOARD_X402_NETWORK": "base-sepolia",
-		"SWITCHBOARD_X402_FACILITATOR_URL": fac.URL}
+		"SWITCHBOARD_X402_FACILITATOR_URL": fac.URL, "SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK": "true"}
 	svc := start(t, env)
 
 	var required x402.PaymentRequired

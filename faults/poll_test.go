@@ -26,7 +26,7 @@ func TestKillDuringPollCycle(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "poll.db")
 	env := map[string]string{"DATABASE_URL": "sqlite://" + path, "SWITCHBOARD_STATUS_BASE_URL": simURL,
-		"SWITCHBOARD_POLL_INTERVAL": "10s"}
+		"SWITCHBOARD_POLL_INTERVAL": "10s", "SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK": "true"}
 	svc := start(t, env)
 	db := openDB(t, path)
 	// Fast pages are recorded as they arrive; the slow ones hold the cycle open for 4 s.

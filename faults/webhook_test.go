@@ -46,7 +46,7 @@ func TestKillDuringWebhookDelivery(t *testing.T) {
 	sim, simURL := startSimulator(t)
 	path := filepath.Join(t.TempDir(), "hooks.db")
 	env := map[string]string{"DATABASE_URL": "sqlite://" + path, "SWITCHBOARD_STATUS_BASE_URL": simURL,
-		"SWITCHBOARD_POLL_INTERVAL": "10s", "SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK": "true",
+		"SWITCHBOARD_POLL_INTERVAL": "10s", "SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK": "true", "SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK": "true",
 		"SWITCHBOARD_WEBHOOK_LEASE": "20s"}
 	svc := start(t, env)
 	body := []byte(`{"callback_url": "` + recv.URL + `/hook", "events": ["provider.down"], "providers": ["openai"]}`)

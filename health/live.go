@@ -372,7 +372,8 @@ const (
 // HowToGetData is the hint of a poller that cannot reach the status pages.
 const HowToGetData = "No status page could be reached from this machine, so every provider is unknown. To get data: " +
 	"give the service internet access; or run the simulator (switchboard simulate --addr 127.0.0.1:8090) and start " +
-	"the service with SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090; or run make demo, which does both."
+	"the service with SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090 SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true; or run " +
+	"make demo, which does both."
 
 // Poller returns the polling state at time now, from the latest check of every provider.
 func (s *Snapshot) Poller(now time.Time, r HealthReport) PollerState {

@@ -16,7 +16,7 @@ import (
 // UseHandler builds the MCP bridge: the tools generated from doc, whose calls run through h, the service's whole
 // handler. The server package calls it once its handler is built (server.HandlerUser).
 func (s *Server) UseHandler(doc *openapi3.T, h http.Handler) error {
-	b, err := tools.New(doc, h, tools.Options{Logger: s.deps.Logger, Hooks: s.mcpHooks()})
+	b, err := tools.New(doc, h, tools.Options{Logger: s.deps.Logger, Hooks: s.mcpHooks(), MaxAnswerBytes: s.deps.MCPMaxAnswerBytes})
 	if err != nil {
 		return fmt.Errorf("building the MCP tools from the OpenAPI document: %w", err)
 	}

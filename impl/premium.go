@@ -8,9 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/tools"
 	"github.com/switchboard/switchboard/x402"
 )
 
@@ -47,22 +52,83 @@ func (s *Server) GetHealthPremium(ctx context.Context, req api.GetHealthPremiumR
 		return api.GetHealthPremium503JSONResponse{Error: "premium payments are not configured on this server"}, nil
 	}
 	in := presentedPayment(req.Params)
-	var body api.HealthPremiumResponse
+	in.Client = clientOf(ctx)
+	var body []byte
 	receipt, err := s.payments.Serve(ctx, in, s.now(), func(ctx context.Context) error {
 		var err error
-		body, err = s.premiumHealth(ctx)
+		body, err = s.premiumAnswer(ctx)
 		return err
 	})
 	var pe *x402.PaymentError
 	switch {
+	case errors.Is(err, errAnswerTooLarge):
+		return unavailable{reason: "the premium answer is larger than an MCP tool result may hold, so nothing was " +
+			"charged: call GET " + PremiumPath + " over HTTP"}, nil
 	case errors.As(err, &pe) && pe.Status == x402.StatusUnavailable:
-		return api.GetHealthPremium503JSONResponse{Error: pe.Reason}, nil
+		return unavailable{reason: pe.Reason, retryAfter: pe.RetryAfter}, nil
+	case errors.As(err, &pe) && pe.Status == x402.StatusTooManyRequests:
+		secs := max(1, int(pe.RetryAfter.Round(time.Second)/time.Second))
+		return api.GetHealthPremium429JSONResponse{TooManyRequestsJSONResponse: api.TooManyRequestsJSONResponse{
+			Body: api.Error{Error: pe.Reason}, Headers: api.TooManyRequestsResponseHeaders{RetryAfter: &secs}}}, nil
 	case errors.As(err, &pe):
 		return s.paymentRequired(in, pe), nil
 	case err != nil:
 		return nil, err
 	}
 	return paidPremium{body: body, receipt: receipt}, nil
+}
+
+// errAnswerTooLarge is a paid answer that could not reach the caller whole: found before settlement, so
+// nothing is charged for it.
+var errAnswerTooLarge = errors.New("the paid answer is larger than where it goes may hold")
+
+// premiumAnswer computes and encodes the paid envelope, and checks, before the payment is settled, that it
+// fits where it goes: a tool call's result has a size bound, and an answer over it would be replaced by an
+// error after the caller paid.
+func (s *Server) premiumAnswer(ctx context.Context) ([]byte, error) {
+	body, err := s.premiumHealth(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(body); err != nil {
+		return nil, fmt.Errorf("encoding the premium health: %w", err)
+	}
+	if limit, ok := tools.ResultLimit(ctx); ok && buf.Len() > limit {
+		s.deps.Logger.WarnContext(ctx, "paid MCP answer over the result bound: refused before settlement", "bytes", buf.Len(), "limit", limit)
+		return nil, fmt.Errorf("%w: %d bytes, %d allowed", errAnswerTooLarge, buf.Len(), limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// clientOf names the caller for the paid route's per-client limit: the address the server resolved for the
+// request (the proxies' word when trusted, see server), or for a tool call that of the MCP request that made it.
+func clientOf(ctx context.Context) string {
+	if outer := tools.OuterContext(ctx); outer != nil {
+		ctx = outer
+	}
+	if ip := middleware.GetClientIPAddr(ctx); ip.IsValid() {
+		if ip = ip.Unmap(); ip.Is6() {
+			// One host usually holds a whole /64: count it as one client, as the rate limit does.
+			p, _ := ip.Prefix(64)
+			return p.String()
+		}
+		return ip.String()
+	}
+	return ""
+}
+
+// unavailable is the premium route's 503, with Retry-After when a wait is known.
+type unavailable struct {
+	reason     string
+	retryAfter time.Duration
+}
+
+func (u unavailable) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
+	if u.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(u.retryAfter.Round(time.Second)/time.Second))))
+	}
+	return api.GetHealthPremium503JSONResponse{Error: u.reason}.VisitGetHealthPremiumResponse(w)
 }
 
 // presentedPayment picks the payment of a request: PAYMENT-SIGNATURE (v2) when sent, else X-PAYMENT (v1). A v2
@@ -137,19 +203,15 @@ func paymentRequiredV1(p x402.PaymentRequired) api.PaymentRequired {
 // plus Cache-Control: no-store, which the generated response cannot carry: a paid answer must never be replayed
 // by a cache to someone who did not pay.
 type paidPremium struct {
-	body    api.HealthPremiumResponse
+	body    []byte // encoded before settlement, so its size was known before the caller was charged
 	receipt x402.Receipt
 }
 
 func (p paidPremium) VisitGetHealthPremiumResponse(w http.ResponseWriter) error {
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(p.body); err != nil {
-		return fmt.Errorf("encoding the premium health: %w", err)
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set(p.receipt.HeaderName(), p.receipt.Header())
 	w.WriteHeader(http.StatusOK)
-	_, err := buf.WriteTo(w)
+	_, err := w.Write(p.body)
 	return err
 }

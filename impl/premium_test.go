@@ -38,6 +38,11 @@ type premiumEnv struct {
 // startPremium starts the server over st (which holds a poll history) with payments on base-sepolia; edit may
 // change the payment setup.
 func startPremium(t *testing.T, st store.Store, edit func(*x402.Config)) *premiumEnv {
+	return startPremiumWith(t, st, edit, nil)
+}
+
+// startPremiumWith is startPremium with deps also changing the server's dependencies.
+func startPremiumWith(t *testing.T, st store.Store, edit func(*x402.Config), deps func(*impl.Deps)) *premiumEnv {
 	fac := x402test.NewFacilitator(t)
 	cfg := x402test.Config(t, fac.URL)
 	if edit != nil {
@@ -49,6 +54,9 @@ func startPremium(t *testing.T, st store.Store, edit func(*x402.Config)) *premiu
 	}
 	s := apitest.Start(t, apitest.Options{Store: st, Deps: func(d *impl.Deps) {
 		d.Health, d.Payments = view, cfg
+		if deps != nil {
+			deps(d)
+		}
 	}})
 	e := &premiumEnv{t: t, s: s, st: st, fac: fac, view: view, payer: x402test.NewPayer(t)}
 	res := s.Get(impl.PremiumPath)
@@ -339,7 +347,8 @@ func testPremiumConcurrent(t *testing.T, eng dbtest.Engine) {
 }
 
 // testPremiumVerifyFailures: the facilitator refuses or fails at verification. Nothing is served or settled,
-// and the claim is released, so the same authorization can be presented again.
+// and the claim is released, so the same authorization can be presented again: at once after a failure without
+// a verdict, after x402.RefusalMemory when the facilitator refused the payer (until then it is refused here).
 func testPremiumVerifyFailures(t *testing.T, eng dbtest.Engine) {
 	st, _ := eng.Open(t)
 	e := startPremium(t, st, func(c *x402.Config) { c.FacilitatorTimeout = 300 * time.Millisecond })
@@ -356,6 +365,7 @@ func testPremiumVerifyFailures(t *testing.T, eng dbtest.Engine) {
 		{"timeout", x402test.Answer{Status: 200, Body: map[string]any{"isValid": true}, Delay: 2 * time.Second}, "could not be verified"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			e.payer = x402test.NewPayer(t)
 			e.fac.OnVerify(func(x402.FacilitatorRequest) x402test.Answer { return tc.answer })
 			header, p := e.header()
 			settles := e.fac.Count("settle")
@@ -366,8 +376,17 @@ func testPremiumVerifyFailures(t *testing.T, eng dbtest.Engine) {
 			if st := e.payment(p.Payload.Authorization.Nonce); st != "" {
 				t.Errorf("claim not released: %s", st)
 			}
-			// Once the facilitator accepts, the same authorization pays.
 			e.fac.OnVerify(x402test.Valid)
+			if strings.HasPrefix(tc.want, "refused by the facilitator") {
+				// A payer the facilitator refused is refused here for a minute, without asking it again.
+				verifies := e.fac.Count("verify")
+				refused(t, e.pay(header), "less than a minute ago")
+				if e.fac.Count("verify") != verifies {
+					t.Error("a payer refused a moment ago reached the facilitator again")
+				}
+				return
+			}
+			// Once the facilitator answers, the same authorization pays.
 			if res := e.pay(header); res.Status != http.StatusOK {
 				t.Errorf("retry of the released payment: %d %s", res.Status, res.Body)
 			}

@@ -42,6 +42,9 @@ type Deps struct {
 	// PollInterval is the time between poll cycles (config.DefaultPollInterval when not positive): the
 	// Retry-After of a decision whose candidates are all down when no recovery estimate is known.
 	PollInterval time.Duration
+	// MCPMaxAnswerBytes bounds what one MCP request may gather from endpoint answers
+	// (tools.DefaultMaxAnswerBytes when not positive); tests lower it.
+	MCPMaxAnswerBytes int
 }
 
 // Server implements every operation of the document: the assertion below fails to compile when one is missing.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/simulator"
@@ -37,7 +38,7 @@ func BenchmarkCycle52With10Hanging(b *testing.B) {
 	for _, p := range provs[:10] {
 		sim.Set(p.ID, simulator.Scenario{Status: "operational", Fail: "timeout"})
 	}
-	p, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: srv.URL}, benchStore(b), provs, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	p, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: srv.URL, Outbound: netguard.Options{AllowLoopback: true}}, benchStore(b), provs, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func BenchmarkCycle5000Pages(b *testing.B) {
 	srv := httptest.NewServer(sim.Handler())
 	defer srv.Close()
 	defer sim.Close()
-	p, err := poller.New(poller.Config{Timeout: 50 * time.Second, StatusBaseURL: srv.URL}, benchStore(b), provs, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	p, err := poller.New(poller.Config{Timeout: 50 * time.Second, StatusBaseURL: srv.URL, Outbound: netguard.Options{AllowLoopback: true}}, benchStore(b), provs, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,17 +2,16 @@ package poller
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller/parse"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
@@ -20,18 +19,21 @@ import (
 
 // Failure kinds recorded on a failed check. None of them is an outage.
 const (
-	FailTimeout      = store.FailureTimeout
-	FailDNS          = store.FailureDNS
-	FailTLS          = store.FailureTLS
-	FailConnection   = store.FailureConnection
-	FailRedirects    = "redirects"
-	FailHTTPStatus   = "http_status"
-	FailBodyTooLarge = "body_too_large"
-	FailParse        = "parse"
-	FailNoParser     = "no_parser"
+	FailTimeout    = store.FailureTimeout
+	FailDNS        = store.FailureDNS
+	FailTLS        = store.FailureTLS
+	FailConnection = store.FailureConnection
+	FailRedirects  = netguard.ClassTooManyRedirect
+	// FailRedirectRefused is a redirect to plain http or to a host that is neither the page's nor listed.
+	FailRedirectRefused = netguard.ClassRedirectRefused
+	// FailRefusedAddress is a page (or a redirect) that resolves to a loopback, private, link-local or metadata
+	// address: never fetched.
+	FailRefusedAddress = netguard.ClassRefusedAddress
+	FailHTTPStatus     = "http_status"
+	FailBodyTooLarge   = "body_too_large"
+	FailParse          = "parse"
+	FailNoParser       = "no_parser"
 )
-
-var errTooManyRedirects = errors.New("too many redirects")
 
 // fetchResult is one fetch of one status page.
 type fetchResult struct {
@@ -63,23 +65,28 @@ type fetcher struct {
 	cache map[string]conditional // by URL; bounded by the number of providers
 }
 
-func newFetcher(timeout time.Duration, maxBody int64, maxRedirects int, userAgent string) *fetcher {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 4
-	tr.TLSHandshakeTimeout = timeout
-	tr.ResponseHeaderTimeout = timeout
+// newFetcher fetches through the guarded client (package netguard): no internal addresses unless guard allows
+// them, redirects only to https and to the page's own host, another provider's status host or a listed one.
+func newFetcher(timeout time.Duration, maxBody int64, maxRedirects int, userAgent string, guard netguard.Options, providers []seeds.Provider) *fetcher {
+	guard.Timeout = timeout
+	guard.MaxRedirects = maxRedirects
+	guard.RedirectHosts = append(slices.Clone(guard.RedirectHosts), statusHosts(providers)...)
 	return &fetcher{
-		client: &http.Client{
-			Transport: tr,
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) > maxRedirects {
-					return errTooManyRedirects
-				}
-				return nil
-			},
-		},
+		client:  netguard.NewClient(guard),
 		timeout: timeout, maxBody: maxBody, userAgent: userAgent, cache: map[string]conditional{},
 	}
+}
+
+// statusHosts are the hosts of the providers' own status pages: public pages a redirect may lead to (a
+// provider moving its page to a sibling's host).
+func statusHosts(providers []seeds.Provider) []string {
+	var out []string
+	for _, p := range providers {
+		if u, err := url.Parse(p.StatusAPIURL); err == nil && u.Hostname() != "" {
+			out = append(out, u.Hostname())
+		}
+	}
+	return out
 }
 
 // fetch gets and parses one page. It never returns an error: every failure is a fetchResult with a kind.
@@ -111,7 +118,7 @@ func (f *fetcher) fetch(ctx context.Context, url string, p seeds.Provider, now t
 	start := time.Now()
 	res, err := f.client.Do(req)
 	if err != nil {
-		return fetchResult{failure: classify(err), detail: trim(err.Error(), 300)}
+		return fetchResult{failure: netguard.Class(err), detail: trim(err.Error(), 300)}
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, f.maxBody+1))
@@ -119,7 +126,7 @@ func (f *fetcher) fetch(ctx context.Context, url string, p seeds.Provider, now t
 	r := fetchResult{httpStatus: res.StatusCode, elapsed: elapsed}
 	switch {
 	case err != nil:
-		r.failure, r.detail, r.elapsed = classify(err), trim(err.Error(), 300), 0
+		r.failure, r.detail, r.elapsed = netguard.Class(err), trim(err.Error(), 300), 0
 		return r
 	case res.StatusCode == http.StatusNotModified && cached:
 		body = prev.body
@@ -148,27 +155,6 @@ func (f *fetcher) fetch(ctx context.Context, url string, p seeds.Provider, now t
 	}
 	f.mu.Unlock()
 	return r
-}
-
-func classify(err error) string {
-	var dnsErr *net.DNSError
-	var certErr *tls.CertificateVerificationError
-	var recErr tls.RecordHeaderError
-	var unknownAuth x509.UnknownAuthorityError
-	var netErr net.Error
-	switch {
-	case errors.Is(err, errTooManyRedirects):
-		return FailRedirects
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return FailTimeout
-	case errors.As(err, &dnsErr):
-		return FailDNS
-	case errors.As(err, &certErr), errors.As(err, &recErr), errors.As(err, &unknownAuth):
-		return FailTLS
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return FailTimeout
-	}
-	return FailConnection
 }
 
 func trim(s string, n int) string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller/parse"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
@@ -31,6 +32,9 @@ type Config struct {
 	Retention     time.Duration // raw checks older than this are deleted; default 90 days
 	StatusBaseURL string        // when set, every page is fetched from this host (the simulator)
 	UserAgent     string
+	// Outbound guards the fetches (netguard): loopback, private and metadata addresses are refused unless it
+	// allows them (the simulator and tests set AllowLoopback). Its Timeout and MaxRedirects are the ones above.
+	Outbound netguard.Options
 	// Now is the clock; time.Now by default. Tests set it.
 	Now func() time.Time
 	// AfterCycle runs after every cycle (and on replicas that do not poll, every interval): the views refresh.
@@ -81,7 +85,7 @@ func New(cfg Config, st store.Store, providers []seeds.Provider, log *slog.Logge
 	}
 	return &Poller{
 		cfg: cfg, store: st, providers: providers, log: log,
-		fetcher: newFetcher(cfg.Timeout, cfg.MaxBody, cfg.MaxRedirects, cfg.UserAgent),
+		fetcher: newFetcher(cfg.Timeout, cfg.MaxBody, cfg.MaxRedirects, cfg.UserAgent, cfg.Outbound, providers),
 		state:   map[string]*store.ProviderState{}, open: map[string]*store.Incident{},
 	}, nil
 }
@@ -215,7 +219,7 @@ func (p *Poller) RunCycle(ctx context.Context) Report {
 // get data, not only that nothing works.
 const noNetworkHint = "No status page could be reached, so every provider stays unknown. To get data: give this " +
 	"machine internet access; or run the simulator (switchboard simulate --addr 127.0.0.1:8090) and restart with " +
-	"SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090; or run make demo, which does both."
+	"SWITCHBOARD_STATUS_BASE_URL=http://127.0.0.1:8090 SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true; or run make demo, which does both."
 
 // record turns a fetch into a check, steps the state machine, and writes both.
 func (p *Poller) record(ctx context.Context, prov seeds.Provider, res fetchResult) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/switchboard/switchboard/dbtest"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/store"
@@ -97,9 +98,12 @@ func providers(ids ...string) []seeds.Provider {
 // -race (at 100 ms, a plain page read degraded there), well below the timeouts.
 const slowThreshold = 400 * time.Millisecond
 
+// loopback lets the poller reach the test servers (SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK in the service).
+var loopback = netguard.Options{AllowLoopback: true}
+
 func newPoller(t *testing.T, st store.Store, base string, provs []seeds.Provider, timeout time.Duration) *poller.Poller {
 	t.Helper()
-	p, err := poller.New(poller.Config{Timeout: timeout, SlowThreshold: slowThreshold, StatusBaseURL: base},
+	p, err := poller.New(poller.Config{Timeout: timeout, SlowThreshold: slowThreshold, StatusBaseURL: base, Outbound: loopback},
 		st, provs, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -266,5 +270,65 @@ func TestShutdownRecordsNothingItCutOff(t *testing.T) {
 	got := latest(t, st)
 	if _, ok := got["hang"]; ok || got["ok"].Outcome != store.OutcomeOperational {
 		t.Errorf("checks = %+v", got)
+	}
+}
+
+// TestPollerRefusesRedirectToInternalAddress reproduces the finding: a status page that redirects to the cloud
+// metadata path (or to plain http) is not followed, and a poller without the loopback setting never reaches a
+// page on loopback. The failure is a kind of its own, not a network failure and never an outage.
+func TestPollerRefusesRedirectToInternalAddress(t *testing.T) {
+	t.Parallel()
+	var hits sync.Map
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")[0]
+		hits.Store(id, true)
+		switch id {
+		case "meta", "meta-listed":
+			http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/iam/security-credentials/", http.StatusFound)
+		case "plain":
+			http.Redirect(w, r, "http://status.example.com/api/v2/summary.json", http.StatusMovedPermanently)
+		default:
+			io.WriteString(w, allClear)
+		}
+	}))
+	defer srv.Close()
+	st, _ := dbtest.Engines(t)[0].Open(t)
+	guard := netguard.Options{AllowLoopback: true, RedirectHosts: []string{"169.254.169.254"}}
+	p, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: srv.URL, Outbound: guard},
+		st, providers("meta-listed", "plain"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.RunCycle(context.Background())
+	// Without a listed host the redirect is refused before any address is judged.
+	p2, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: srv.URL, Outbound: loopback},
+		st, providers("meta"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2.RunCycle(context.Background())
+	// Loopback is refused by default: the page is never asked.
+	p3, err := poller.New(poller.Config{Timeout: 2 * time.Second, StatusBaseURL: srv.URL},
+		st, providers("local"), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p3.RunCycle(context.Background())
+
+	got := latest(t, st)
+	for id, want := range map[string]string{
+		"meta-listed": poller.FailRefusedAddress, "plain": poller.FailRedirectRefused,
+		"meta": poller.FailRedirectRefused, "local": poller.FailRefusedAddress,
+	} {
+		c := got[id]
+		if c.Outcome != store.OutcomeFailed || c.FailureKind == nil || *c.FailureKind != want {
+			t.Errorf("%s: %s/%v, want failed/%s (detail %v)", id, c.Outcome, c.FailureKind, want, c.Detail)
+		}
+		if store.IsNetworkFailure(want) {
+			t.Errorf("%s counts as a network failure", want)
+		}
+	}
+	if _, asked := hits.Load("local"); asked {
+		t.Error("the poller without the loopback setting reached a loopback page")
 	}
 }

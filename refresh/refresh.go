@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/switchboard/switchboard/catalogbuild"
 	"github.com/switchboard/switchboard/catalogbuild/pipeline"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/sources"
 	"github.com/switchboard/switchboard/store"
@@ -42,8 +44,12 @@ type Options struct {
 	Store       store.Store
 	Logger      *slog.Logger
 	Now         func() time.Time
-	// Client makes the downloads; each is bounded by FetchTimeout whatever the client.
+	// Client makes the downloads; each is bounded by FetchTimeout whatever the client. By default the guarded
+	// client of package netguard, configured by Outbound.
 	Client *http.Client
+	// Outbound guards the default client: loopback, private and metadata addresses refused unless allowed
+	// (SWITCHBOARD_OUTBOUND_*), redirects only to https on the same or a listed host.
+	Outbound netguard.Options
 	// FetchTimeout bounds the downloads and the build of one refresh (default 5 minutes).
 	FetchTimeout time.Duration
 	// OnInstall is called after a new set is in service (the server wakes the webhook worker with it).
@@ -60,7 +66,9 @@ type State struct {
 	Digest      string
 	LastAttempt *time.Time
 	LastSuccess *time.Time
-	LastError   string
+	// LastError is the class of the last failure (ErrorClass), never its text: that may name an internal URL
+	// or quote a source, and stays in the logs.
+	LastError string
 	// LastEvents is the number of events the last installed refresh recorded.
 	LastEvents int
 }
@@ -82,7 +90,9 @@ func New(o Options) (*Refresher, error) {
 		o.Now = time.Now
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 2 * time.Minute}
+		g := o.Outbound
+		g.Timeout = 2 * time.Minute
+		o.Client = netguard.NewClient(g)
 	}
 	if o.FetchTimeout <= 0 {
 		o.FetchTimeout = 5 * time.Minute
@@ -211,7 +221,38 @@ func (r *Refresher) fail(err error) {
 	if r.state.Mode != "off" {
 		r.state.Mode = "failing"
 	}
-	r.state.LastError = err.Error()
+	r.state.LastError = ErrorClass(err)
+}
+
+// The classes of a failed refresh that ErrorClass returns besides netguard's transport classes (timeout,
+// refused_address, redirect_refused, redirects, dns, tls, connection).
+const (
+	ClassHTTPStatus = "http_status" // a source answered other than 200
+	ClassTooLarge   = "too_large"   // a source was over its size bound
+	ClassDecode     = "decode"      // a source arrived but does not read as it should
+	ClassStore      = "store"       // the database did not take the build
+	ClassBuild      = "build"       // the build or its checks refused the sources
+)
+
+// ErrorClass is what /health says of a failed refresh: a class, never the error's text.
+func ErrorClass(err error) string {
+	var status *catalogbuild.HTTPStatusError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &status):
+		return ClassHTTPStatus
+	case errors.Is(err, catalogbuild.ErrTooLarge):
+		return ClassTooLarge
+	case errors.Is(err, catalogbuild.ErrMalformed):
+		return ClassDecode
+	case errors.As(err, &ue):
+		return netguard.Class(err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return netguard.ClassTimeout
+	case errors.Is(err, store.ErrUnavailable):
+		return ClassStore
+	}
+	return ClassBuild
 }
 
 func (r *Refresher) once(ctx context.Context) (Outcome, error) {

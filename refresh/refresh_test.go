@@ -3,11 +3,17 @@ package refresh_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/switchboard/switchboard/dbtest"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/refresh/refreshtest"
 	"github.com/switchboard/switchboard/seeds"
@@ -48,7 +54,8 @@ func TestRefresh(t *testing.T) {
 			host := refreshtest.NewSourceHost(t, filepath.Join("..", "sources", "upstream"))
 			ctx := context.Background()
 			now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-			r, err := refresh.New(refresh.Options{Interval: time.Hour, SourcesBaseURL: host.URL, Store: st, Now: func() time.Time { return now }})
+			r, err := refresh.New(refresh.Options{Interval: time.Hour, SourcesBaseURL: host.URL, Store: st, Now: func() time.Time { return now },
+				Outbound: netguard.Options{AllowLoopback: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +65,7 @@ func TestRefresh(t *testing.T) {
 			if _, err := r.Once(ctx); err == nil {
 				t.Fatal("a refresh from a broken source succeeded")
 			}
-			if s := r.State(); s.Mode != "failing" || s.LastError == "" || s.Origin != "embedded" || s.LastSuccess != nil {
+			if s := r.State(); s.Mode != "failing" || s.LastError != refresh.ClassHTTPStatus || s.Origin != "embedded" || s.LastSuccess != nil {
 				t.Errorf("state after a failed refresh = %+v", s)
 			}
 			if got := price(t, "mistral", refreshtest.ChangedModel); got != before {
@@ -118,6 +125,61 @@ func TestRefresh(t *testing.T) {
 			}
 			if got := price(t, "mistral", refreshtest.ChangedModel); got != 0.3 {
 				t.Errorf("replica price = %v, want 0.3", got)
+			}
+		})
+	}
+}
+
+// TestRefreshHealthShowsOnlyAnErrorClass reproduces the finding: a source that redirects to the cloud metadata
+// path is not followed, a source on loopback is not reached without the setting, and what /health shows of
+// any failure is a class, never the internal URL or the decoder's words (the logs keep those).
+func TestRefreshHealthShowsOnlyAnErrorClass(t *testing.T) {
+	t.Parallel()
+	toMetadata := func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/iam/security-credentials/", http.StatusFound)
+	}
+	loopback := netguard.Options{AllowLoopback: true}
+	cases := []struct {
+		name  string
+		serve http.HandlerFunc
+		guard netguard.Options
+		class string
+	}{
+		{"redirect to metadata", toMetadata, loopback, netguard.ClassRedirectRefused},
+		{"redirect to metadata, host listed", toMetadata,
+			netguard.Options{AllowLoopback: true, RedirectHosts: []string{"169.254.169.254"}}, netguard.ClassRefusedAddress},
+		{"redirect to plain http", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://mirror.example/x.json", http.StatusFound)
+		}, netguard.Options{AllowLoopback: true, RedirectHosts: []string{"mirror.example"}}, netguard.ClassRedirectRefused},
+		{"error status", func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "internal detail: db at 10.0.0.7", http.StatusInternalServerError)
+		}, loopback, refresh.ClassHTTPStatus},
+		{"malformed", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"a": [1, 2`) }, loopback, refresh.ClassDecode},
+		{"loopback without the setting", func(w http.ResponseWriter, r *http.Request) {
+			t.Error("a source on loopback was reached without the setting")
+		}, netguard.Options{}, netguard.ClassRefusedAddress},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			src := httptest.NewServer(tc.serve)
+			defer src.Close()
+			r, err := refresh.New(refresh.Options{Interval: time.Hour, SourcesBaseURL: src.URL, Outbound: tc.guard,
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.Once(context.Background()); err == nil {
+				t.Fatal("the refresh succeeded")
+			}
+			s := r.State()
+			if s.Mode != "failing" || s.LastError != tc.class {
+				t.Errorf("state %q / last_error %q, want failing / %q", s.Mode, s.LastError, tc.class)
+			}
+			for _, leak := range []string{"127.0.0.1", "169.254", "://", "/", " ", "10.0.0.7", "unexpected"} {
+				if strings.Contains(s.LastError, leak) {
+					t.Errorf("last_error %q shows %q", s.LastError, leak)
+				}
 			}
 		})
 	}

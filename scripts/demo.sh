@@ -49,7 +49,7 @@ pids+=($!)
 pids+=($!)
 wait_for "http://$sim/_control"
 "$bin" serve --addr "$api" --database-url "sqlite://$dir/demo.db" --status-base-url "http://$sim" \
-  --poll-interval 10s --log-format text --log-level warn --webhook-allow-loopback=true &
+  --poll-interval 10s --log-format text --log-level warn --webhook-allow-loopback=true --outbound-allow-loopback=true &
 pids+=($!)
 wait_for "http://$api/readyz"
 

@@ -31,7 +31,7 @@ pids+=($!)
 pids+=($!)
 wait_for "http://$sim/_control"
 "$bin" serve --addr "$api" --database-url "sqlite://$dir/soak.db" --status-base-url "http://$sim" \
-  --poll-interval 10s --log-level warn --webhook-allow-loopback=true 2>"$dir/serve.log" &
+  --poll-interval 10s --log-level warn --webhook-allow-loopback=true --outbound-allow-loopback=true 2>"$dir/serve.log" &
 pids+=($!)
 wait_for "http://$api/readyz"
 curl -fsS -X POST "http://$api/api/v1/webhooks" -H 'Content-Type: application/json' \

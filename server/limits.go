@@ -96,6 +96,15 @@ func rateLimitClients(perMinute int, trustedProxies []string) func(http.Handler)
 	}
 }
 
+// resolveClient records the client's address in the request's context (middleware.GetClientIP): the
+// connection's address, or with trustedProxies the address they report in X-Forwarded-For.
+func resolveClient(trustedProxies []string) func(http.Handler) http.Handler {
+	if len(trustedProxies) > 0 {
+		return middleware.ClientIPFromXFF(trustedProxies...)
+	}
+	return middleware.ClientIPFromRemoteAddr
+}
+
 // admittedKey marks the context of a request that passed the limits.
 type admittedKey struct{}
 

@@ -44,9 +44,33 @@ func ErrorResult(msg string) Result {
 
 type innerCall struct{}
 
+// callInfo is what the endpoint's request of a tool call knows of the call.
+type callInfo struct {
+	// limit is the largest 200 body the call can turn into a result (MaxResultBytes, or less when the MCP
+	// request's answer budget is nearly spent); pages are cut to fit instead (see shrink).
+	limit int
+	// outer is the MCP request's context, which carries what the server learnt of the client.
+	outer context.Context
+}
+
 // IsToolCall reports whether ctx belongs to a request the bridge sent for a tool call. The MCP endpoint refuses
 // such requests, so a tool can never reach the bridge again, however the document evolves.
 func IsToolCall(ctx context.Context) bool { return ctx.Value(innerCall{}) != nil }
+
+// ResultLimit is, in a tool call's endpoint request, the largest answer body the call can return as a result;
+// ok is false outside a tool call. An endpoint whose answer costs the caller something (the paid tool) checks it
+// before charging, since a larger answer would be replaced by an error result.
+func ResultLimit(ctx context.Context) (limit int, ok bool) {
+	c, ok := ctx.Value(innerCall{}).(callInfo)
+	return c.limit, ok
+}
+
+// OuterContext is, in a tool call's endpoint request, the context of the MCP request that made the call (the
+// client's address and the like); nil outside a tool call.
+func OuterContext(ctx context.Context) context.Context {
+	c, _ := ctx.Value(innerCall{}).(callInfo)
+	return c.outer
+}
 
 // budget is what is left of the bytes one MCP request may gather from endpoint answers.
 type budget struct{ left int }
@@ -66,7 +90,8 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.R
 	// The endpoint's request starts from a fresh context, as a request from a new connection would: values the
 	// MCP request picked up on its way in (the router's own routing state above all) must not leak into it.
 	// It still ends when the MCP request ends, or after the call timeout.
-	inner, cancel := context.WithTimeout(context.WithValue(context.Background(), innerCall{}, true), b.timeout)
+	info := callInfo{limit: min(MaxResultBytes, budget.left), outer: ctx}
+	inner, cancel := context.WithTimeout(context.WithValue(context.Background(), innerCall{}, info), b.timeout)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
 	ctx = inner

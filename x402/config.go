@@ -18,12 +18,14 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/switchboard/switchboard/config"
+	"github.com/switchboard/switchboard/netguard"
 )
 
 // The x402 protocol versions this package speaks. A payment is answered in the version it was made in.
@@ -46,6 +48,16 @@ const (
 	DefaultMaxTimeout = 60 * time.Second
 	// DefaultFacilitatorTimeout bounds each call to the facilitator (verify, then settle).
 	DefaultFacilitatorTimeout = 10 * time.Second
+	// DefaultClientLimit is how many payment attempts one client may bring to the store and the facilitator in
+	// a minute: a paying client makes one per call, so 20 is generous, and an attacker signing with throwaway
+	// keys gets no more.
+	DefaultClientLimit = 20
+	// DefaultPayerLimit is the same per payer address.
+	DefaultPayerLimit = 10
+	// DefaultConcurrency bounds the payments being verified or settled with the facilitator at once.
+	DefaultConcurrency = 16
+	// RefusalMemory is how long a payer the facilitator refused is refused again without asking.
+	RefusalMemory = time.Minute
 )
 
 // usdcDecimals: USDC has 6 decimals on every network, so 1 USD = 1,000,000 units and 0.001 USD = 1000.
@@ -110,6 +122,13 @@ type Config struct {
 	MaxTimeout time.Duration
 	// FacilitatorTimeout bounds each facilitator call (DefaultFacilitatorTimeout when zero).
 	FacilitatorTimeout time.Duration
+	// Outbound guards the facilitator client (package netguard): a facilitator on loopback or an internal
+	// address needs the operator's allowance (SWITCHBOARD_OUTBOUND_*). Not a setting of its own: main sets it.
+	Outbound netguard.Options
+	// ClientLimit and PayerLimit bound the payment attempts that reach the store and the facilitator, per
+	// client and per payer address, in a minute; Concurrency bounds the payments with the facilitator at once.
+	// Defaults DefaultClientLimit, DefaultPayerLimit, DefaultConcurrency.
+	ClientLimit, PayerLimit, Concurrency int
 	// OnOutcome, when set, is told the outcome of every call of the paid route (OutcomeSettled, ...): it is how
 	// metrics count payments. Not a setting: main sets it.
 	OnOutcome func(outcome string)
@@ -119,6 +138,10 @@ type Config struct {
 func (c Config) Enabled() bool { return c.PayTo != (common.Address{}) && c.Price != nil }
 
 func (c Config) maxTimeout() time.Duration { return cmp.Or(c.MaxTimeout, DefaultMaxTimeout) }
+
+func (c Config) clientLimit() int { return cmp.Or(c.ClientLimit, DefaultClientLimit) }
+func (c Config) payerLimit() int  { return cmp.Or(c.PayerLimit, DefaultPayerLimit) }
+func (c Config) concurrency() int { return cmp.Or(c.Concurrency, DefaultConcurrency) }
 
 func (c Config) facilitatorTimeout() time.Duration {
 	return cmp.Or(c.FacilitatorTimeout, DefaultFacilitatorTimeout)
@@ -155,6 +178,23 @@ func ParseSettings(s config.X402Settings) (Config, error) {
 		return Config{}, fmt.Errorf("SWITCHBOARD_X402_PRICE_USD: %w", err)
 	}
 	c.Price = price
+	for _, l := range []struct {
+		env, raw string
+		dst      *int
+	}{
+		{"SWITCHBOARD_X402_CLIENT_LIMIT", s.ClientLimit, &c.ClientLimit},
+		{"SWITCHBOARD_X402_PAYER_LIMIT", s.PayerLimit, &c.PayerLimit},
+		{"SWITCHBOARD_X402_FACILITATOR_CONCURRENCY", s.Concurrency, &c.Concurrency},
+	} {
+		if strings.TrimSpace(l.raw) == "" {
+			continue // the default
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(l.raw))
+		if err != nil || n < 1 {
+			return Config{}, fmt.Errorf("%s %q: want a positive whole number", l.env, l.raw)
+		}
+		*l.dst = n
+	}
 	if f := strings.TrimSpace(s.FacilitatorURL); f != "" {
 		if c.FacilitatorURL, err = parseFacilitatorURL(f); err != nil {
 			return Config{}, fmt.Errorf("SWITCHBOARD_X402_FACILITATOR_URL: %w", err)

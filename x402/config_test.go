@@ -68,6 +68,9 @@ func TestParseSettings(t *testing.T) {
 		{"other asset", config.X402Settings{Asset: "0x5425890298aed601595a70AB815c96711a31Bc65"}, "SWITCHBOARD_X402_ASSET"},
 		{"sepolia USDC on mainnet", config.X402Settings{Asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e"}, "SWITCHBOARD_X402_ASSET"},
 		{"bad asset", config.X402Settings{Asset: "USDC"}, "SWITCHBOARD_X402_ASSET"},
+		{"zero client limit", config.X402Settings{ClientLimit: "0"}, "SWITCHBOARD_X402_CLIENT_LIMIT"},
+		{"bad payer limit", config.X402Settings{PayerLimit: "ten"}, "SWITCHBOARD_X402_PAYER_LIMIT"},
+		{"negative concurrency", config.X402Settings{Concurrency: "-1"}, "SWITCHBOARD_X402_FACILITATOR_CONCURRENCY"},
 	} {
 		_, err := x402.ParseSettings(tc.s)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -102,5 +105,13 @@ func TestRequirements(t *testing.T) {
 	c.MaxTimeout = 90 * time.Second
 	if got := c.Requirements("https://x", "").MaxTimeoutSeconds; got != 90 {
 		t.Errorf("maxTimeoutSeconds = %d, want 90", got)
+	}
+}
+
+func TestLimitSettings(t *testing.T) {
+	c, err := x402.ParseSettings(config.X402Settings{PayTo: payee, FacilitatorURL: "https://f.example",
+		ClientLimit: "30", PayerLimit: " 5 ", Concurrency: "4"})
+	if err != nil || c.ClientLimit != 30 || c.PayerLimit != 5 || c.Concurrency != 4 {
+		t.Errorf("limits = %d %d %d, %v", c.ClientLimit, c.PayerLimit, c.Concurrency, err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/switchboard/switchboard/netguard"
 )
 
 // FacilitatorRequest is the body of POST /verify and POST /settle.
@@ -73,16 +75,11 @@ type Facilitator struct {
 }
 
 // NewFacilitator returns a client of the facilitator at base (no trailing slash); every call is bounded by
-// timeout. Redirects are not followed: a payment is posted to the configured address only.
-func NewFacilitator(base string, timeout time.Duration) *Facilitator {
-	return &Facilitator{
-		base:    strings.TrimRight(base, "/"),
-		timeout: timeout,
-		client: &http.Client{
-			Timeout:       timeout,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-	}
+// timeout. The client is guard's (package netguard): internal addresses only as guard allows, no proxy unless
+// configured, and redirects are never followed: a payment is posted to the configured address only.
+func NewFacilitator(base string, timeout time.Duration, guard netguard.Options) *Facilitator {
+	guard.Timeout, guard.MaxRedirects = timeout, -1
+	return &Facilitator{base: strings.TrimRight(base, "/"), timeout: timeout, client: netguard.NewClient(guard)}
 }
 
 // Verify asks whether the payment is valid and could be settled now (funds, nonce unused on chain). A verdict,
@@ -133,7 +130,7 @@ func (f *Facilitator) post(ctx context.Context, op string, body any, out any) (i
 	res, err := f.client.Do(req)
 	if err != nil {
 		var op2 *net.OpError
-		if errors.As(err, &op2) && op2.Op == "dial" {
+		if _, blocked := netguard.IsBlocked(err); blocked || (errors.As(err, &op2) && op2.Op == "dial") {
 			return 0, fmt.Errorf("%w: %s: %w", ErrFacilitatorUnreachable, op, err)
 		}
 		var ne net.Error

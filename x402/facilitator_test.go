@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/x402"
 	"github.com/switchboard/switchboard/x402/x402test"
 )
@@ -23,7 +24,7 @@ func facilitatorRequest(t *testing.T) x402.FacilitatorRequest {
 func TestFacilitatorVerdicts(t *testing.T) {
 	ctx := context.Background()
 	fac := x402test.NewFacilitator(t)
-	c := x402.NewFacilitator(fac.URL+"/", time.Second)
+	c := x402.NewFacilitator(fac.URL+"/", time.Second, x402test.Loopback)
 	req := facilitatorRequest(t)
 
 	vr, err := c.Verify(ctx, req)
@@ -80,7 +81,7 @@ func TestFacilitatorFailures(t *testing.T) {
 		{"settled without transaction", answer(x402test.Answer{Status: 200, Body: map[string]any{"isValid": false, "success": true}}), false},
 		{"too slow", answer(x402test.Answer{Status: 200, Body: map[string]any{"isValid": true}, Delay: 2 * time.Second}), true},
 	} {
-		c := x402.NewFacilitator(tc.fac.URL, 300*time.Millisecond)
+		c := x402.NewFacilitator(tc.fac.URL, 300*time.Millisecond, x402test.Loopback)
 		start := time.Now()
 		_, verr := c.Verify(ctx, req)
 		_, serr := c.Settle(ctx, req)
@@ -99,7 +100,7 @@ func TestFacilitatorFailures(t *testing.T) {
 	}
 
 	// Nothing listens: unreachable, told apart from a failure after the request left.
-	c := x402.NewFacilitator(x402test.DeadURL(t), time.Second)
+	c := x402.NewFacilitator(x402test.DeadURL(t), time.Second, x402test.Loopback)
 	if _, err := c.Verify(ctx, req); !errors.Is(err, x402.ErrFacilitatorUnreachable) {
 		t.Errorf("dead facilitator: %v, want ErrFacilitatorUnreachable", err)
 	}
@@ -115,7 +116,7 @@ func TestFacilitatorFailures(t *testing.T) {
 		http.Redirect(w, r, target.URL+r.URL.Path, http.StatusTemporaryRedirect)
 	}))
 	defer redirect.Close()
-	if _, err := x402.NewFacilitator(redirect.URL, time.Second).Verify(ctx, req); err == nil || elsewhere.Load() != 0 {
+	if _, err := x402.NewFacilitator(redirect.URL, time.Second, x402test.Loopback).Verify(ctx, req); err == nil || elsewhere.Load() != 0 {
 		t.Errorf("redirect: %v, %d calls to the target; want an error and none", err, elsewhere.Load())
 	}
 
@@ -126,7 +127,25 @@ func TestFacilitatorFailures(t *testing.T) {
 		w.Write([]byte(`"}`))
 	}))
 	defer huge.Close()
-	if _, err := x402.NewFacilitator(huge.URL, time.Second).Verify(ctx, req); err == nil {
+	if _, err := x402.NewFacilitator(huge.URL, time.Second, x402test.Loopback).Verify(ctx, req); err == nil {
 		t.Error("a 1 MiB answer was accepted")
+	}
+}
+
+// TestFacilitatorClientIsGuarded: the facilitator client refuses loopback, private and metadata addresses unless
+// the operator allows them; such a call never leaves the server, so it reads as unreachable (nothing charged).
+func TestFacilitatorClientIsGuarded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	req := facilitatorRequest(t)
+	fac := x402test.NewFacilitator(t)
+	for _, base := range []string{fac.URL, "http://169.254.169.254", "https://10.0.0.1:8443", "http://localhost:9"} {
+		c := x402.NewFacilitator(base, time.Second, netguard.Options{})
+		if _, err := c.Verify(ctx, req); !errors.Is(err, x402.ErrFacilitatorUnreachable) {
+			t.Errorf("%s: %v, want ErrFacilitatorUnreachable", base, err)
+		}
+	}
+	if n := len(fac.Calls()); n != 0 {
+		t.Errorf("the loopback facilitator got %d calls without the setting", n)
 	}
 }

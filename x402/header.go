@@ -77,6 +77,9 @@ const (
 type Presented struct {
 	In    string
 	Value string
+	// Client names the caller for the per-client limit (its address as the server sees it); "" counts every
+	// such caller as one.
+	Client string
 }
 
 // XPayment is the value of an X-PAYMENT header (x402 v1).

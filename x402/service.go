@@ -38,6 +38,13 @@ type Service struct {
 	resource ResourceInfo
 	// discovery holds the bazaar extensions of the HTTP route and of the MCP tool, once SetDiscovery gave them.
 	discovery atomic.Pointer[discoveryExtensions]
+
+	// What an attempt may cost is bounded before it reaches the store and the facilitator: attempts per client
+	// and per payer in a minute, payers the facilitator refused remembered for a minute, and the payments with
+	// the facilitator at once.
+	clients, payers *perMinute
+	refused         refusals
+	slots           chan struct{}
 }
 
 // NewService returns the guard of one paid route. The configuration must be enabled (a payee and a facilitator).
@@ -54,11 +61,14 @@ func NewService(o Options) (*Service, error) {
 	return &Service{
 		cfg:      o.Config,
 		store:    o.Store,
-		fac:      NewFacilitator(o.Config.FacilitatorURL, o.Config.facilitatorTimeout()),
+		fac:      NewFacilitator(o.Config.FacilitatorURL, o.Config.facilitatorTimeout(), o.Config.Outbound),
 		log:      o.Logger.With("component", "x402"),
 		req1:     o.Config.Requirements(o.Resource, o.Description),
 		req2:     o.Config.RequirementsV2(),
 		resource: ResourceInfo{URL: o.Resource, Description: o.Description, MimeType: "application/json"},
+		clients:  newPerMinute(o.Config.clientLimit()),
+		payers:   newPerMinute(o.Config.payerLimit()),
+		slots:    make(chan struct{}, o.Config.concurrency()),
 	}, nil
 }
 
@@ -146,12 +156,19 @@ const storeTimeout = 5 * time.Second
 //
 // The order is what makes one payment serve at most once:
 //  1. decode and check locally (Check): refused -> 402, nothing stored;
-//  2. claim the nonce in the store, atomically: already claimed (in flight, settled or failed) -> 402;
-//  3. ask the facilitator to verify: refused -> 402 with its reason; unreachable -> 503; no usable answer in time
-//     -> 402. The claim is released: nothing was settled, so the same authorization may be presented again;
-//  4. produce the answer: failure -> the claim is released, the error returned;
-//  5. settle: success -> the nonce is recorded as settled and the receipt returned. Settlement that could not
-//     even be sent (facilitator unreachable) -> the claim is released, 503. Any other failure (refused, error,
+//  2. bound what the attempt may cost, before it reaches the store and the facilitator: a payer the facilitator
+//     refused within RefusalMemory -> 402; over the client's or the payer's attempts a minute -> 429 with a
+//     wait; every facilitator slot taken -> 503;
+//  3. claim the nonce in the store, atomically: already claimed (in flight, settled or failed) -> 402;
+//  4. ask the facilitator to verify: refused -> 402 with its reason (and the payer remembered); unreachable ->
+//     503; no usable answer in time, or a verdict about another payer -> 402. The claim is released: nothing
+//     was settled, so the same authorization may be presented again;
+//  5. produce the answer: failure (an answer too large for where it goes among them) -> the claim is
+//     released, the error returned;
+//  6. settle: success naming this payer and network -> the nonce is recorded as settled and the receipt
+//     returned; a success naming another payer or network counts as an unknown outcome (below). Settlement
+//     that could not even be sent (facilitator unreachable) -> the claim is released, 503. Any other failure
+//     (refused, error,
 //     timeout: the transfer may or may not have happened) -> the nonce is recorded as failed and never usable
 //     again, the answer is withheld (402), and the event is logged at error level with the payer and nonce so
 //     that a transfer that did land can be refunded by hand.
@@ -204,6 +221,27 @@ func (s *Service) serve(ctx context.Context, in Presented, now time.Time, produc
 	nonce := p.NonceHex()
 	version := p.Version()
 	log := s.log.With("nonce", nonce, "payer", p.From.Hex(), "value", p.Value.String(), "x402_version", version)
+	// The signature is good, so the payer is who the authorization says: from here on an attempt would cost a
+	// store write and a facilitator call, which a throwaway key makes free to ask for. Bound it first.
+	payer := payerKey(p.From.Hex())
+	if r, ok := s.refused.get(payer, now); ok {
+		return Receipt{}, refuse("payment refused: the facilitator refused this payer's payment less than a minute ago (%s); "+
+			"nothing was charged, retry in %d s", r.reason, max(1, int(r.until.Sub(now).Seconds())))
+	}
+	if ok, wait := s.clients.take(in.Client, now); !ok {
+		log.Warn("payment attempt refused: client over its limit", "client", in.Client)
+		return Receipt{}, tooMany(fmt.Sprintf("too many payment attempts from this client: at most %d a minute", s.cfg.clientLimit()), wait)
+	}
+	if ok, wait := s.payers.take(payer, now); !ok {
+		log.Warn("payment attempt refused: payer over its limit")
+		return Receipt{}, tooMany(fmt.Sprintf("too many payment attempts from this payer: at most %d a minute", s.cfg.payerLimit()), wait)
+	}
+	if !acquire(ctx, s.slots) {
+		log.Warn("payment attempt refused: every facilitator slot is taken", "slots", cap(s.slots))
+		return Receipt{}, &PaymentError{Status: StatusUnavailable, RetryAfter: time.Second,
+			Reason: "too many payments in progress: nothing was charged, retry shortly"}
+	}
+	defer func() { <-s.slots }()
 	err = s.store.ClaimPayment(ctx, store.Payment{
 		Nonce: nonce, Payer: strings.ToLower(p.From.Hex()), Network: s.cfg.Network.Name,
 		Asset: strings.ToLower(s.cfg.Asset.Hex()), Amount: p.Value.String(), ValidBefore: unixTime(p.ValidBefore),
@@ -232,8 +270,15 @@ func (s *Service) serve(ctx context.Context, in Presented, now time.Time, produc
 	if !*vr.IsValid {
 		s.release(ctx, log, nonce)
 		reason := sanitizeReason(vr.InvalidReason)
+		s.refused.add(payer, reason, now)
 		log.Info("payment refused by the facilitator", "reason", reason)
 		return Receipt{}, refuse("payment refused by the facilitator: %s", reason)
+	}
+	if vr.Payer != "" && payerKey(vr.Payer) != payer {
+		// The verdict is about another payment than the one presented: not an answer to rely on.
+		s.release(ctx, log, nonce)
+		log.Error("payment not verified: the facilitator's verdict names another payer", "facilitator_payer", sanitizeReason(vr.Payer))
+		return Receipt{}, refuse("payment could not be verified: the facilitator's answer names another payer; nothing was charged")
 	}
 
 	if err := produce(ctx); err != nil {
@@ -262,15 +307,29 @@ func (s *Service) serve(ctx context.Context, in Presented, now time.Time, produc
 		s.finish(ctx, log, nonce, store.PaymentFailed, nil, elapsed())
 		log.Error("SETTLEMENT REFUSED after a verified payment: answer withheld, nonce spent", "reason", reason, "transaction", sr.Transaction)
 		return Receipt{}, refuse("payment settlement failed: %s; the answer was withheld", reason)
+	case sr.Payer != "" && payerKey(sr.Payer) != payer, sr.Network != "" && !s.isNetwork(sr.Network):
+		// A settlement of someone else's transfer, or on another chain, is not this payment: the answer is
+		// withheld and the nonce spent, as for any settlement whose outcome is unknown.
+		s.finish(ctx, log, nonce, store.PaymentFailed, nil, elapsed())
+		log.Error("SETTLEMENT NOT ACCEPTED: the facilitator's answer names another payer or network; answer withheld, nonce spent; check the chain",
+			"facilitator_payer", sanitizeReason(sr.Payer), "facilitator_network", sanitizeReason(sr.Network), "transaction", sanitizeReason(sr.Transaction))
+		return Receipt{}, refuse("payment settlement failed: the facilitator's answer names another payer or network; the answer was withheld")
 	}
 	tx := sr.Transaction
 	s.finish(ctx, log, nonce, store.PaymentSettled, &tx, elapsed())
 	network := s.requirements(version).Network
-	if sr.Network != "" && sr.Network != network {
-		log.Warn("facilitator settled on another network than required", "network", sr.Network)
-	}
 	log.Info("payment settled", "transaction", tx)
 	return Receipt{Success: true, Transaction: tx, Network: network, Payer: p.From.Hex(), Version: version}, nil
+}
+
+// isNetwork reports whether a facilitator's network is the configured one, in either version's naming.
+func (s *Service) isNetwork(n string) bool {
+	return n == s.cfg.Network.Name || n == s.cfg.Network.CAIP2
+}
+
+// tooMany is the refusal of an attempt over a limit.
+func tooMany(reason string, wait time.Duration) *PaymentError {
+	return &PaymentError{Status: StatusTooManyRequests, Reason: reason + "; nothing was charged", RetryAfter: max(wait, time.Second)}
 }
 
 // release gives a claim back after a failure before settlement. A failure to release leaves the nonce spent,

@@ -31,6 +31,7 @@ import (
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/metrics"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/seeds"
@@ -49,6 +50,7 @@ commands:
   migrate   apply the database migrations and exit
   simulate  serve simulated status pages for the 52 providers on SWITCHBOARD_ADDR, with a control API
             (PUT /_control/{provider_id}); point serve at it with SWITCHBOARD_STATUS_BASE_URL
+            and SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true
   status    print the providers' live status from a running server: status [provider] [--server URL] [--watch]
   mcp       speak MCP over stdin/stdout for desktop agents (Claude Desktop, Cursor): the service in process,
             or a running one with --url
@@ -149,6 +151,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	if err != nil {
 		return err
 	}
+	payments.Outbound = outboundGuard(st.Outbound)
 	s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
 	if err != nil {
 		return err
@@ -169,7 +172,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	// SWITCHBOARD_CATALOG_REFRESH is set, rebuilds on that interval; hooks is set before it runs.
 	var hooks *webhooks.Worker
 	catalogs, err := refresh.New(refresh.Options{
-		Interval: st.CatalogRefresh, SourcesBaseURL: st.CatalogSourcesURL, NPMRegistry: st.CatalogNPMRegistry,
+		Interval: st.CatalogRefresh, SourcesBaseURL: st.CatalogSourcesURL, NPMRegistry: st.CatalogNPMRegistry, Outbound: outboundGuard(st.Outbound),
 		Store: s, Logger: log.With("component", "catalogs"),
 		OnInstall: func(*seeds.Set) { hooks.Notify() }, // the refresh's events go out now
 	})
@@ -227,7 +230,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	pollDone := make(chan struct{})
 	if st.Poll {
 		p, err := poller.New(poller.Config{
-			Interval: st.PollInterval, SlowThreshold: st.SlowThreshold, StatusBaseURL: st.StatusBaseURL,
+			Interval: st.PollInterval, SlowThreshold: st.SlowThreshold, StatusBaseURL: st.StatusBaseURL, Outbound: outboundGuard(st.Outbound),
 			UserAgent: "Switchboard-status-poller/" + version() + " (+https://github.com/switchboard/switchboard)",
 			AfterCycle: func(ctx context.Context) {
 				if err := view.Refresh(ctx, time.Now()); err != nil && ctx.Err() == nil {
@@ -401,6 +404,11 @@ func warnStaleCatalogs(log *slog.Logger, now time.Time) {
 	}
 	log.Warn("catalog data is stale: the newest source behind these catalogs is older than 45 days; rebuild them with make catalogs-fetch and make catalogs",
 		"catalogs", strings.Join(names, ","), "count", len(stale), "oldest_newest_source", stale[0].Newest.Format(time.DateOnly))
+}
+
+// outboundGuard is the guard of every call the service makes on its own initiative, from the settings.
+func outboundGuard(o config.OutboundSettings) netguard.Options {
+	return netguard.Options{AllowLoopback: o.AllowLoopback, Allow: o.AllowCIDRs, Proxy: o.Proxy, RedirectHosts: o.RedirectHosts}
 }
 
 // catalogsState is the refresher's state as /health shows it.

@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard/switchboard/config"
 	"github.com/switchboard/switchboard/health"
 	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/poller"
 	"github.com/switchboard/switchboard/seeds"
 	"github.com/switchboard/switchboard/server"
@@ -47,6 +48,8 @@ type mcpSettings struct {
 	poll          bool
 	pollInterval  time.Duration
 	statusBaseURL string
+	// allowLoopback lets the poller reach a simulator on loopback (SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK).
+	allowLoopback bool
 	timeout       time.Duration
 	logLevel      slog.Level
 	logFormat     string
@@ -86,6 +89,8 @@ func parseMCPFlags(args []string, getenv func(string) string, stderr io.Writer) 
 		"time between status-page poll cycles (Go duration, at least 10s) [SWITCHBOARD_POLL_INTERVAL]")
 	statusBase := fs.String("status-base-url", env("SWITCHBOARD_STATUS_BASE_URL", ""),
 		"when set, every status page is fetched from this host instead (for the simulator) [SWITCHBOARD_STATUS_BASE_URL]")
+	loopback := fs.String("outbound-allow-loopback", env("SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK", "false"),
+		"let the poller reach 127.0.0.1 (a simulator on this machine) [SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK]")
 	timeout := fs.Duration("timeout", tools.DefaultProxyTimeout, "with --url: the longest wait for the service's answer to one message")
 	level := fs.String("log-level", env("SWITCHBOARD_LOG_LEVEL", "info"), "log level on stderr: debug, info, warn or error [SWITCHBOARD_LOG_LEVEL]")
 	format := fs.String("log-format", env("SWITCHBOARD_LOG_FORMAT", "text"), "log format on stderr: text or json [SWITCHBOARD_LOG_FORMAT]")
@@ -100,6 +105,15 @@ func parseMCPFlags(args []string, getenv func(string) string, stderr io.Writer) 
 	if *rawURL != "" {
 		if st.url, err = mcpEndpoint(*rawURL); err != nil {
 			return mcpSettings{}, fmt.Errorf("mcp: --url: %w", err)
+		}
+	}
+	if st.allowLoopback, err = strconv.ParseBool(*loopback); err != nil {
+		return mcpSettings{}, fmt.Errorf("mcp: --outbound-allow-loopback %q: want true or false", *loopback)
+	}
+	if u, err := url.Parse(st.statusBaseURL); st.statusBaseURL != "" && err == nil {
+		if err := (netguard.Options{AllowLoopback: st.allowLoopback}).CheckHost(u.Hostname()); err != nil {
+			return mcpSettings{}, fmt.Errorf("mcp: --status-base-url %q: the poller may not reach it (%v): "+
+				"for a simulator on this machine set --outbound-allow-loopback (SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true)", st.statusBaseURL, err)
 		}
 	}
 	if st.poll, err = strconv.ParseBool(*poll); err != nil {
@@ -182,7 +196,7 @@ func mcpLocal(ctx context.Context, st mcpSettings, log *slog.Logger, stdin io.Re
 	pollDone := make(chan struct{})
 	if st.poll {
 		p, err := poller.New(poller.Config{
-			Interval: st.pollInterval, StatusBaseURL: st.statusBaseURL,
+			Interval: st.pollInterval, StatusBaseURL: st.statusBaseURL, Outbound: netguard.Options{AllowLoopback: st.allowLoopback},
 			UserAgent: "Switchboard-status-poller/" + version() + " (+https://github.com/switchboard/switchboard)",
 			AfterCycle: func(ctx context.Context) {
 				if err := view.Refresh(ctx, time.Now()); err != nil && ctx.Err() == nil {

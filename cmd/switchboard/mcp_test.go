@@ -98,6 +98,9 @@ func TestMCPCommandFlags(t *testing.T) {
 		"--log-format=xml":     "--log-format",
 		"--timeout=0s":         "--timeout",
 		"stray":                "unexpected arguments",
+		"--status-base-url=http://127.0.0.1:8090":    "--outbound-allow-loopback",
+		"--outbound-allow-loopback=perhaps":          "--outbound-allow-loopback",
+		"--status-base-url=http://169.254.169.254/x": "--status-base-url",
 	} {
 		if err := run(strings.Split(args, " ")...); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error naming %s", args, err, want)

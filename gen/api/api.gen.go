@@ -2257,7 +2257,7 @@ type CatalogsState struct {
 	// LastAttempt Start of this process's last refresh attempt; null when none was made.
 	LastAttempt *time.Time `json:"last_attempt"`
 
-	// LastError Why the last attempt failed; null when it did not.
+	// LastError Why the last attempt failed, as a class (http_status, too_large, decode, timeout, refused_address, redirect_refused, redirects, dns, tls, connection, store, build), never a URL or a source's text; null when it did not fail.
 	LastError *string `json:"last_error"`
 
 	// LastSuccess End of this process's last successful refresh; null when none succeeded.

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/switchboard/switchboard/config"
+	"github.com/switchboard/switchboard/netguard"
 	"github.com/switchboard/switchboard/x402"
 )
 
@@ -157,6 +158,10 @@ func HighS(sig []byte) []byte {
 	return out
 }
 
+// Loopback is the outbound guard that lets a facilitator client reach the stand-in (the service's
+// SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK).
+var Loopback = netguard.Options{AllowLoopback: true}
+
 // Config is a payment setup for tests on base-sepolia with a fresh payee, paying at facilitator.
 func Config(t testing.TB, facilitator string) x402.Config {
 	t.Helper()
@@ -167,6 +172,7 @@ func Config(t testing.TB, facilitator string) x402.Config {
 		t.Fatal(err)
 	}
 	cfg.FacilitatorTimeout = 2 * time.Second
+	cfg.Outbound = Loopback // the facilitator stand-in is on loopback
 	return cfg
 }
 
