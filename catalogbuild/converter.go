@@ -125,7 +125,8 @@ func litellmKey(e litellmEntry, spec litellmProvider) (string, bool) {
 	if !matched && spec.RequirePrefix {
 		return "", false
 	}
-	if id == "" || strings.HasPrefix(id, "ft:") {
+	if id == "" || strings.HasPrefix(id, "ft:") || !ValidID(id) {
+		// An ID outside the pattern (markup, whitespace, escapes) is never a model of ours, whatever the source.
 		return "", false
 	}
 	if !spec.SlashOK && strings.Contains(id, "/") {
@@ -429,6 +430,9 @@ func (c *converter) readModelsDev() {
 			m := prov.Models[id]
 			if m.ID == "" {
 				m.ID = id
+			}
+			if !ValidID(id) {
+				continue // markup, whitespace or escapes: never a model ID
 			}
 			k := key{p.ID, id}
 			if _, dep := c.deprecated[k]; dep {
