@@ -191,11 +191,11 @@ func (r *Refresher) Run(ctx context.Context) {
 type Outcome struct {
 	Installed bool
 	// Held: the build moved too much and waits for an operator; Hold says how much.
-	Held bool
-	Hold Hold
-	Events    int
-	Digest    string
-	Took      time.Duration
+	Held   bool
+	Hold   Hold
+	Events int
+	Digest string
+	Took   time.Duration
 }
 
 // Once refreshes now: fetch, build, diff, store, install. On any error the catalogs in service stay.
