@@ -36,8 +36,12 @@ const (
 
 // CheckRecords refuses a build whose records carry an ID outside the ID pattern (catalogbuild.ValidID) or do not
 // validate against the OpenAPI schema of their endpoint. Such a build is broken, not merely large: it is never
-// installed, not even by an operator.
+// installed, not even by an operator. A set that passed is remembered by digest, so that a replica loading the
+// build another made, or a rebuild of the same catalogs, does not check it twice.
 func CheckRecords(set *seeds.Set) error {
+	if passed.has(set.Digest()) {
+		return nil
+	}
 	schemas, err := recordSchemas()
 	if err != nil {
 		return err
@@ -49,25 +53,46 @@ func CheckRecords(set *seeds.Set) error {
 			return err
 		}
 		for i, raw := range c.Records {
-			var ids map[string]any
-			if err := json.Unmarshal(raw, &ids); err != nil {
-				return fmt.Errorf("%s record %d: %w", name, i, err)
-			}
-			for _, f := range catalogbuild.IDFields {
-				if v, ok := ids[f].(string); ok && !catalogbuild.ValidID(v) {
-					return fmt.Errorf("%s record %d: %s %q is not an ID", name, i, f, clip(v))
-				}
-			}
 			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 			if err != nil {
 				return fmt.Errorf("%s record %d: %w", name, i, err)
+			}
+			rec, _ := v.(map[string]any)
+			for _, f := range catalogbuild.IDFields {
+				if id, ok := rec[f].(string); ok && !catalogbuild.ValidID(id) {
+					return fmt.Errorf("%s record %d: %s %q is not an ID", name, i, f, clip(id))
+				}
 			}
 			if err := sch.Validate(v); err != nil {
 				return fmt.Errorf("%s record %d does not match its schema: %s", name, i, clip(err.Error()))
 			}
 		}
 	}
+	passed.add(set.Digest())
 	return nil
+}
+
+// passed holds the digests of the last few sets CheckRecords passed.
+var passed digests
+
+type digests struct {
+	mu   sync.Mutex
+	last []string
+}
+
+func (d *digests) has(digest string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Contains(d.last, digest)
+}
+
+func (d *digests) add(digest string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.last = append(d.last, digest)
+	if len(d.last) > 4 {
+		d.last = d.last[1:]
+	}
 }
 
 // clip shortens text from a source for a log line or an error, quoted so that no control character passes.
