@@ -21,3 +21,16 @@ func TestValidIDRejectsMarkupAndEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestNameNeverMakesAModelFree: an all-zero price is taken as free only where the entry cites a pricing page; a
+// name ending in ":free" or "-free" is no such source.
+func TestNameNeverMakesAModelFree(t *testing.T) {
+	for _, id := range []string{"evil/gpt-5:free", "gpt-5-free", "GPT-5:FREE"} {
+		if trustedZero(litellmEntry{Key: id, Fields: map[string]any{}}, id) {
+			t.Errorf("%s: the name made a $0 price a fact", id)
+		}
+	}
+	if !trustedZero(litellmEntry{Fields: map[string]any{"source": "https://example.com/pricing"}}, "m") {
+		t.Error("a $0 price citing the provider's pricing page is not taken")
+	}
+}
