@@ -313,10 +313,9 @@ func outputTask(e litellmEntry) string {
 }
 
 // trustedZero reports whether an all-zero litellm price is a real "free" price: the entry cites the provider's
-// pricing page (`source`), or the model's own name says it is free (":free", "-Free").
-func trustedZero(e litellmEntry, id string) bool {
-	lower := strings.ToLower(id)
-	return e.str("source") != "" || strings.HasSuffix(lower, ":free") || strings.HasSuffix(lower, "-free")
+// pricing page (`source`). A model's name (":free", "-Free") is no source: anyone can name a model so.
+func trustedZero(e litellmEntry, _ string) bool {
+	return e.str("source") != ""
 }
 
 // better reports whether a should be kept over b.
