@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/decide"
 	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/seeds"
@@ -149,6 +150,23 @@ func TestFakeFreeModelNeverTopsCheapest(t *testing.T) {
 		}
 		if ranked != c.want {
 			t.Errorf("%s: the cheap model new on one source's word is ranked: %v, want %v", c.day, ranked, c.want)
+		}
+	}
+	// Through the API: /cheapest answers from the catalogs in service (nothing observed: from catalog facts).
+	srv := apitest.Start(t, apitest.Options{})
+	res := srv.Get("/api/v1/cheapest?task=llm&input_tokens=1000&output_tokens=1000")
+	var ans struct {
+		Results []struct {
+			Model string `json:"model"`
+		} `json:"results"`
+	}
+	res.Decode(t, &ans)
+	if res.Status != 200 || len(ans.Results) == 0 {
+		t.Fatalf("/cheapest = %d, %d results", res.Status, len(ans.Results))
+	}
+	for _, r := range ans.Results {
+		if r.Model == free || r.Model == cheap {
+			t.Errorf("/cheapest ranks %s", r.Model)
 		}
 	}
 	// A second source ends the probation at once.

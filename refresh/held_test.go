@@ -35,6 +35,41 @@ func TestTrimmedSourceHeldUntilAnOperatorDecides(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A 1,000x price cut and a 10x rise from one source: installed without them, old prices kept, no event.
+			var cut, rise string
+			var cutOld, riseOld float64
+			poisoned := core(t, seeds.CatalogPricing, func(recs []map[string]any) []map[string]any {
+				two := singlePriced(recs, 2)
+				for i, f := range []float64{0.001, 10} {
+					p := two[i]["pricing"].(map[string]any)
+					old := p["input_per_1m_tokens"].(float64)
+					p["input_per_1m_tokens"] = old * f
+					if i == 0 {
+						cut, cutOld = two[i]["model"].(string), old
+					} else {
+						rise, riseOld = two[i]["model"].(string), old
+					}
+				}
+				return recs
+			})
+			if out, err := r.InstallChecked(ctx, emb, poisoned); err != nil || out.Held || out.Events != 0 || out.Hold.PricesHeld != 2 {
+				t.Fatalf("the poisoned prices: %+v, %v", out, err)
+			}
+			serving, _ := seeds.Current()
+			for m, want := range map[string]float64{cut: cutOld, rise: riseOld} {
+				var got *float64
+				recs, _ := seeds.Records[seeds.PricingRecord](serving.Catalog(seeds.CatalogPricing))
+				for _, rec := range recs {
+					if rec.Model == m {
+						got = rec.Pricing.InputPer1mTokens
+					}
+				}
+				if got == nil || *got != want {
+					t.Errorf("%s serves %v, want the old %v", m, got, want)
+				}
+			}
+			seeds.Install(emb) // back to the set the rest compares with
+
 			out, err := r.InstallChecked(ctx, emb, trimmed)
 			if err != nil {
 				t.Fatal(err)
