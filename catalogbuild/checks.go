@@ -122,11 +122,5 @@ func fmtValues(vals []sourced) []string {
 	return out
 }
 
-// explicitlyFree reports whether a model's own name says it is free (OpenRouter's ":free" variants and the like).
-func explicitlyFree(id string) bool {
-	lower := strings.ToLower(id)
-	return strings.HasSuffix(lower, ":free") || strings.HasSuffix(lower, "-free")
-}
-
 // tokenTask reports whether a task is priced per token in the LLM bounds' sense.
 func tokenTask(task string) bool { return task == "llm" || task == "code" }

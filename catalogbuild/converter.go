@@ -125,7 +125,8 @@ func litellmKey(e litellmEntry, spec litellmProvider) (string, bool) {
 	if !matched && spec.RequirePrefix {
 		return "", false
 	}
-	if id == "" || strings.HasPrefix(id, "ft:") {
+	if id == "" || strings.HasPrefix(id, "ft:") || !ValidID(id) {
+		// An ID outside the pattern (markup, whitespace, escapes) is never a model of ours, whatever the source.
 		return "", false
 	}
 	if !spec.SlashOK && strings.Contains(id, "/") {
@@ -312,10 +313,9 @@ func outputTask(e litellmEntry) string {
 }
 
 // trustedZero reports whether an all-zero litellm price is a real "free" price: the entry cites the provider's
-// pricing page (`source`), or the model's own name says it is free (":free", "-Free").
-func trustedZero(e litellmEntry, id string) bool {
-	lower := strings.ToLower(id)
-	return e.str("source") != "" || strings.HasSuffix(lower, ":free") || strings.HasSuffix(lower, "-free")
+// pricing page (`source`). A model's name (":free", "-Free") is no source: anyone can name a model so.
+func trustedZero(e litellmEntry, _ string) bool {
+	return e.str("source") != ""
 }
 
 // better reports whether a should be kept over b.
@@ -429,6 +429,9 @@ func (c *converter) readModelsDev() {
 			m := prov.Models[id]
 			if m.ID == "" {
 				m.ID = id
+			}
+			if !ValidID(id) {
+				continue // markup, whitespace or escapes: never a model ID
 			}
 			k := key{p.ID, id}
 			if _, dep := c.deprecated[k]; dep {

@@ -176,8 +176,9 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 			break
 		}
 	}
-	// $0 is a fact only where a source says the model is free.
-	free := c.freeTier[k] || explicitlyFree(k.model) || officialFree
+	// $0 is a fact only where a source says the model is free; a model's name (":free") is no source: anyone
+	// can name a model so.
+	free := c.freeTier[k] || officialFree
 	for _, f := range []struct {
 		name string
 		dst  **float64

@@ -186,6 +186,9 @@ type Catalogs struct {
 	// Pinned maps "provider/version" to its alias (model_versions): a pinned version priced and sized as its
 	// alias is one offer, ranked once under the alias.
 	Pinned map[string]string
+	// Probation maps "provider/model" to the day from which a model a refresh added on one source's word may be
+	// a candidate (seeds.Probation): a fake model cannot top a ranking the day a source invents it.
+	Probation map[string]string
 }
 
 // retired reports whether the model is shut down on c.Today, or is no candidate by its stage: experimental
@@ -193,6 +196,10 @@ type Catalogs struct {
 func (c *Catalogs) retired(provider, model string) bool {
 	switch c.Stages[provider+"/"+model] {
 	case "experimental", "sunset":
+		return true
+	}
+	// Without a day (Load), a model on probation is left out: it is no candidate until its day has come.
+	if until, ok := c.Probation[provider+"/"+model]; ok && (c.Today == "" || c.Today < until) {
 		return true
 	}
 	d, ok := c.Shutdowns[provider+"/"+model]
@@ -239,6 +246,9 @@ func inServiceCatalogs() (Catalogs, error) {
 	}
 	if c.Pinned, err = seeds.PinnedVersions(); err != nil {
 		return c, fmt.Errorf("decide: loading model versions: %w", err)
+	}
+	if c.Probation, err = seeds.Probation(); err != nil {
+		return c, fmt.Errorf("decide: loading probation: %w", err)
 	}
 	return c, nil
 }

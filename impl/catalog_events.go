@@ -84,6 +84,10 @@ func refreshEntry(ev store.CatalogEvent, day time.Time) (api.ApiChangelogRecord,
 		r.ChangeType, r.Impact = api.ApiChangelogChangeTypeNewModel, api.ApiChangelogImpactLow
 		r.Title = "New model: " + name
 		r.Description = name + " is new in the model catalog."
+	case "catalog.model_removed":
+		r.ChangeType, r.Impact = api.ApiChangelogChangeTypeDeprecation, api.ApiChangelogImpactHigh
+		r.Title = "Model removed: " + name
+		r.Description = name + " is no longer in the model catalog."
 	case "catalog.model_deprecated", "catalog.model_sunset":
 		r.ChangeType, r.Impact = api.ApiChangelogChangeTypeDeprecation, api.ApiChangelogImpactHigh
 		word := "deprecated"
@@ -109,7 +113,7 @@ func catalogOfEvent(typ string) string {
 	switch typ {
 	case "catalog.price_changed":
 		return seeds.CatalogPricing
-	case "catalog.model_added":
+	case "catalog.model_added", "catalog.model_removed":
 		return seeds.CatalogModels
 	}
 	return "deprecations"

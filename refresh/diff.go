@@ -20,10 +20,76 @@ const (
 	EventModelAdded      = "catalog.model_added"
 	EventModelDeprecated = "catalog.model_deprecated"
 	EventModelSunset     = "catalog.model_sunset"
+	EventModelRemoved    = "catalog.model_removed"
+	// EventChanged is the one webhook event a build with more than SummaryAbove changes sends instead of each.
+	EventChanged = store.EventCatalogChanged
 )
 
-// EventTypes lists the catalog event types.
-var EventTypes = []string{EventPriceChanged, EventModelAdded, EventModelDeprecated, EventModelSunset}
+// EventTypes lists the catalog event types of the change feed, lifecycle first.
+var EventTypes = []string{EventModelSunset, EventModelRemoved, EventModelDeprecated, EventModelAdded, EventPriceChanged}
+
+// MaxEventsPerType bounds the events of one type in one build, so that no type crowds out another: a flood of
+// price changes never cuts a deprecation (5 types x 400 = store.MaxCatalogEvents).
+const MaxEventsPerType = store.MaxCatalogEvents / 5
+
+// SummaryAbove: a build with more events than this sends subscribers one catalog.changed summary instead of each
+// event (the change feed still lists each).
+const SummaryAbove = 100
+
+// CapEvents keeps at most MaxEventsPerType events of each type, in order, and counts what it left out per type.
+func CapEvents(events []store.CatalogEvent) (kept []store.CatalogEvent, left map[string]int) {
+	n, left := map[string]int{}, map[string]int{}
+	for _, e := range events {
+		if n[e.Type] >= MaxEventsPerType {
+			left[e.Type]++
+			continue
+		}
+		n[e.Type]++
+		kept = append(kept, e)
+	}
+	return kept, left
+}
+
+// ChangedPayload is the payload of catalog.changed (the OpenAPI CatalogChangedPayload schema, which no operation
+// returns, so the generator makes no type of it).
+type ChangedPayload struct {
+	Digest  string       `json:"digest"`
+	Total   int          `json:"total"`
+	LeftOut int          `json:"left_out"`
+	Counts  ChangeCounts `json:"counts"`
+}
+
+// ChangeCounts are the changes of one build per event type (the OpenAPI CatalogChangeCounts schema).
+type ChangeCounts struct {
+	PriceChanged    int `json:"price_changed"`
+	ModelAdded      int `json:"model_added"`
+	ModelDeprecated int `json:"model_deprecated"`
+	ModelSunset     int `json:"model_sunset"`
+	ModelRemoved    int `json:"model_removed"`
+}
+
+// Summary is the catalog.changed payload of a build whose events exceed SummaryAbove, else nil.
+func Summary(digest string, kept []store.CatalogEvent, left map[string]int) (json.RawMessage, error) {
+	total := len(kept)
+	for _, n := range left {
+		total += n
+	}
+	if total <= SummaryAbove {
+		return nil, nil
+	}
+	counts := map[string]int{}
+	for _, e := range kept {
+		counts[e.Type]++
+	}
+	for t, n := range left {
+		counts[t] += n
+	}
+	p := ChangedPayload{Digest: digest, Total: total, LeftOut: total - len(kept), Counts: ChangeCounts{
+		PriceChanged: counts[EventPriceChanged], ModelAdded: counts[EventModelAdded], ModelDeprecated: counts[EventModelDeprecated],
+		ModelSunset: counts[EventModelSunset], ModelRemoved: counts[EventModelRemoved],
+	}}
+	return json.Marshal(p)
+}
 
 // EventPayload is the payload of a catalog event (the OpenAPI CatalogEventPayload schema): the fields of its type
 // are set, the others null.
@@ -84,7 +150,8 @@ func keyed[T any](set *seeds.Set, name string, key func(*T) string) (map[string]
 //   - catalog.model_added: a model of the model catalog that was not there before;
 //   - catalog.model_deprecated: a model the deprecations catalog newly marks deprecated (or warning), or whose
 //     shutdown day moved;
-//   - catalog.model_sunset: a model the deprecations catalog newly marks sunset.
+//   - catalog.model_sunset: a model the deprecations catalog newly marks sunset;
+//   - catalog.model_removed: a model of the model catalog that is no longer there.
 func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 	var out []store.CatalogEvent
 	add := func(typ string, p EventPayload) error {
@@ -117,6 +184,16 @@ func Diff(old, new *seeds.Set) ([]store.CatalogEvent, error) {
 	oldM, newM, err := keyedPair(old, new, seeds.CatalogModels, mk)
 	if err != nil {
 		return nil, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(oldM)) {
+		if newM[k] != nil {
+			continue
+		}
+		o := oldM[k]
+		task := o.Task
+		if err := add(EventModelRemoved, EventPayload{ProviderId: o.ProviderID, ModelId: o.ModelID, Task: &task, ContextWindow: o.ContextWindow}); err != nil {
+			return nil, err
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(newM)) {
 		if oldM[k] != nil {

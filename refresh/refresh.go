@@ -58,9 +58,14 @@ type Options struct {
 
 // State is what /health says of the catalogs.
 type State struct {
-	// Mode is "off" (no refresh configured), "ok" (the last attempt succeeded or nothing was due yet) or
-	// "failing" (the last attempt failed: the catalogs in service are the last good ones).
+	// Mode is "off" (no refresh configured), "ok" (the last attempt succeeded or nothing was due yet),
+	// "failing" (the last attempt failed: the catalogs in service are the last good ones) or "held" (a build
+	// waits for an operator: Held).
 	Mode string
+	// Held is the build waiting for an operator, as the store last said (every replica reads it); nil when none.
+	Held *HeldBuild
+	// HeldBuilds counts the builds this process held.
+	HeldBuilds int64
 	// Origin ("embedded", "refresh" or "store") and Digest are those of the catalog set in service.
 	Origin      string
 	Digest      string
@@ -71,6 +76,13 @@ type State struct {
 	LastError string
 	// LastEvents is the number of events the last installed refresh recorded.
 	LastEvents int
+}
+
+// HeldBuild is a build the check held whole, and what it counted.
+type HeldBuild struct {
+	Digest  string
+	BuiltAt time.Time
+	Hold    Hold
 }
 
 // Refresher runs the refresh loop.
@@ -118,6 +130,9 @@ func (r *Refresher) State() State {
 		set = r.embedded // Current fails only when the embedded set does, which New has already read
 	}
 	st.Origin, st.Digest = set.Origin(), set.Digest()
+	if st.Held != nil {
+		st.Mode = "held"
+	}
 	return st
 }
 
@@ -164,10 +179,9 @@ func (r *Refresher) Run(ctx context.Context) {
 				next = r.o.Now().Add(min(r.o.Interval, retryAfterFailure))
 				r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", min(r.o.Interval, retryAfterFailure).String())
 			}
-		} else if !held {
-			if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
-				r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
-			}
+		} else if err := r.loadStored(ctx); err != nil && ctx.Err() == nil {
+			// The lock holder looks too: an operator's approval reaches every replica through the store.
+			r.o.Logger.Warn("catalog refresh: loading the stored catalogs", "err", err)
 		}
 		wait := tick
 		if held {
@@ -186,9 +200,12 @@ func (r *Refresher) Run(ctx context.Context) {
 // Outcome is what one refresh did.
 type Outcome struct {
 	Installed bool
-	Events    int
-	Digest    string
-	Took      time.Duration
+	// Held: the build moved too much and waits for an operator; Hold says how much.
+	Held   bool
+	Hold   Hold
+	Events int
+	Digest string
+	Took   time.Duration
 }
 
 // Once refreshes now: fetch, build, diff, store, install. On any error the catalogs in service stay.
@@ -211,7 +228,7 @@ func (r *Refresher) Once(ctx context.Context) (Outcome, error) {
 		r.state.LastEvents = out.Events
 	}
 	r.mu.Unlock()
-	r.o.Logger.Info("catalog refresh done", "installed", out.Installed, "events", out.Events, "digest", out.Digest, "took", out.Took.Round(time.Millisecond).String())
+	r.o.Logger.Info("catalog refresh done", "installed", out.Installed, "held", out.Held, "events", out.Events, "digest", out.Digest, "took", out.Took.Round(time.Millisecond).String())
 	return out, nil
 }
 
@@ -300,29 +317,100 @@ func (r *Refresher) once(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	return r.installChecked(ctx, cur, set)
+}
+
+// installChecked checks a build against the catalogs in service (cur), stores it and installs it, or holds it
+// for an operator. A build with a malformed ID or a record outside its schema is refused; a price that moves
+// too far on one source's word keeps its value in service; a build that moves too much as a whole is stored as
+// held and not installed.
+func (r *Refresher) installChecked(ctx context.Context, cur, set *seeds.Set) (Outcome, error) {
+	if err := CheckRecords(set); err != nil {
+		return Outcome{}, fmt.Errorf("checking the built catalogs: %w", err)
+	}
+	set, held, err := HoldPrices(cur, set)
+	if err != nil {
+		return Outcome{}, err
+	}
+	for i, h := range held {
+		if i == 5 {
+			r.o.Logger.Warn("catalog refresh: more prices kept at their value in service", "count", len(held)-5)
+			break
+		}
+		r.o.Logger.Warn("catalog refresh: price kept at its value in service", "provider", h.ProviderID, "model", clip(h.Model), "field", h.Field, "old", h.Old, "new", h.New, "reason", h.Reason)
+	}
 	if set.Digest() == cur.Digest() {
 		return Outcome{Digest: set.Digest()}, nil
 	}
+	switch prior, err := r.o.Store.CatalogBuildByDigest(ctx, set.Digest()); {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return Outcome{}, err
+	case prior.State == store.BuildRejected:
+		r.o.Logger.Warn("catalog refresh: the build is one an operator rejected; the catalogs in service stay", "digest", set.Digest())
+		return Outcome{Digest: set.Digest()}, nil
+	case prior.State == store.BuildHeld:
+		return Outcome{Digest: set.Digest(), Held: true}, nil // still waiting for the operator
+	}
+	prob, err := NextProbation(cur, set, r.o.Now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	set = set.WithProbation(prob)
+	hold, err := Count(cur, set)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("comparing the catalogs: %w", err)
+	}
+	hold.PricesHeld = len(held)
 	events, err := Diff(cur, set)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("comparing the catalogs: %w", err)
 	}
-	if len(events) > store.MaxCatalogEvents {
-		r.o.Logger.Warn("catalog refresh: more changes than one build records; the rest are left out of the feed", "events", len(events), "kept", store.MaxCatalogEvents)
-		events = events[:store.MaxCatalogEvents]
+	events, left := CapEvents(events)
+	if len(left) > 0 {
+		r.o.Logger.Warn("catalog refresh: more changes of a type than one build records; the rest are counted, not listed", "left_out", left)
 	}
-	files, err := pack(res.Files)
+	summary, err := Summary(set.Digest(), events, left)
 	if err != nil {
 		return Outcome{}, err
 	}
-	id, err := r.o.Store.SaveCatalogBuild(ctx, store.CatalogBuild{Digest: set.Digest(), Base: r.embedded.Digest(), Files: files, CreatedAt: r.o.Now()}, events)
+	files, err := pack(set.Files())
+	if err != nil {
+		return Outcome{}, err
+	}
+	b := store.CatalogBuild{Digest: set.Digest(), Base: r.embedded.Digest(), Files: files, CreatedAt: r.o.Now(), Summary: summary}
+	if b.Hold, err = json.Marshal(hold); err != nil {
+		return Outcome{}, err
+	}
+	if b.Probation, err = json.Marshal(prob); err != nil {
+		return Outcome{}, err
+	}
+	if hold.Held() {
+		b.State = store.BuildHeld
+	}
+	id, err := r.o.Store.SaveCatalogBuild(ctx, b, events)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("storing the catalog build: %w", err)
 	}
+	if hold.Held() {
+		r.mu.Lock()
+		r.state.Held = &HeldBuild{Digest: set.Digest(), BuiltAt: normUTC(b.CreatedAt), Hold: hold}
+		r.state.HeldBuilds++
+		r.mu.Unlock()
+		r.o.Logger.Warn("catalog build held: it moves too much; the catalogs in service stay until an operator runs switchboard catalogs approve or reject",
+			"digest", set.Digest(), "build", id, "why", hold.Reasons(), "prices_changed", hold.PricesChanged, "prices_total", hold.PricesTotal,
+			"records_removed", hold.RecordsRemoved, "records_total", hold.RecordsTotal, "shrunk_catalogs", len(hold.Shrunk), "events", len(events))
+		return Outcome{Held: true, Hold: hold, Events: len(events), Digest: set.Digest()}, nil
+	}
 	r.install(set)
-	r.o.Logger.Info("catalogs refreshed", "build", id, "events", len(events), "digest", set.Digest())
-	return Outcome{Installed: true, Events: len(events), Digest: set.Digest()}, nil
+	r.mu.Lock()
+	r.state.Held = nil // a newer build supersedes a held one
+	r.mu.Unlock()
+	r.o.Logger.Info("catalogs refreshed", "build", id, "events", len(events), "digest", set.Digest(), "on_probation", len(prob))
+	return Outcome{Installed: true, Events: len(events), Digest: set.Digest(), Hold: hold}, nil
 }
+
+func normUTC(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 
 func (r *Refresher) install(set *seeds.Set) {
 	seeds.Install(set)
@@ -334,6 +422,9 @@ func (r *Refresher) install(set *seeds.Set) {
 // loadStored installs the newest stored build when it was made from this binary's embedded catalogs and is not
 // the set in service already.
 func (r *Refresher) loadStored(ctx context.Context) error {
+	if err := r.readHeld(ctx); err != nil {
+		return err
+	}
 	head, err := r.o.Store.LatestCatalogBuild(ctx)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -363,8 +454,40 @@ func (r *Refresher) loadStored(ctx context.Context) error {
 	if set.Digest() != b.Digest {
 		return fmt.Errorf("catalog build %d: digest %s, stored as %s", b.ID, set.Digest(), b.Digest)
 	}
+	// The store is checked as a source is: a build written there by anything but a refresh is no exception.
+	if err := CheckRecords(set); err != nil {
+		return fmt.Errorf("catalog build %d: %w", b.ID, err)
+	}
+	var prob map[string]string
+	if len(head.Probation) > 0 {
+		if err := json.Unmarshal(head.Probation, &prob); err != nil {
+			return fmt.Errorf("catalog build %d: probation: %w", b.ID, err)
+		}
+	}
+	set = set.WithProbation(prob)
 	r.install(set)
 	r.o.Logger.Info("catalogs loaded from the store", "build", b.ID, "digest", b.Digest, "built_at", b.CreatedAt)
+	return nil
+}
+
+// readHeld takes what the store says of a held build into the state /health shows: every replica shows the
+// same, and an operator's decision clears it everywhere.
+func (r *Refresher) readHeld(ctx context.Context) error {
+	h, err := r.o.Store.HeldCatalogBuild(ctx)
+	var held *HeldBuild
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return err
+	case h.Base == r.embedded.Digest():
+		held = &HeldBuild{Digest: h.Digest, BuiltAt: h.CreatedAt}
+		if err := json.Unmarshal(h.Hold, &held.Hold); err != nil {
+			return fmt.Errorf("held catalog build %d: %w", h.ID, err)
+		}
+	}
+	r.mu.Lock()
+	r.state.Held = held
+	r.mu.Unlock()
 	return nil
 }
 

@@ -255,6 +255,16 @@ func Shutdowns() (map[string]string, error) {
 	return s.shutdowns()
 }
 
+// Probation maps "provider/model" to the day from which a model the last refresh added on one source's word may
+// enter the decisions' rankings (Set.WithProbation); nil for the embedded set.
+func Probation() (map[string]string, error) {
+	s, err := Current()
+	if err != nil {
+		return nil, err
+	}
+	return s.Probation(), nil
+}
+
 func shutdownsOf(s *Set) (map[string]string, error) {
 	recs, err := typedIn[struct {
 		ProviderID string  `json:"provider_id"`

@@ -20,6 +20,9 @@ type Set struct {
 	files      map[string][]byte
 	catalogs   map[string]*Catalog
 	shutdowns  func() (map[string]string, error)
+	// probation maps "provider/model" to the day (YYYY-MM-DD) from which a model new in a refresh and backed by
+	// one source may enter the decisions' rankings; it travels with the set, not in its files or digest.
+	probation map[string]string
 }
 
 // generations numbers sets in the order they are made, so a cache keyed on a generation never confuses two.
@@ -58,6 +61,18 @@ func NewSet(files map[string][]byte, origin string) (*Set, error) {
 	s.generation = generations.Add(1)
 	return s, nil
 }
+
+// WithProbation returns a copy of s, as a new generation, whose models in p stay out of rankings until their day.
+func (s *Set) WithProbation(p map[string]string) *Set {
+	c := *s
+	c.probation = p
+	c.generation = generations.Add(1)
+	return &c
+}
+
+// Probation maps "provider/model" to the day a model on probation may enter rankings (see WithProbation); do not
+// modify it.
+func (s *Set) Probation() map[string]string { return s.probation }
 
 // Generation numbers the set among those this process made; a later set has a higher number.
 func (s *Set) Generation() uint64 { return s.generation }

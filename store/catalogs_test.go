@@ -18,6 +18,7 @@ func TestStoreCatalogs(t *testing.T) {
 		"Builds":          testCatalogBuilds,
 		"EventsAndOutbox": testCatalogEventsOutbox,
 		"Bounds":          testCatalogBounds,
+		"HeldBuilds":      testHeldCatalogBuilds,
 	}
 	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
@@ -136,4 +137,101 @@ func testCatalogBounds(t *testing.T, s store.Store) {
 		t.Fatalf("catalog lock: %v %v", held, err)
 	}
 	release()
+}
+
+// testHeldCatalogBuilds: a held build is stored but is no build to load, and announces nothing; approving it makes
+// it the newest installed build with its events in the feed and the outbox (one summary when it has one);
+// rejecting leaves the one in service; a newer build supersedes a held one.
+func testHeldCatalogBuilds(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	installed, err := s.SaveCatalogBuild(ctx, store.CatalogBuild{Digest: "in", Base: "base", Files: []byte{1}, CreatedAt: c0, Probation: json.RawMessage(`{"p/m":"2026-12-01"}`)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.HeldCatalogBuild(ctx); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("nothing held: %v", err)
+	}
+	ev := func(typ, model string) store.CatalogEvent {
+		return store.CatalogEvent{Type: typ, ProviderID: "openai", ModelID: model, Payload: json.RawMessage(`{"model_id":"` + model + `"}`)}
+	}
+	hold := json.RawMessage(`{"records_removed":1894}`)
+	if _, err := s.SaveCatalogBuild(ctx, store.CatalogBuild{Digest: "held", Base: "base", Files: []byte{2}, CreatedAt: c0.Add(time.Hour), State: store.BuildHeld, Hold: hold},
+		[]store.CatalogEvent{ev("catalog.model_removed", "a"), ev("catalog.price_changed", "b")}); err != nil {
+		t.Fatal(err)
+	}
+	head, err := s.LatestCatalogBuild(ctx)
+	if err != nil || head.ID != installed || string(head.Probation) != `{"p/m":"2026-12-01"}` {
+		t.Fatalf("latest with a build held = %+v, %v; want the installed one", head, err)
+	}
+	held, err := s.HeldCatalogBuild(ctx)
+	if err != nil || held.Digest != "held" || string(held.Hold) != string(hold) || held.Events != 2 {
+		t.Fatalf("held = %+v, %v", held, err)
+	}
+	if evs, _ := s.CatalogEventsSince(ctx, c0.Add(-time.Hour), 100); len(evs) != 0 {
+		t.Fatalf("a held build announced %d events", len(evs))
+	}
+	if out, _ := s.OutboxAfter(ctx, 0, 100); len(out) != 0 {
+		t.Fatalf("a held build queued %d events", len(out))
+	}
+	if _, err := s.DecideCatalogBuild(ctx, "nope", true, c0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("approving an unknown digest: %v", err)
+	}
+	if _, err := s.DecideCatalogBuild(ctx, "in", true, c0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("approving an installed build: %v", err)
+	}
+	at := c0.Add(2 * time.Hour)
+	if _, err := s.DecideCatalogBuild(ctx, "held", true, at); err != nil {
+		t.Fatal(err)
+	}
+	if head, err := s.LatestCatalogBuild(ctx); err != nil || head.Digest != "held" {
+		t.Fatalf("latest after the approval = %+v, %v", head, err)
+	}
+	evs, _ := s.CatalogEventsSince(ctx, c0.Add(-time.Hour), 100)
+	out, _ := s.OutboxAfter(ctx, 0, 100)
+	if len(evs) != 2 || len(out) != 2 || !evs[0].CreatedAt.Equal(at) {
+		t.Fatalf("after the approval: feed %+v, outbox %d", evs, len(out))
+	}
+	if _, err := s.HeldCatalogBuild(ctx); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("still held after the approval: %v", err)
+	}
+	if _, err := s.DecideCatalogBuild(ctx, "held", false, at); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("deciding twice: %v", err)
+	}
+
+	// A rejected build stays known as rejected; a held one a newer build replaces is superseded.
+	sum := json.RawMessage(`{"total":300}`)
+	for _, d := range []string{"r1", "r2"} {
+		if _, err := s.SaveCatalogBuild(ctx, store.CatalogBuild{Digest: d, Base: "base", Files: []byte{3}, CreatedAt: at, State: store.BuildHeld, Summary: sum},
+			[]store.CatalogEvent{ev("catalog.price_changed", d)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := s.CatalogBuildByDigest(ctx, "r1"); err != nil || b.State != store.BuildSuperseded {
+		t.Errorf("r1 after r2 was held: %+v, %v", b, err)
+	}
+	if _, err := s.DecideCatalogBuild(ctx, "r2", false, at); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.CatalogBuildByDigest(ctx, "r2"); err != nil || b.State != store.BuildRejected {
+		t.Errorf("r2 after the reject: %+v, %v", b, err)
+	}
+	if head, err := s.LatestCatalogBuild(ctx); err != nil || head.Digest != "held" {
+		t.Errorf("latest after a reject = %+v, %v", head, err)
+	}
+	if evs, _ := s.CatalogEventsSince(ctx, c0.Add(-time.Hour), 100); len(evs) != 2 {
+		t.Errorf("a rejected build announced: %d events", len(evs))
+	}
+	// An approved build with a summary: the feed lists each event, subscribers get one catalog.changed.
+	if _, err := s.SaveCatalogBuild(ctx, store.CatalogBuild{Digest: "s", Base: "base", Files: []byte{4}, CreatedAt: at, State: store.BuildHeld, Summary: sum},
+		[]store.CatalogEvent{ev("catalog.price_changed", "x"), ev("catalog.price_changed", "y")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DecideCatalogBuild(ctx, "s", true, at.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	evs, _ = s.CatalogEventsSince(ctx, c0.Add(-time.Hour), 100)
+	out, _ = s.OutboxAfter(ctx, 0, 100)
+	if len(evs) != 4 || len(out) != 3 || out[2].Type != store.EventCatalogChanged || string(out[2].Payload) != string(sum) {
+		t.Errorf("approved with a summary: feed %d, outbox %+v", len(evs), out)
+	}
 }

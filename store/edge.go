@@ -115,6 +115,21 @@ func (e edge) LatestCatalogBuild(ctx context.Context) (CatalogBuild, error) {
 	return v, atEdge(err)
 }
 
+func (e edge) HeldCatalogBuild(ctx context.Context) (CatalogBuild, error) {
+	v, err := e.s.HeldCatalogBuild(ctx)
+	return v, atEdge(err)
+}
+
+func (e edge) CatalogBuildByDigest(ctx context.Context, digest string) (CatalogBuild, error) {
+	v, err := e.s.CatalogBuildByDigest(ctx, digest)
+	return v, atEdge(err)
+}
+
+func (e edge) DecideCatalogBuild(ctx context.Context, digest string, approve bool, now time.Time) (CatalogBuild, error) {
+	v, err := e.s.DecideCatalogBuild(ctx, digest, approve, now)
+	return v, atEdge(err)
+}
+
 func (e edge) GetCatalogBuild(ctx context.Context, id int64) (CatalogBuild, error) {
 	v, err := e.s.GetCatalogBuild(ctx, id)
 	return v, atEdge(err)

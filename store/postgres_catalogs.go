@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -13,8 +14,29 @@ import (
 
 type pgCatalogTx struct{ pgTx }
 
-func (t pgCatalogTx) insertBuild(ctx context.Context, b CatalogBuild) (int64, error) {
-	return t.q.InsertCatalogBuild(ctx, t.tx, pgdb.InsertCatalogBuildParams{Digest: b.Digest, Base: b.Base, Files: b.Files, Events: int32(b.Events), CreatedAt: b.CreatedAt})
+func (t pgCatalogTx) insertBuild(ctx context.Context, b CatalogBuild, pending []byte) (int64, error) {
+	return t.q.InsertCatalogBuild(ctx, t.tx, pgdb.InsertCatalogBuildParams{Digest: b.Digest, Base: b.Base, Files: b.Files, Events: int32(b.Events), CreatedAt: b.CreatedAt,
+		State: b.State, Hold: string(b.Hold), Pending: string(pending), Summary: nilOrString(b.Summary), Probation: string(b.Probation)})
+}
+
+func (t pgCatalogTx) supersedeHeld(ctx context.Context, now time.Time) error {
+	return t.q.SupersedeHeldCatalogBuilds(ctx, t.tx, &now)
+}
+
+func (t pgCatalogTx) buildByDigest(ctx context.Context, digest string) (CatalogBuild, []byte, error) {
+	r, err := t.q.CatalogBuildByDigest(ctx, t.tx, digest)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return CatalogBuild{}, nil, fmt.Errorf("no catalog build %s: %w", digest, ErrNotFound)
+	}
+	if err != nil {
+		return CatalogBuild{}, nil, fmt.Errorf("reading catalog build %s: %w", digest, err)
+	}
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC(), State: r.State,
+		Hold: json.RawMessage(r.Hold), Summary: rawOrNil(r.Summary)}, []byte(r.Pending), nil
+}
+
+func (t pgCatalogTx) setState(ctx context.Context, id int64, state string, now time.Time) error {
+	return t.q.SetCatalogBuildState(ctx, t.tx, pgdb.SetCatalogBuildStateParams{State: state, DecidedAt: &now, ID: id})
 }
 
 func (t pgCatalogTx) pruneBuilds(ctx context.Context) error { return t.q.PruneCatalogBuilds(ctx, t.tx) }
@@ -54,7 +76,7 @@ func (s *postgresStore) LatestCatalogBuild(ctx context.Context) (CatalogBuild, e
 	if err != nil {
 		return CatalogBuild{}, fmt.Errorf("reading the latest catalog build: %w", err)
 	}
-	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC()}, nil
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC(), State: BuildInstalled, Probation: json.RawMessage(r.Probation)}, nil
 }
 
 func (s *postgresStore) GetCatalogBuild(ctx context.Context, id int64) (CatalogBuild, error) {
@@ -65,7 +87,7 @@ func (s *postgresStore) GetCatalogBuild(ctx context.Context, id int64) (CatalogB
 	if err != nil {
 		return CatalogBuild{}, fmt.Errorf("reading catalog build %d: %w", id, err)
 	}
-	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Files: r.Files, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC()}, nil
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Files: r.Files, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC(), State: r.State, Probation: json.RawMessage(r.Probation)}, nil
 }
 
 func (s *postgresStore) CatalogEventsSince(ctx context.Context, since time.Time, limit int) ([]CatalogEvent, error) {
@@ -74,4 +96,43 @@ func (s *postgresStore) CatalogEventsSince(ctx context.Context, since time.Time,
 		return nil, fmt.Errorf("reading catalog events: %w", err)
 	}
 	return convertRows(rows, func(r pgdb.CatalogEvent) CatalogEvent { return catalogEventRow(r).event() }), nil
+}
+
+func (s *postgresStore) HeldCatalogBuild(ctx context.Context) (CatalogBuild, error) {
+	r, err := s.q.HeldCatalogBuildHead(ctx, s.pool)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return CatalogBuild{}, ErrNotFound
+	}
+	if err != nil {
+		return CatalogBuild{}, fmt.Errorf("reading the held catalog build: %w", err)
+	}
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC(), State: BuildHeld, Hold: json.RawMessage(r.Hold)}, nil
+}
+
+func (s *postgresStore) CatalogBuildByDigest(ctx context.Context, digest string) (CatalogBuild, error) {
+	r, err := s.q.CatalogBuildByDigest(ctx, s.pool, digest)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return CatalogBuild{}, ErrNotFound
+	}
+	if err != nil {
+		return CatalogBuild{}, fmt.Errorf("reading catalog build %s: %w", digest, err)
+	}
+	return CatalogBuild{ID: r.ID, Digest: r.Digest, Base: r.Base, Events: int(r.Events), CreatedAt: r.CreatedAt.UTC(), State: r.State,
+		Hold: json.RawMessage(r.Hold), Summary: rawOrNil(r.Summary)}, nil
+}
+
+func (s *postgresStore) DecideCatalogBuild(ctx context.Context, digest string, approve bool, now time.Time) (CatalogBuild, error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return CatalogBuild{}, fmt.Errorf("deciding the catalog build: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	b, err := decideCatalogBuild(ctx, pgCatalogTx{pgTx{q: s.q, tx: tx}}, digest, approve, now)
+	if err != nil {
+		return CatalogBuild{}, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return CatalogBuild{}, fmt.Errorf("deciding the catalog build: %w", err)
+	}
+	return b, nil
 }

@@ -28,7 +28,8 @@ import (
 
 // The event types of the contract.
 var EventTypes = []string{"provider.down", "provider.up", "provider.degraded", "incident.new", "incident.resolved",
-	"catalog.price_changed", "catalog.model_added", "catalog.model_deprecated", "catalog.model_sunset"}
+	"catalog.price_changed", "catalog.model_added", "catalog.model_deprecated", "catalog.model_sunset", "catalog.model_removed",
+	"catalog.changed"}
 
 // Limits of a subscription, as the OpenAPI document states them.
 const (

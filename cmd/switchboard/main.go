@@ -5,6 +5,7 @@
 //	switchboard simulate  serve simulated status pages of the 52 providers, with a control API
 //	switchboard status    print the providers' live status from a running server (a terminal client)
 //	switchboard mcp       speak MCP over stdin/stdout, for desktop agents (Claude Desktop, Cursor, ...)
+//	switchboard catalogs  approve or reject a held catalog build: catalogs held | approve <digest> | reject <digest>
 //	switchboard version   print the version
 //
 // Every setting is an environment variable with a matching flag; see `switchboard serve -h`.
@@ -54,6 +55,7 @@ commands:
   status    print the providers' live status from a running server: status [provider] [--server URL] [--watch]
   mcp       speak MCP over stdin/stdout for desktop agents (Claude Desktop, Cursor): the service in process,
             or a running one with --url
+  catalogs  decide a catalog build the refresh held: catalogs held | approve <digest> | reject <digest>
   version   print the version
 
 Run 'switchboard <command> -h' for the settings.
@@ -96,6 +98,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return status(ctx, rest, getenv, stdout, stderr)
 	case "mcp":
 		return mcpCmd(ctx, rest, getenv, os.Stdin, stdout, stderr)
+	case "catalogs":
+		return catalogsCmd(ctx, rest, getenv, stdout, stderr)
 	case "serve", "migrate", "simulate":
 	default:
 		fmt.Fprint(stderr, usage)
@@ -180,6 +184,10 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		return fmt.Errorf("starting the catalog refresh: %w", err)
 	}
 	mx := metrics.New(metrics.Options{Health: view, Logger: log})
+	mx.RegisterCatalogRefresh(func() metrics.CatalogRefresh {
+		st := catalogs.State()
+		return metrics.CatalogRefresh{Held: st.Held != nil, HeldBuilds: st.HeldBuilds}
+	})
 	payments.OnOutcome = mx.ObservePayment
 	pages, err := web.New(web.Options{Health: view, Logger: log})
 	if err != nil {
@@ -415,6 +423,15 @@ func outboundGuard(o config.OutboundSettings) netguard.Options {
 func catalogsState(st refresh.State) api.CatalogsState {
 	out := api.CatalogsState{Refresh: api.CatalogsStateRefresh(st.Mode), Origin: api.CatalogsStateOrigin(st.Origin), Digest: st.Digest,
 		LastAttempt: st.LastAttempt, LastSuccess: st.LastSuccess}
+	if h := st.Held; h != nil {
+		shrunk := make([]api.ShrunkCatalog, len(h.Hold.Shrunk))
+		for i, s := range h.Hold.Shrunk {
+			shrunk[i] = api.ShrunkCatalog{Catalog: s.Catalog, Before: s.Before, After: s.After}
+		}
+		held := api.HeldCatalogBuild{Digest: h.Digest, BuiltAt: h.BuiltAt, PricesChanged: h.Hold.PricesChanged, PricesTotal: h.Hold.PricesTotal,
+			RecordsRemoved: h.Hold.RecordsRemoved, RecordsTotal: h.Hold.RecordsTotal, PricesHeld: h.Hold.PricesHeld, ShrunkCatalogs: shrunk}
+		out.Held = &held
+	}
 	if st.LastError != "" {
 		e := st.LastError
 		out.LastError = &e

@@ -177,6 +177,7 @@ func (e BenchmarksMetric) Valid() bool {
 const (
 	CatalogEventTypeCatalogModelAdded      CatalogEventType = "catalog.model_added"
 	CatalogEventTypeCatalogModelDeprecated CatalogEventType = "catalog.model_deprecated"
+	CatalogEventTypeCatalogModelRemoved    CatalogEventType = "catalog.model_removed"
 	CatalogEventTypeCatalogModelSunset     CatalogEventType = "catalog.model_sunset"
 	CatalogEventTypeCatalogPriceChanged    CatalogEventType = "catalog.price_changed"
 )
@@ -187,6 +188,8 @@ func (e CatalogEventType) Valid() bool {
 	case CatalogEventTypeCatalogModelAdded:
 		return true
 	case CatalogEventTypeCatalogModelDeprecated:
+		return true
+	case CatalogEventTypeCatalogModelRemoved:
 		return true
 	case CatalogEventTypeCatalogModelSunset:
 		return true
@@ -221,6 +224,7 @@ func (e CatalogsStateOrigin) Valid() bool {
 // Defines values for CatalogsStateRefresh.
 const (
 	CatalogsStateRefreshFailing CatalogsStateRefresh = "failing"
+	CatalogsStateRefreshHeld    CatalogsStateRefresh = "held"
 	CatalogsStateRefreshOff     CatalogsStateRefresh = "off"
 	CatalogsStateRefreshOk      CatalogsStateRefresh = "ok"
 )
@@ -229,6 +233,8 @@ const (
 func (e CatalogsStateRefresh) Valid() bool {
 	switch e {
 	case CatalogsStateRefreshFailing:
+		return true
+	case CatalogsStateRefreshHeld:
 		return true
 	case CatalogsStateRefreshOff:
 		return true
@@ -1300,8 +1306,10 @@ func (e WebhookDeleteResponseStatus) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
+	WebhookEventTypeCatalogChanged         WebhookEventType = "catalog.changed"
 	WebhookEventTypeCatalogModelAdded      WebhookEventType = "catalog.model_added"
 	WebhookEventTypeCatalogModelDeprecated WebhookEventType = "catalog.model_deprecated"
+	WebhookEventTypeCatalogModelRemoved    WebhookEventType = "catalog.model_removed"
 	WebhookEventTypeCatalogModelSunset     WebhookEventType = "catalog.model_sunset"
 	WebhookEventTypeCatalogPriceChanged    WebhookEventType = "catalog.price_changed"
 	WebhookEventTypeIncidentNew            WebhookEventType = "incident.new"
@@ -1314,9 +1322,13 @@ const (
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookEventTypeCatalogChanged:
+		return true
 	case WebhookEventTypeCatalogModelAdded:
 		return true
 	case WebhookEventTypeCatalogModelDeprecated:
+		return true
+	case WebhookEventTypeCatalogModelRemoved:
 		return true
 	case WebhookEventTypeCatalogModelSunset:
 		return true
@@ -2246,13 +2258,16 @@ type CatalogEventPayload struct {
 	Task *string `json:"task"`
 }
 
-// CatalogEventType What a catalog refresh changed: `catalog.price_changed` (a priced model's base input or output price per 1M tokens moved by at least 0.000001 USD); `catalog.model_added` (a model the model catalog did not list); `catalog.model_deprecated` (the deprecations catalog newly marks the model deprecated or warning, or moved its shutdown day); `catalog.model_sunset` (the deprecations catalog newly marks the model sunset).
+// CatalogEventType What a catalog refresh changed: `catalog.price_changed` (a priced model's base input or output price per 1M tokens moved by at least 0.000001 USD); `catalog.model_added` (a model the model catalog did not list); `catalog.model_deprecated` (the deprecations catalog newly marks the model deprecated or warning, or moved its shutdown day); `catalog.model_sunset` (the deprecations catalog newly marks the model sunset); `catalog.model_removed` (a model the model catalog listed is gone; `task` and `context_window` are the ones it had). One build records at most 400 events of each type, so price changes never crowd out lifecycle events.
 type CatalogEventType string
 
-// CatalogsState The reference catalogs in service and their run-time refresh (`SWITCHBOARD_CATALOG_REFRESH`). When a refresh fails (a source unreachable or malformed, a build check broken) the catalogs in service stay and `refresh` says `failing` with the reason in `last_error`.
+// CatalogsState The reference catalogs in service and their run-time refresh (`SWITCHBOARD_CATALOG_REFRESH`). When a refresh fails (a source unreachable or malformed, a build check broken) the catalogs in service stay and `refresh` says `failing` with the reason in `last_error`. A build that moves too much against the catalogs in service (more than 5% of the prices changed, more than 2% of the records removed, or one catalog more than 10% smaller) is stored but not installed: `refresh` says `held`, `held` gives the counts, and the catalogs in service stay until an operator runs `switchboard catalogs approve <digest>` or `switchboard catalogs reject <digest>`; every replica follows the decision.
 type CatalogsState struct {
 	// Digest SHA-256 over every catalog file in service; replicas serving the same catalogs show the same.
 	Digest string `json:"digest"`
+
+	// Held The build waiting for an operator, with what its check counted; null when none waits.
+	Held *HeldCatalogBuild `json:"held"`
 
 	// LastAttempt Start of this process's last refresh attempt; null when none was made.
 	LastAttempt *time.Time `json:"last_attempt"`
@@ -2266,14 +2281,14 @@ type CatalogsState struct {
 	// Origin Where the catalogs in service come from: `embedded` (built into the binary), `refresh` (rebuilt by this process) or `store` (rebuilt by another replica, or by this one before a restart, and loaded from the database).
 	Origin CatalogsStateOrigin `json:"origin"`
 
-	// Refresh `off` (no refresh configured), `ok` (the last attempt succeeded, or none was due yet), `failing`.
+	// Refresh `off` (no refresh configured), `ok` (the last attempt succeeded, or none was due yet), `failing`, `held` (a build waits for an operator; see `held`).
 	Refresh CatalogsStateRefresh `json:"refresh"`
 }
 
 // CatalogsStateOrigin Where the catalogs in service come from: `embedded` (built into the binary), `refresh` (rebuilt by this process) or `store` (rebuilt by another replica, or by this one before a restart, and loaded from the database).
 type CatalogsStateOrigin string
 
-// CatalogsStateRefresh `off` (no refresh configured), `ok` (the last attempt succeeded, or none was due yet), `failing`.
+// CatalogsStateRefresh `off` (no refresh configured), `ok` (the last attempt succeeded, or none was due yet), `failing`, `held` (a build waits for an operator; see `held`).
 type CatalogsStateRefresh string
 
 // ChangelogDetails The old and new observed status.
@@ -3601,6 +3616,33 @@ type HealthSummary struct {
 
 	// Unknown Count of providers with unknown status (not yet polled, or stale over 720 seconds).
 	Unknown int `json:"unknown"`
+}
+
+// HeldCatalogBuild A catalog build held for an operator, and why.
+type HeldCatalogBuild struct {
+	// BuiltAt When the build was made (UTC).
+	BuiltAt time.Time `json:"built_at"`
+
+	// Digest The held build's digest, as `switchboard catalogs approve` and `reject` take it.
+	Digest string `json:"digest"`
+
+	// PricesChanged Priced records whose prices the build changes.
+	PricesChanged int `json:"prices_changed"`
+
+	// PricesHeld Prices kept at their value in service one by one (a move beyond 5x either way, or a new $0, from one source).
+	PricesHeld int `json:"prices_held"`
+
+	// PricesTotal Priced records in service.
+	PricesTotal int `json:"prices_total"`
+
+	// RecordsRemoved Records of every catalog the build removes.
+	RecordsRemoved int `json:"records_removed"`
+
+	// RecordsTotal Records of every catalog in service.
+	RecordsTotal int `json:"records_total"`
+
+	// ShrunkCatalogs Catalogs the build shrinks by more than 10%.
+	ShrunkCatalogs []ShrunkCatalog `json:"shrunk_catalogs"`
 }
 
 // Incident One run of consecutive non-operational checks of a provider.
@@ -5911,6 +5953,18 @@ type SemanticCachingResponse struct {
 	Meta SemanticCachingMeta `json:"meta"`
 }
 
+// ShrunkCatalog A catalog a held build shrinks by more than 10%.
+type ShrunkCatalog struct {
+	// After Records in the held build.
+	After int `json:"after"`
+
+	// Before Records in service.
+	Before int `json:"before"`
+
+	// Catalog Catalog name.
+	Catalog string `json:"catalog"`
+}
+
 // SlaMeta defines model for SlaMeta.
 type SlaMeta struct {
 	// AsOf Date (YYYY-MM-DD) the catalog data was last checked.
@@ -6627,7 +6681,7 @@ type WebhookDeleteResponse struct {
 // WebhookDeleteResponseStatus Always `deactivated`.
 type WebhookDeleteResponseStatus string
 
-// WebhookEventType `provider.down` (a provider entered outage); `provider.up` (a provider recovered to operational); `provider.degraded` (a provider went from operational to degraded); `incident.new` (an incident started: the first non-operational check of a run); `incident.resolved` (the provider recovered, ending the incident). The `catalog.*` events come from the run-time catalog refresh (`SWITCHBOARD_CATALOG_REFRESH`), one per change it found between the catalogs in service and the rebuilt ones (see `CatalogEventType`); the provider filter of a subscription applies to them as to status events.
+// WebhookEventType `provider.down` (a provider entered outage); `provider.up` (a provider recovered to operational); `provider.degraded` (a provider went from operational to degraded); `incident.new` (an incident started: the first non-operational check of a run); `incident.resolved` (the provider recovered, ending the incident). The `catalog.*` events come from the run-time catalog refresh (`SWITCHBOARD_CATALOG_REFRESH`), one per change it found between the catalogs in service and the rebuilt ones (see `CatalogEventType`); the provider filter of a subscription applies to them as to status events. A build with more than 100 changes sends one `catalog.changed` instead (payload `CatalogChangedPayload`: the counts per type; each change is still in `/changelog/api`); it names no provider, so only subscriptions without a provider filter that list `catalog.changed` receive it.
 type WebhookEventType string
 
 // WebhookStatusResponse defines model for WebhookStatusResponse.
@@ -8767,7 +8821,7 @@ type ClientInterface interface {
 
 	// GetApiChangelog Cross-provider API change feed
 	//
-	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated`, `catalog.model_sunset` and `catalog.model_removed` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 	//
 	// Corresponds with GET /changelog/api (the `GetApiChangelog` operationId).
 	GetApiChangelog(ctx context.Context, params *GetApiChangelogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9594,7 +9648,7 @@ func (c *Client) GetChangelog(ctx context.Context, params *GetChangelogParams, r
 
 // GetApiChangelog Cross-provider API change feed
 //
-// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated`, `catalog.model_sunset` and `catalog.model_removed` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 //
 // Corresponds with GET /changelog/api (the `GetApiChangelog` operationId).
 func (c *Client) GetApiChangelog(ctx context.Context, params *GetApiChangelogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18371,7 +18425,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiChangelogWithResponse Cross-provider API change feed
 	//
-	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+	// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated`, `catalog.model_sunset` and `catalog.model_removed` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -26957,7 +27011,7 @@ func (c *ClientWithResponses) GetChangelogWithResponse(ctx context.Context, para
 
 // GetApiChangelogWithResponse Cross-provider API change feed
 //
-// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated` and `catalog.model_sunset` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
+// Stored feed of API changes announced by providers (new models, deprecations, pricing changes, added features, breaking changes, rate-limit changes) in the last `days` days. Distinct from `/changelog`, which tracks status transitions. Sorted newest first (`date` descending), ties by `provider_id` then `title` ascending; at most `limit` entries. The `meta` counts cover every entry matching the filters and window, before `limit` is applied. The window runs from today (the server's clock, UTC) minus `days` days through today, both inclusive; entries dated after today (announced future shutdowns or price changes) are not served. The feed is derived by written rules from dated facts of the reference data, whose newest snapshot is 2026-08-21, so a window far past that date may be empty: that is the data, not an error. With the run-time catalog refresh on (`SWITCHBOARD_CATALOG_REFRESH`), the feed also holds what each refresh found (`catalog_event` set, dated the day of the refresh): `catalog.price_changed` as `pricing_change` (impact `high` when the input or output price rose, else `low`), `catalog.model_added` as `new_model` (`low`), `catalog.model_deprecated`, `catalog.model_sunset` and `catalog.model_removed` as `deprecation` (`high`); each cites the sources and confidence of the record it changed, and those sources are in `meta.sources`. Rules: `new_model` is a model of the model catalog dated by its models.dev `release_date` (the model's release, which can precede its availability on that provider), impact `low` (nothing changes for existing callers); `deprecation` is a model litellm gives a `deprecation_date` for, dated that shutdown day, impact `high` (requests fail after it; models retired before the litellm snapshot of 2026-07-24 are not in the model catalog and not in the feed); `pricing_change` is a step of a dated genai-prices price list (a price in force from its `start_date`) compared with the step before it, impact `high` when the base input or output price per 1M tokens rises, `low` when none rises and one falls, `medium` when the base prices stay the same (long-context tier, cache or tool prices only). genai-prices' `prices_checked` is a verification date, not a change, and is not used. The data holds no dated feature, breaking-change or rate-limit announcements, so `feature_added`, `breaking_change` and `rate_limit_change` have no entries (their counts are 0). `source_url` is the provider's pricing page (genai-prices `pricing_urls`) for price changes and null otherwise.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -10,6 +10,40 @@ import (
 	"time"
 )
 
+const catalogBuildByDigest = `-- name: CatalogBuildByDigest :one
+SELECT id, digest, base, events, created_at, state, hold, pending, summary FROM catalog_builds WHERE digest = $1 ORDER BY id DESC LIMIT 1 FOR UPDATE
+`
+
+type CatalogBuildByDigestRow struct {
+	ID        int64
+	Digest    string
+	Base      string
+	Events    int32
+	CreatedAt time.Time
+	State     string
+	Hold      string
+	Pending   string
+	Summary   *string
+}
+
+// The newest build of a digest, whatever its state, without its files.
+func (q *Queries) CatalogBuildByDigest(ctx context.Context, db DBTX, digest string) (CatalogBuildByDigestRow, error) {
+	row := db.QueryRow(ctx, catalogBuildByDigest, digest)
+	var i CatalogBuildByDigestRow
+	err := row.Scan(
+		&i.ID,
+		&i.Digest,
+		&i.Base,
+		&i.Events,
+		&i.CreatedAt,
+		&i.State,
+		&i.Hold,
+		&i.Pending,
+		&i.Summary,
+	)
+	return i, err
+}
+
 const catalogEventsSince = `-- name: CatalogEventsSince :many
 SELECT id, build_id, event_type, provider_id, model_id, payload, created_at FROM catalog_events
 WHERE created_at >= $1
@@ -63,12 +97,23 @@ func (q *Queries) DeleteCatalogEventsBefore(ctx context.Context, db DBTX, create
 }
 
 const getCatalogBuild = `-- name: GetCatalogBuild :one
-SELECT id, digest, base, files, events, created_at FROM catalog_builds WHERE id = $1
+SELECT id, digest, base, files, events, created_at, state, probation FROM catalog_builds WHERE id = $1
 `
 
-func (q *Queries) GetCatalogBuild(ctx context.Context, db DBTX, id int64) (CatalogBuild, error) {
+type GetCatalogBuildRow struct {
+	ID        int64
+	Digest    string
+	Base      string
+	Files     []byte
+	Events    int32
+	CreatedAt time.Time
+	State     string
+	Probation string
+}
+
+func (q *Queries) GetCatalogBuild(ctx context.Context, db DBTX, id int64) (GetCatalogBuildRow, error) {
 	row := db.QueryRow(ctx, getCatalogBuild, id)
-	var i CatalogBuild
+	var i GetCatalogBuildRow
 	err := row.Scan(
 		&i.ID,
 		&i.Digest,
@@ -76,12 +121,42 @@ func (q *Queries) GetCatalogBuild(ctx context.Context, db DBTX, id int64) (Catal
 		&i.Files,
 		&i.Events,
 		&i.CreatedAt,
+		&i.State,
+		&i.Probation,
+	)
+	return i, err
+}
+
+const heldCatalogBuildHead = `-- name: HeldCatalogBuildHead :one
+SELECT id, digest, base, events, created_at, hold FROM catalog_builds WHERE state = 'held' ORDER BY id DESC LIMIT 1
+`
+
+type HeldCatalogBuildHeadRow struct {
+	ID        int64
+	Digest    string
+	Base      string
+	Events    int32
+	CreatedAt time.Time
+	Hold      string
+}
+
+func (q *Queries) HeldCatalogBuildHead(ctx context.Context, db DBTX) (HeldCatalogBuildHeadRow, error) {
+	row := db.QueryRow(ctx, heldCatalogBuildHead)
+	var i HeldCatalogBuildHeadRow
+	err := row.Scan(
+		&i.ID,
+		&i.Digest,
+		&i.Base,
+		&i.Events,
+		&i.CreatedAt,
+		&i.Hold,
 	)
 	return i, err
 }
 
 const insertCatalogBuild = `-- name: InsertCatalogBuild :one
-INSERT INTO catalog_builds (digest, base, files, events, created_at) VALUES ($1, $2, $3, $4, $5)
+INSERT INTO catalog_builds (digest, base, files, events, created_at, state, hold, pending, summary, probation)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 RETURNING id
 `
 
@@ -91,6 +166,11 @@ type InsertCatalogBuildParams struct {
 	Files     []byte
 	Events    int32
 	CreatedAt time.Time
+	State     string
+	Hold      string
+	Pending   string
+	Summary   *string
+	Probation string
 }
 
 func (q *Queries) InsertCatalogBuild(ctx context.Context, db DBTX, arg InsertCatalogBuildParams) (int64, error) {
@@ -100,6 +180,11 @@ func (q *Queries) InsertCatalogBuild(ctx context.Context, db DBTX, arg InsertCat
 		arg.Files,
 		arg.Events,
 		arg.CreatedAt,
+		arg.State,
+		arg.Hold,
+		arg.Pending,
+		arg.Summary,
+		arg.Probation,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -135,7 +220,7 @@ func (q *Queries) InsertCatalogEvent(ctx context.Context, db DBTX, arg InsertCat
 }
 
 const latestCatalogBuildHead = `-- name: LatestCatalogBuildHead :one
-SELECT id, digest, base, events, created_at FROM catalog_builds ORDER BY id DESC LIMIT 1
+SELECT id, digest, base, events, created_at, probation FROM catalog_builds WHERE state = 'installed' ORDER BY id DESC LIMIT 1
 `
 
 type LatestCatalogBuildHeadRow struct {
@@ -144,9 +229,11 @@ type LatestCatalogBuildHeadRow struct {
 	Base      string
 	Events    int32
 	CreatedAt time.Time
+	Probation string
 }
 
-// The newest build without its files: replicas look at it every minute and fetch the files only when it is new.
+// The newest installed build without its files: replicas look at it every minute and fetch the files only when it
+// is new.
 func (q *Queries) LatestCatalogBuildHead(ctx context.Context, db DBTX) (LatestCatalogBuildHeadRow, error) {
 	row := db.QueryRow(ctx, latestCatalogBuildHead)
 	var i LatestCatalogBuildHeadRow
@@ -156,16 +243,46 @@ func (q *Queries) LatestCatalogBuildHead(ctx context.Context, db DBTX) (LatestCa
 		&i.Base,
 		&i.Events,
 		&i.CreatedAt,
+		&i.Probation,
 	)
 	return i, err
 }
 
 const pruneCatalogBuilds = `-- name: PruneCatalogBuilds :exec
-DELETE FROM catalog_builds WHERE id NOT IN (SELECT id FROM catalog_builds ORDER BY id DESC LIMIT 2)
+DELETE FROM catalog_builds
+WHERE (state = 'installed' AND id NOT IN (SELECT id FROM catalog_builds WHERE state = 'installed' ORDER BY id DESC LIMIT 2))
+   OR (state IN ('rejected', 'superseded') AND id NOT IN (SELECT id FROM catalog_builds WHERE state IN ('rejected', 'superseded') ORDER BY id DESC LIMIT 4))
 `
 
-// Keeps the newest builds only: the service reads the latest, the one before is kept for an operator to compare.
+// Keeps the newest builds only: the service reads the newest installed one, the one before is kept for an operator
+// to compare; a held build stays until it is decided; a few decided ones stay so that the same build is not held
+// again after a reject.
 func (q *Queries) PruneCatalogBuilds(ctx context.Context, db DBTX) error {
 	_, err := db.Exec(ctx, pruneCatalogBuilds)
+	return err
+}
+
+const setCatalogBuildState = `-- name: SetCatalogBuildState :exec
+UPDATE catalog_builds SET state = $1, decided_at = $2 WHERE id = $3
+`
+
+type SetCatalogBuildStateParams struct {
+	State     string
+	DecidedAt *time.Time
+	ID        int64
+}
+
+func (q *Queries) SetCatalogBuildState(ctx context.Context, db DBTX, arg SetCatalogBuildStateParams) error {
+	_, err := db.Exec(ctx, setCatalogBuildState, arg.State, arg.DecidedAt, arg.ID)
+	return err
+}
+
+const supersedeHeldCatalogBuilds = `-- name: SupersedeHeldCatalogBuilds :exec
+UPDATE catalog_builds SET state = 'superseded', decided_at = $1 WHERE state = 'held'
+`
+
+// A newer build replaces any held one: at most one build waits for an operator.
+func (q *Queries) SupersedeHeldCatalogBuilds(ctx context.Context, db DBTX, decidedAt *time.Time) error {
+	_, err := db.Exec(ctx, supersedeHeldCatalogBuilds, decidedAt)
 	return err
 }

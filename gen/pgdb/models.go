@@ -15,6 +15,12 @@ type CatalogBuild struct {
 	Files     []byte
 	Events    int32
 	CreatedAt time.Time
+	State     string
+	Hold      string
+	Pending   string
+	Summary   *string
+	Probation string
+	DecidedAt *time.Time
 }
 
 type CatalogEvent struct {

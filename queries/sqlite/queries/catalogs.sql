@@ -1,17 +1,37 @@
 -- name: InsertCatalogBuild :one
-INSERT INTO catalog_builds (digest, base, files, events, created_at) VALUES (?, ?, ?, ?, ?)
+INSERT INTO catalog_builds (digest, base, files, events, created_at, state, hold, pending, summary, probation)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id;
 
 -- name: PruneCatalogBuilds :exec
--- Keeps the newest builds only: the service reads the latest, the one before is kept for an operator to compare.
-DELETE FROM catalog_builds WHERE id NOT IN (SELECT id FROM catalog_builds ORDER BY id DESC LIMIT 2);
+-- Keeps the newest builds only: the service reads the newest installed one, the one before is kept for an operator
+-- to compare; a held build stays until it is decided; a few decided ones stay so that the same build is not held
+-- again after a reject.
+DELETE FROM catalog_builds
+WHERE (state = 'installed' AND id NOT IN (SELECT id FROM catalog_builds WHERE state = 'installed' ORDER BY id DESC LIMIT 2))
+   OR (state IN ('rejected', 'superseded') AND id NOT IN (SELECT id FROM catalog_builds WHERE state IN ('rejected', 'superseded') ORDER BY id DESC LIMIT 4));
+
+-- name: SupersedeHeldCatalogBuilds :exec
+-- A newer build replaces any held one: at most one build waits for an operator.
+UPDATE catalog_builds SET state = 'superseded', decided_at = ? WHERE state = 'held';
 
 -- name: LatestCatalogBuildHead :one
--- The newest build without its files: replicas look at it every minute and fetch the files only when it is new.
-SELECT id, digest, base, events, created_at FROM catalog_builds ORDER BY id DESC LIMIT 1;
+-- The newest installed build without its files: replicas look at it every minute and fetch the files only when it
+-- is new.
+SELECT id, digest, base, events, created_at, probation FROM catalog_builds WHERE state = 'installed' ORDER BY id DESC LIMIT 1;
+
+-- name: HeldCatalogBuildHead :one
+SELECT id, digest, base, events, created_at, hold FROM catalog_builds WHERE state = 'held' ORDER BY id DESC LIMIT 1;
+
+-- name: CatalogBuildByDigest :one
+-- The newest build of a digest, whatever its state, without its files.
+SELECT id, digest, base, events, created_at, state, hold, pending, summary FROM catalog_builds WHERE digest = ? ORDER BY id DESC LIMIT 1;
+
+-- name: SetCatalogBuildState :exec
+UPDATE catalog_builds SET state = ?, decided_at = ? WHERE id = ?;
 
 -- name: GetCatalogBuild :one
-SELECT id, digest, base, files, events, created_at FROM catalog_builds WHERE id = ?;
+SELECT id, digest, base, files, events, created_at, state, probation FROM catalog_builds WHERE id = ?;
 
 -- name: InsertCatalogEvent :one
 INSERT INTO catalog_events (build_id, event_type, provider_id, model_id, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,0 +1,36 @@
+package catalogbuild
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestValidIDRejectsMarkupAndEscapes: the converter's ID pattern takes the providers' real IDs and refuses
+// markup, whitespace, quotes, control characters and terminal escapes.
+func TestValidIDRejectsMarkupAndEscapes(t *testing.T) {
+	for _, id := range []string{"gpt-4o-2024-08-06", "accounts/fireworks/models/llama-v3p1-8b-instruct", "anthropic.claude-3-5-sonnet-20240620-v1:0",
+		"@cf/meta/llama-3-8b-instruct", "~moonshotai/kimi-latest", "google/gemma-4-31b-it:free", "gemini-1.5-pro@001", "openai"} {
+		if !ValidID(id) {
+			t.Errorf("%q refused", id)
+		}
+	}
+	for _, id := range []string{"", "<script>alert(1)</script>", "gpt-4o\x1b[31m", "gpt 4o", "gpt-4o\n", "-flag", `a"b`, "a'b", "a\\b",
+		"a\u202eb", "ａｂ", strings.Repeat("x", 201)} {
+		if ValidID(id) {
+			t.Errorf("%q accepted", id)
+		}
+	}
+}
+
+// TestNameNeverMakesAModelFree: an all-zero price is taken as free only where the entry cites a pricing page; a
+// name ending in ":free" or "-free" is no such source.
+func TestNameNeverMakesAModelFree(t *testing.T) {
+	for _, id := range []string{"evil/gpt-5:free", "gpt-5-free", "GPT-5:FREE"} {
+		if trustedZero(litellmEntry{Key: id, Fields: map[string]any{}}, id) {
+			t.Errorf("%s: the name made a $0 price a fact", id)
+		}
+	}
+	if !trustedZero(litellmEntry{Fields: map[string]any{"source": "https://example.com/pricing"}}, "m") {
+		t.Error("a $0 price citing the provider's pricing page is not taken")
+	}
+}
