@@ -164,3 +164,36 @@ func DumpTables(t testing.TB, u string) string {
 	}
 	return b.String()
 }
+
+// TerminateLockHolder ends, from the server's side (pg_terminate_backend), the PostgreSQL session holding the
+// advisory lock key (store.PollerLockKey, store.CatalogLockKey) in the schema of u, as a database restart or a
+// network cut would end it. It returns how many sessions it ended.
+func TerminateLockHolder(t testing.TB, u string, key int64) int {
+	t.Helper()
+	return lockHolders(t, u, key, "count(pg_terminate_backend(pid))")
+}
+
+// LockHolders counts the sessions holding the advisory lock key in the schema of u.
+func LockHolders(t testing.TB, u string, key int64) int {
+	t.Helper()
+	return lockHolders(t, u, key, "count(*)")
+}
+
+func lockHolders(t testing.TB, u string, key int64, what string) int {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatalf("connecting to look at the lock: %v", err)
+	}
+	defer conn.Close(ctx)
+	var n int
+	err = conn.QueryRow(ctx, `SELECT `+what+` FROM pg_locks
+		WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND ((classid::bigint << 32) | objid::bigint) = (`+store.SchemaLockKeySQL+`)`, key).Scan(&n)
+	if err != nil {
+		t.Fatalf("looking at the lock: %v", err)
+	}
+	return n
+}

@@ -283,27 +283,36 @@ func (p *Poller) record(ctx context.Context, prov seeds.Provider, res fetchResul
 // lock. Replicas without it only run AfterCycle, so their views follow the store. Retention runs after each
 // cycle.
 func (p *Poller) Run(ctx context.Context) error {
-	held, release := false, func() {}
-	defer func() { release() }()
+	var lease *store.Lease
+	defer func() {
+		if lease != nil {
+			lease.Release()
+		}
+	}()
 	t := time.NewTicker(p.cfg.Interval)
 	defer t.Stop()
 	for {
-		if !held {
+		if lease != nil && lost(lease) {
+			// The lock went with its connection: another replica may hold it now. Stop acting as the poller;
+			// the next tick tries again, and loads the state afresh if it gets the lock back.
+			p.log.Warn("the poller lock was lost with its database connection; stepping down")
+			lease.Release()
+			lease = nil
+		}
+		if lease == nil {
 			var err error
-			held, release, err = p.store.TryPollerLock(ctx)
+			lease, err = p.store.TryPollerLock(ctx)
 			if err != nil && !errors.Is(err, context.Canceled) {
 				p.log.Error("taking the poller lock", "error", err)
 			}
-			if held {
+			if lease != nil {
 				if err := p.Load(ctx); err != nil {
 					p.log.Error("loading poller state", "error", err)
 				}
-			} else if release == nil {
-				release = func() {}
 			}
 		}
-		if held {
-			p.RunCycle(ctx)
+		if lease != nil {
+			p.runHeld(ctx, lease)
 			if n, err := p.store.DeleteChecksBefore(ctx, p.cfg.Now().Add(-p.cfg.Retention)); err != nil && ctx.Err() == nil {
 				p.log.Error("deleting old checks", "error", err)
 			} else if n > 0 {
@@ -313,10 +322,40 @@ func (p *Poller) Run(ctx context.Context) error {
 		if p.cfg.AfterCycle != nil && ctx.Err() == nil {
 			p.cfg.AfterCycle(ctx)
 		}
+		var gone <-chan struct{}
+		if lease != nil {
+			gone = lease.Lost()
+		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+		case <-gone: // step down at once, not a whole interval later
 		}
+	}
+}
+
+// runHeld runs one cycle while lease holds, cancelling it when the lease is lost: a replica that took the lock
+// over must not see this one's writes land after its own.
+func (p *Poller) runHeld(ctx context.Context, lease *store.Lease) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-lease.Lost():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	p.RunCycle(ctx)
+}
+
+// lost reports whether lease's lock is gone.
+func lost(lease *store.Lease) bool {
+	select {
+	case <-lease.Lost():
+		return true
+	default:
+		return false
 	}
 }

@@ -160,21 +160,36 @@ func (r *Refresher) Run(ctx context.Context) {
 	if last, err := r.o.Store.LatestCatalogBuild(ctx); err == nil && last.Base == r.embedded.Digest() {
 		next = last.CreatedAt.Add(r.o.Interval)
 	}
-	held, release := false, func() {}
-	defer func() { release() }()
+	var lease *store.Lease
+	defer func() {
+		if lease != nil {
+			lease.Release()
+		}
+	}()
 	for {
-		if !held {
-			h, rel, err := r.o.Store.TryCatalogLock(ctx)
+		if lease != nil {
+			select {
+			case <-lease.Lost():
+				// The lock went with its connection: another replica may refresh now. Step down; try again later.
+				r.o.Logger.Warn("catalog refresh: the lock was lost with its database connection; stepping down")
+				lease.Release()
+				lease = nil
+			default:
+			}
+		}
+		if lease == nil {
+			l, err := r.o.Store.TryCatalogLock(ctx)
 			switch {
 			case err != nil && ctx.Err() == nil:
 				r.o.Logger.Warn("catalog refresh: taking the lock", "err", err)
-			case h:
-				held, release = true, rel
+			case l != nil:
+				lease = l
 			}
 		}
+		held := lease != nil
 		if held && !r.o.Now().Before(next) {
 			next = r.o.Now().Add(r.o.Interval)
-			if _, err := r.Once(ctx); err != nil && ctx.Err() == nil {
+			if _, err := r.onceHeld(ctx, lease); err != nil && ctx.Err() == nil {
 				// A daily refresh that failed on a passing network fault is tried again within the hour.
 				next = r.o.Now().Add(min(r.o.Interval, retryAfterFailure))
 				r.o.Logger.Error("catalog refresh failed; the catalogs in service stay", "err", err, "next_attempt_in", min(r.o.Interval, retryAfterFailure).String())
@@ -195,6 +210,21 @@ func (r *Refresher) Run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// onceHeld is Once, cancelled when lease is lost: a build must not be stored by a replica that no longer holds
+// the lock while the one that took it over stores its own.
+func (r *Refresher) onceHeld(ctx context.Context, lease *store.Lease) (Outcome, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-lease.Lost():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return r.Once(ctx)
 }
 
 // Outcome is what one refresh did.

@@ -13,7 +13,7 @@ import (
 type CatalogStore interface {
 	// TryCatalogLock makes this process the one that refreshes the catalogs among replicas, as TryPollerLock
 	// does for polling. SQLite serves one process: always held.
-	TryCatalogLock(ctx context.Context) (held bool, release func(), err error)
+	TryCatalogLock(ctx context.Context) (*Lease, error)
 	// SaveCatalogBuild stores a build with its events in one transaction: the events go to the change feed and
 	// to the webhook outbox together, and events older than CatalogEventRetention go. It returns the build's ID.
 	SaveCatalogBuild(ctx context.Context, b CatalogBuild, events []CatalogEvent) (int64, error)

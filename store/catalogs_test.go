@@ -132,11 +132,11 @@ func testCatalogBounds(t *testing.T, s store.Store) {
 	if _, err := s.LatestCatalogBuild(ctx); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a refused build left a row: %v", err)
 	}
-	held, release, err := s.TryCatalogLock(ctx)
-	if err != nil || !held {
-		t.Fatalf("catalog lock: %v %v", held, err)
+	lease, err := s.TryCatalogLock(ctx)
+	if err != nil || lease == nil {
+		t.Fatalf("catalog lock: %v %v", lease, err)
 	}
-	release()
+	lease.Release()
 }
 
 // testHeldCatalogBuilds: a held build is stored but is no build to load, and announces nothing; approving it makes

@@ -95,14 +95,14 @@ func (e edge) DailyCheckCounts(ctx context.Context, since time.Time) ([]DayCount
 	return v, atEdge(err)
 }
 
-func (e edge) TryPollerLock(ctx context.Context) (held bool, release func(), err error) {
-	held, release, err = e.s.TryPollerLock(ctx)
-	return held, release, atEdge(err)
+func (e edge) TryPollerLock(ctx context.Context) (*Lease, error) {
+	l, err := e.s.TryPollerLock(ctx)
+	return l, atEdge(err)
 }
 
-func (e edge) TryCatalogLock(ctx context.Context) (held bool, release func(), err error) {
-	held, release, err = e.s.TryCatalogLock(ctx)
-	return held, release, atEdge(err)
+func (e edge) TryCatalogLock(ctx context.Context) (*Lease, error) {
+	l, err := e.s.TryCatalogLock(ctx)
+	return l, atEdge(err)
 }
 
 func (e edge) SaveCatalogBuild(ctx context.Context, b CatalogBuild, events []CatalogEvent) (int64, error) {

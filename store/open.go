@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // DefaultDatabaseURL is used when DATABASE_URL is empty: a SQLite file in the working folder.
@@ -14,7 +15,14 @@ const DefaultDatabaseURL = "sqlite://switchboard.db"
 type Options struct {
 	// Migrate applies the embedded migrations before the store is returned.
 	Migrate bool
+	// LockCheck is how often a PostgreSQL lock holder checks the connection its lock lives on (Lease.Lost);
+	// DefaultLockCheck when zero.
+	LockCheck time.Duration
 }
+
+// DefaultLockCheck is how often a held lock's connection is checked: a leader whose lock went with its
+// connection stops within about this long, well inside one poll interval, before another replica takes over.
+const DefaultLockCheck = 5 * time.Second
 
 // Open connects to the database named by rawURL: "postgres://..." or "postgresql://..." for PostgreSQL,
 // "sqlite:///abs/path.db", "sqlite://relative.db" or a bare file path for SQLite, "" for DefaultDatabaseURL.

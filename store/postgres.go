@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,8 +18,9 @@ import (
 )
 
 type postgresStore struct {
-	pool *pgxpool.Pool
-	q    *pgdb.Queries
+	pool      *pgxpool.Pool
+	q         *pgdb.Queries
+	lockCheck time.Duration
 }
 
 var _ Store = (*postgresStore)(nil)
@@ -56,7 +58,7 @@ func openPostgres(ctx context.Context, rawURL string, opts Options) (Store, erro
 			return nil, err
 		}
 	}
-	return &postgresStore{pool: pool, q: pgdb.New()}, nil
+	return &postgresStore{pool: pool, q: pgdb.New(), lockCheck: cmp.Or(opts.LockCheck, DefaultLockCheck)}, nil
 }
 
 func (s *postgresStore) Engine() string                 { return "postgres" }

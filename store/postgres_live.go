@@ -119,41 +119,81 @@ func (s *postgresStore) DailyCheckCounts(ctx context.Context, since time.Time) (
 	return convertRows(rows, func(r pgdb.DailyCheckCountsRow) DayCount { return dayRow(r).count() }), nil
 }
 
-// pollerLockKey is the advisory-lock key of the poller ("Switch" in ASCII).
-const pollerLockKey = 0x537769746368
+// PollerLockKey is the advisory-lock key of the poller ("Switch" in ASCII) in the schema public; in another
+// schema it is combined with the schema's name (SchemaLockKeySQL). Operators find the holder in pg_locks.
+const PollerLockKey = 0x537769746368
 
-func (s *postgresStore) TryPollerLock(ctx context.Context) (bool, func(), error) {
-	return s.tryAdvisoryLock(ctx, pollerLockKey, "poller")
+func (s *postgresStore) TryPollerLock(ctx context.Context) (*Lease, error) {
+	return s.tryAdvisoryLock(ctx, PollerLockKey, "poller")
 }
 
-// catalogLockKey is the advisory-lock key of the catalog refresh ("Catalg" in ASCII).
-const catalogLockKey = 0x436174616c67
+// CatalogLockKey is the advisory-lock key of the catalog refresh ("Catalg" in ASCII), as PollerLockKey.
+const CatalogLockKey = 0x436174616c67
 
-func (s *postgresStore) TryCatalogLock(ctx context.Context) (bool, func(), error) {
-	return s.tryAdvisoryLock(ctx, catalogLockKey, "catalog refresh")
+func (s *postgresStore) TryCatalogLock(ctx context.Context) (*Lease, error) {
+	return s.tryAdvisoryLock(ctx, CatalogLockKey, "catalog refresh")
 }
+
+// SchemaLockKeySQL is the advisory-lock key of $1 for the schema the store works in. Advisory locks are
+// database-wide: without the schema in the key, services (or test runs) sharing a database in separate schemas
+// would take each other's poller and refresh locks. The default schema keeps the key as it was, so replicas of
+// an older version and this one still exclude each other during a rolling upgrade.
+const SchemaLockKeySQL = "CASE WHEN current_schema() = 'public' THEN $1::bigint ELSE $1::bigint # (hashtext(current_schema())::bigint << 16) END"
 
 // tryAdvisoryLock takes a session advisory lock without waiting: the lock lives on one connection, kept out of
-// the pool until release, and goes with the connection if the process dies.
-func (s *postgresStore) tryAdvisoryLock(ctx context.Context, key int64, what string) (bool, func(), error) {
+// the pool until release, and goes with the connection if the process dies. While it is held, a watchdog checks
+// that connection every lockCheck and closes the lease's Lost when it no longer answers.
+func (s *postgresStore) tryAdvisoryLock(ctx context.Context, key int64, what string) (*Lease, error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return false, nil, fmt.Errorf("taking the %s lock: %w", what, err)
+		return nil, fmt.Errorf("taking the %s lock: %w", what, err)
 	}
 	var held bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", key).Scan(&held); err != nil {
+	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+SchemaLockKeySQL+")", key).Scan(&held); err != nil {
 		conn.Release()
-		return false, nil, fmt.Errorf("taking the %s lock: %w", what, err)
+		return nil, fmt.Errorf("taking the %s lock: %w", what, err)
 	}
 	if !held {
 		conn.Release()
-		return false, func() {}, nil
+		return nil, nil
 	}
-	return true, func() {
+	lost := make(chan struct{})
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(s.lockCheck)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), min(s.lockCheck, 5*time.Second))
+			_, err := conn.Exec(ctx, "SELECT 1")
+			cancel()
+			if err != nil {
+				close(lost)
+				return
+			}
+		}
+	}()
+	return &Lease{lost: lost, release: func() {
+		close(stop)
+		<-done // the watchdog no longer uses the connection
+		select {
+		case <-lost:
+			// The connection is gone, and the lock with it: it must not go back to the pool.
+			_ = conn.Conn().Close(context.Background())
+			conn.Release()
+			return
+		default:
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		// A failed unlock is no loss: the session's locks go with the connection, which is released next.
-		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock($1)", key)
+		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock("+SchemaLockKeySQL+")", key)
 		conn.Release()
-	}, nil
+	}}, nil
 }

@@ -53,9 +53,7 @@ func (t liteCatalogTx) deleteCatalogEventsBefore(ctx context.Context, before tim
 	return err
 }
 
-func (s *sqliteStore) TryCatalogLock(context.Context) (bool, func(), error) {
-	return true, func() {}, nil
-}
+func (s *sqliteStore) TryCatalogLock(context.Context) (*Lease, error) { return heldForever(), nil }
 
 func (s *sqliteStore) SaveCatalogBuild(ctx context.Context, b CatalogBuild, events []CatalogEvent) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)

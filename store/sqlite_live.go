@@ -118,6 +118,4 @@ func (s *sqliteStore) DailyCheckCounts(ctx context.Context, since time.Time) ([]
 	return convertRows(rows, func(r litedb.DailyCheckCountsRow) DayCount { return dayRow(r).count() }), nil
 }
 
-func (s *sqliteStore) TryPollerLock(context.Context) (bool, func(), error) {
-	return true, func() {}, nil
-}
+func (s *sqliteStore) TryPollerLock(context.Context) (*Lease, error) { return heldForever(), nil }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -131,9 +132,9 @@ type Store interface {
 	// DailyCheckCounts returns per-provider, per-UTC-day check counts since a time.
 	DailyCheckCounts(ctx context.Context, since time.Time) ([]DayCount, error)
 
-	// TryPollerLock makes this process the one poller among replicas. It reports whether the lock is held;
-	// release gives it up (it also ends with the process). SQLite serves one process: always held.
-	TryPollerLock(ctx context.Context) (held bool, release func(), err error)
+	// TryPollerLock makes this process the one poller among replicas: a Lease when it holds the lock, nil when
+	// another replica does. The lock also ends with the process. SQLite serves one process: always held.
+	TryPollerLock(ctx context.Context) (*Lease, error)
 
 	// CreateTrustRecord stores an attestation or handoff.
 	CreateTrustRecord(ctx context.Context, r TrustRecord) error
@@ -154,3 +155,22 @@ func (e *inputError) Error() string { return e.msg }
 func errorf(format string, args ...any) error {
 	return &inputError{"store: " + fmt.Sprintf(format, args...)}
 }
+
+// A Lease is a lock this process holds among replicas (TryPollerLock, TryCatalogLock). The holder watches Lost:
+// a lock lives on a database connection, and when that connection dies (a restart of the database, a network
+// cut, pg_terminate_backend) the lock is gone and another replica may take it, so the holder must stop acting
+// as the one.
+type Lease struct {
+	lost    <-chan struct{}
+	release func()
+	once    sync.Once
+}
+
+// heldForever is the lease of a store that serves one process (SQLite): never lost.
+func heldForever() *Lease { return &Lease{release: func() {}} }
+
+// Lost is closed when the lock is gone without Release. It is nil (never ready) for a lease that cannot be lost.
+func (l *Lease) Lost() <-chan struct{} { return l.lost }
+
+// Release gives the lock up; it is safe to call more than once.
+func (l *Lease) Release() { l.once.Do(l.release) }
