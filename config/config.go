@@ -150,7 +150,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
 		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
-		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
+		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "", "npm registry the catalog refresh takes the npm catalog sources from (https://registry.npmjs.org; read as data, only releases the embedded manifest accepts); empty or off: the embedded release stays", text, forServe, &raw.catalogNPM},
 		{"SWITCHBOARD_X402_PAY_TO", "x402-pay-to", "", "address paid for the premium endpoint (without it the route answers 503)", text, forServe, &raw.x402.PayTo},
 		{"SWITCHBOARD_X402_NETWORK", "x402-network", "base", "x402 network of the payments: base or base-sepolia (or eip155:8453, eip155:84532)", text, forServe, &raw.x402.Network},
 		{"SWITCHBOARD_X402_ASSET", "x402-asset", "", "token contract of the payments (default: USDC of the network)", text, forServe, &raw.x402.Asset},
@@ -241,7 +241,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		}
 	}
 	st.CatalogNPMRegistry = strings.TrimRight(raw.catalogNPM, "/")
-	if st.CatalogNPMRegistry == "off" {
+	if st.CatalogNPMRegistry == "off" || st.CatalogNPMRegistry == "" {
 		st.CatalogNPMRegistry = ""
 	} else if err := checkHTTPURL(st.CatalogNPMRegistry); err != nil {
 		return Settings{}, fmt.Errorf("%s: %w", source("catalog-npm-registry"), err)

@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -36,16 +35,19 @@ type Options struct {
 	// SourcesBaseURL replaces the scheme and host of every upstream URL (SWITCHBOARD_CATALOG_SOURCES_URL), so
 	// that tests and mirrors serve the sources.
 	SourcesBaseURL string
-	// NPMRegistry is the registry of the npm snapshots (SWITCHBOARD_CATALOG_NPM_REGISTRY); "" skips them. Their
-	// extraction needs node on PATH.
+	// NPMRegistry is the registry of the npm snapshots (SWITCHBOARD_CATALOG_NPM_REGISTRY); "" (the default)
+	// skips them. A release is read as data, never run, and only one the embedded manifest accepts is taken.
 	NPMRegistry string
 	Store       store.Store
 	Logger      *slog.Logger
 	Now         func() time.Time
-	// Client makes the downloads; each is bounded by FetchTimeout whatever the client.
+	// Client makes the downloads (catalogbuild.NewFetchClient when nil); each is bounded by FetchTimeout and
+	// MaxFetchBytes whatever the client.
 	Client *http.Client
-	// FetchTimeout bounds the downloads and the build of one refresh (default 5 minutes).
+	// FetchTimeout bounds the downloads and the build of one refresh (default 5 minutes): the build stops with it.
 	FetchTimeout time.Duration
+	// MaxFetchBytes bounds each download (catalogbuild.DefaultMaxFetchBytes when 0).
+	MaxFetchBytes int64
 	// OnInstall is called after a new set is in service (the server wakes the webhook worker with it).
 	OnInstall func(*seeds.Set)
 }
@@ -82,7 +84,7 @@ func New(o Options) (*Refresher, error) {
 		o.Now = time.Now
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 2 * time.Minute}
+		o.Client = catalogbuild.NewFetchClient()
 	}
 	if o.FetchTimeout <= 0 {
 		o.FetchTimeout = 5 * time.Minute
@@ -226,14 +228,22 @@ func (r *Refresher) once(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	fo := catalogbuild.FetchOptions{Dir: data, BaseURL: r.o.SourcesBaseURL, Registry: r.o.NPMRegistry, Client: r.o.Client, Now: r.o.Now, Log: io.Discard}
+	cur, err := seeds.Current()
+	if err != nil {
+		return Outcome{}, err
+	}
+	// The data in service is the floor: a source older than it is refused, never rolled back to.
+	inService, err := catalogbuild.DatesInService(cur.Files())
+	if err != nil {
+		return Outcome{}, err
+	}
+	fo := catalogbuild.FetchOptions{Dir: data, BaseURL: r.o.SourcesBaseURL, Registry: r.o.NPMRegistry, Client: r.o.Client,
+		MaxBytes: r.o.MaxFetchBytes, InService: inService, Now: r.o.Now, Log: io.Discard}
 	if _, err := catalogbuild.Fetch(ctx, fo); err != nil {
 		return Outcome{}, fmt.Errorf("fetching the upstream sources: %w", err)
 	}
 	if r.o.NPMRegistry != "" {
-		if _, err := exec.LookPath("node"); err != nil {
-			r.o.Logger.Warn("catalog refresh: node is not on PATH, so the npm snapshots keep their embedded release")
-		} else if _, err := catalogbuild.FetchNPM(ctx, fo); err != nil {
+		if _, err := catalogbuild.FetchNPM(ctx, fo); err != nil {
 			return Outcome{}, fmt.Errorf("fetching the npm sources: %w", err)
 		}
 	}
@@ -247,17 +257,13 @@ func (r *Refresher) once(ctx context.Context) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	res, err := pipeline.Run(data, out)
+	res, err := pipeline.Run(ctx, data, out)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("building the catalogs: %w", err)
 	}
 	set, err := seeds.NewSet(res.Files, "refresh")
 	if err != nil {
 		return Outcome{}, fmt.Errorf("checking the built catalogs: %w", err)
-	}
-	cur, err := seeds.Current()
-	if err != nil {
-		return Outcome{}, err
 	}
 	if set.Digest() == cur.Digest() {
 		return Outcome{Digest: set.Digest()}, nil
