@@ -63,9 +63,15 @@ func readBundledLiteral(src []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The literal must end there: `const E = [...] + f()` or `[...].map(f)` would make it an expression.
+	// The literal must end the declaration: `const E = [...] + f()` or `[...].map(f)` would make the value an
+	// expression (run or not, the data would not be the literal). It ends at , or ; or the end of the file, or
+	// at a line break followed by a new statement (a word: export, function, const...).
+	end := r.pos
 	r.skipSpace()
-	if r.pos < len(r.src) && !strings.ContainsRune(",;\n", rune(r.src[r.pos])) {
+	switch {
+	case r.pos == len(r.src) || r.src[r.pos] == ',' || r.src[r.pos] == ';':
+	case strings.ContainsAny(r.src[end:r.pos], "\n\r") && r.continuesIdentifier() && !r.operatorWord():
+	default:
 		return nil, r.errorf("the literal is followed by %q, not the end of the declaration", r.src[r.pos])
 	}
 	return v, nil
@@ -358,6 +364,14 @@ func (r *jsLiteralReader) number() (float64, error) {
 		return 0, r.errorf("number %s: %v", r.src[start:r.pos], err)
 	}
 	return f, nil
+}
+
+// operatorWord reports whether the next word is an operator that would continue an expression on a new line.
+func (r *jsLiteralReader) operatorWord() bool {
+	start := r.pos
+	w := r.identifier()
+	r.pos = start
+	return w == "in" || w == "instanceof"
 }
 
 func (r *jsLiteralReader) continuesIdentifier() bool {
