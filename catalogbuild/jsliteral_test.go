@@ -11,13 +11,13 @@ import (
 func TestReadBundledLiteral(t *testing.T) {
 	t.Parallel()
 	for src, want := range map[string]string{
-		`const E = [1, -2.5, .5, 1e6, 128e3, 1e21, 1e-7, 0.000001, 0x1F, 0.18000000000000002, -0]`: `[1,-2.5,0.5,1000000,128000,1e+21,1e-7,0.000001,31,0.18000000000000002,0]`,
-		`const E = [!0, !1, true, false, null]`:                                                        `[true,false,true,false,null]`,
+		`const E = [1, -2.5, .5, 1e6, 128e3, 1e21, 1e-7, 0.000001, 0x1F, 0.18000000000000002, -0]`:          `[1,-2.5,0.5,1000000,128000,1e+21,1e-7,0.000001,31,0.18000000000000002,0]`,
+		`const E = [!0, !1, true, false, null]`:                                                             `[true,false,true,false,null]`,
 		"const E = ['a\\'b', \"c\\\"d\", `e\nf`, `g\\u{1F600}`, '\\x41\\u00e9<&>', 'tab\\there', 'a\\\nb']": `["a'b","c\"d","e\nf","g😀","Aé<&>","tab\there","ab"]`,
-		`const E = {b: 1, "a": 2, 10: 3, 2: 4, 'x-y': 5, b: 6}`:                                       `{"2":4,"10":3,"b":6,"a":2,"x-y":5}`,
-		"const E = [/* comment */ {id: 'a', models: [],}, // trailing\n]\nexport {E}":                 `[{"id":"a","models":[]}]`,
-		"const E = ['\\uD83D\\uDE00']; f()":                                                           `["😀"]`,
-		`var data = {default: 1, new: 2}`:                                                             `{"default":1,"new":2}`,
+		`const E = {b: 1, "a": 2, 10: 3, 2: 4, 'x-y': 5, b: 6}`:                                             `{"2":4,"10":3,"b":6,"a":2,"x-y":5}`,
+		"const E = [/* comment */ {id: 'a', models: [],}, // trailing\n]\nexport {E}":                       `[{"id":"a","models":[]}]`,
+		"const E = ['\\uD83D\\uDE00']; f()":                                                                 `["😀"]`,
+		`var data = {default: 1, new: 2}`:                                                                   `{"default":1,"new":2}`,
 	} {
 		v, err := readBundledLiteral([]byte(src))
 		if err != nil {
