@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -110,7 +111,9 @@ func registryReleases(ctx context.Context, o FetchOptions, registry, pkg string)
 	}
 	out := map[string]npmRelease{}
 	for v, d := range doc.Versions {
-		out[v] = npmRelease{Version: v, Tarball: d.Dist.Tarball, Integrity: d.Dist.Integrity, Published: doc.Time[v]}
+		// The tarball's address is npm's canonical one, not the document's word: a document naming another host
+		// would send the download there, and the address is written into the snapshot.
+		out[v] = npmRelease{Version: v, Tarball: canonicalTarball(pkg, v), Integrity: d.Dist.Integrity, Published: doc.Time[v]}
 	}
 	return out, doc.DistTags["latest"], nil
 }
@@ -132,9 +135,6 @@ func chooseRelease(pkg string, st npmManifestState, releases map[string]npmRelea
 			continue
 		case rel.Integrity != pin.Integrity:
 			why = append(why, pin.Version+": the registry's integrity differs from the manifest's")
-			continue
-		case rel.Tarball == "":
-			why = append(why, pin.Version+": no tarball")
 			continue
 		}
 		pub, err := time.Parse(time.RFC3339, rel.Published)
@@ -164,6 +164,12 @@ func chooseRelease(pkg string, st npmManifestState, releases map[string]npmRelea
 		}
 	}
 	return best, nil
+}
+
+// canonicalTarball is the address registry.npmjs.org gives a release's tarball:
+// https://registry.npmjs.org/@scope/name/-/name-1.2.3.tgz.
+func canonicalTarball(pkg, version string) string {
+	return DefaultNPMRegistry + "/" + pkg + "/-/" + path.Base(pkg) + "-" + version + ".tgz"
 }
 
 // compareVersions compares two npm versions (major.minor.patch, a pre-release after -) the way semver orders
@@ -299,11 +305,9 @@ func FetchNPM(ctx context.Context, o FetchOptions) ([]FetchResult, error) {
 			fmt.Fprintf(o.Log, "%s: %s %s is published but not in accepted_releases of %s%s; review it and add it to take it\n",
 				s.File, s.Package, rel.NewerUnaccepted, s.File, ManifestSuffix)
 		}
-		tarURL := rel.Tarball
-		if o.Registry != "" { // a mirror or a test serves the tarballs too
-			if tarURL, err = rebase(rel.Tarball, registry); err != nil {
-				return nil, err
-			}
+		tarURL, err := rebase(rel.Tarball, registry) // from the registry asked, a mirror or a test's too
+		if err != nil {
+			return nil, err
 		}
 		tgz, err := o.download(ctx, tarURL, o.MaxBytes)
 		if err != nil {
