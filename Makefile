@@ -42,7 +42,7 @@ check-catalogs: catalogs
 
 ## catalogs-fetch: download fresh upstream snapshots into sources/upstream (CATALOG_SOURCES_BASE_URL overrides the
 ## hosts, so tests serve them locally) and the newest releases of the npm snapshots from the registry
-## (CATALOG_NPM_REGISTRY; checked against the registry's sha512, extracted with node), verify them, rewrite their
+## (CATALOG_NPM_REGISTRY; only releases the manifest accepts, read as data, never run), verify them, rewrite their
 ## manifests and print what changed; without the internet the npm part still runs
 catalogs-fetch:
 	$(GO) run ./cmd/catalogbuild fetch

@@ -53,6 +53,7 @@ package catalogbuild
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -75,6 +76,19 @@ type Input struct {
 	// FreeTierJSON is seeds/catalogs/free_tier.json: the models it lists as included in a provider's free tier
 	// get free_tier=true in pricing. May be nil.
 	FreeTierJSON []byte
+	// Context stops a conversion between its steps (the run-time refresh's timeout and shutdown); nil never does.
+	Context context.Context
+}
+
+// stopped is the error of a conversion whose context ended, checked between steps.
+func (in Input) stopped() error {
+	if in.Context == nil {
+		return nil
+	}
+	if err := in.Context.Err(); err != nil {
+		return fmt.Errorf("catalog build stopped: %w", err)
+	}
+	return nil
 }
 
 // Files are the names of the generated catalogs, in seeds/catalogs.
@@ -146,6 +160,9 @@ func matched(in Input) (*converter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := in.stopped(); err != nil {
+		return nil, err
+	}
 	c := &converter{in: in, snap: snap, official: official, usedPages: map[string]Source{},
 		stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
 	if err := c.load(); err != nil {
@@ -156,8 +173,11 @@ func matched(in Input) (*converter, error) {
 	c.asOf = maxDate(c.snap.LiteLLM.Date, c.snap.ModelsDev.Date, c.snap.GenAI.Date, newestChecked(official))
 	c.collectDeprecated()
 	c.readLiteLLM()
+	if err := in.stopped(); err != nil {
+		return nil, err
+	}
 	c.readModelsDev()
-	return c, nil
+	return c, in.stopped()
 }
 
 // Convert reads the reference data and builds the three catalogs. The output depends only on the input files:
@@ -171,10 +191,18 @@ func Convert(in Input) (*Result, error) {
 		return nil, err
 	}
 	c.readLLMStatsKnowledge()
-
+	if err := in.stopped(); err != nil {
+		return nil, err
+	}
 	models, modelsCat := c.buildModels()
+	if err := in.stopped(); err != nil {
+		return nil, err
+	}
 	pricingCat, err := c.buildPricing()
 	if err != nil {
+		return nil, err
+	}
+	if err := in.stopped(); err != nil {
 		return nil, err
 	}
 	benchCat, err := c.buildBenchmarks(models)
@@ -186,6 +214,9 @@ func Convert(in Input) (*Result, error) {
 	for name, cat := range map[string]interface {
 		ordered() (Catalog[json.RawMessage], error)
 	}{"pricing.json": pricingCat, "models.json": modelsCat, "benchmarks.json": benchCat} {
+		if err := in.stopped(); err != nil {
+			return nil, err
+		}
 		v, err := cat.ordered()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

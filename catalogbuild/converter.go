@@ -37,6 +37,13 @@ type gEntry struct {
 	pid    string
 	m      gpModel
 	equals []string
+	rule   any // m.Match decoded once: gpLookup evaluates it for many names
+}
+
+// gpHit is a memoized answer of gpLookup.
+type gpHit struct {
+	m  gpModel
+	ok bool
 }
 
 type converter struct {
@@ -56,6 +63,8 @@ type converter struct {
 	lm         map[key]*lModel
 	mm         map[key]*mModel
 	gByProv    map[string][]gEntry
+	gEquals    map[string]map[string]int // provider -> exact name -> index in gByProv of the first model naming it
+	gMemo      map[key]gpHit
 	knowledge  map[key]string // from llm-stats
 	modelKeys  map[key]bool
 
@@ -461,13 +470,28 @@ func (c *converter) readModelsDev() {
 
 func (c *converter) readGenAI() error {
 	c.gByProv = map[string][]gEntry{}
+	c.gEquals = map[string]map[string]int{}
+	c.gMemo = map[key]gpHit{}
 	for _, p := range c.gp.Providers {
 		pid, ok := genaiPricesProviders[p.ID]
 		if !ok {
 			continue
 		}
+		if c.gEquals[pid] == nil {
+			c.gEquals[pid] = map[string]int{}
+		}
 		for _, m := range p.Models {
-			c.gByProv[pid] = append(c.gByProv[pid], gEntry{pid: pid, m: m, equals: gpEquals(m.Match)})
+			var rule any
+			if err := json.Unmarshal(m.Match, &rule); err != nil {
+				rule = nil // a rule that does not decode matches nothing
+			}
+			g := gEntry{pid: pid, m: m, equals: gpEquals(m.Match), rule: rule}
+			for _, n := range g.equals {
+				if _, seen := c.gEquals[pid][n]; !seen {
+					c.gEquals[pid][n] = len(c.gByProv[pid])
+				}
+			}
+			c.gByProv[pid] = append(c.gByProv[pid], g)
 		}
 	}
 	return nil
@@ -475,36 +499,36 @@ func (c *converter) readGenAI() error {
 
 // gpLookup finds the genai-prices model for (provider, model ID): an exact "equals" name first; otherwise the
 // single model whose match rule accepts the name (none when several do).
+//
+// Each answer is kept: the converter asks for one key several times, and an exact name is found in a map, so that
+// a source of many entries costs one pass over the provider's rules per key, not a decode of each rule.
 func (c *converter) gpLookup(k key) (gpModel, bool) {
+	if h, ok := c.gMemo[k]; ok {
+		return h.m, h.ok
+	}
+	h := c.gpFind(k)
+	c.gMemo[k] = h
+	return h.m, h.ok
+}
+
+func (c *converter) gpFind(k key) gpHit {
 	list := c.gByProv[k.provider]
+	if i, ok := c.gEquals[k.provider][k.model]; ok {
+		return gpHit{list[i].m, true}
+	}
+	var found gpHit
 	for _, g := range list {
-		for _, n := range g.equals {
-			if n == k.model {
-				return g.m, true
+		if gpEval(g.rule, k.model) {
+			if found.ok {
+				return gpHit{} // several rules accept the name: none is taken
 			}
+			found = gpHit{g.m, true}
 		}
 	}
-	var found []gpModel
-	for _, g := range list {
-		if gpMatch(g.m.Match, k.model) {
-			found = append(found, g.m)
-		}
-	}
-	if len(found) == 1 {
-		return found[0], true
-	}
-	return gpModel{}, false
+	return found
 }
 
-// gpMatch evaluates a genai-prices match rule.
-func gpMatch(raw json.RawMessage, name string) bool {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return false
-	}
-	return gpEval(v, name)
-}
-
+// gpEval evaluates a decoded genai-prices match rule.
 func gpEval(v any, name string) bool {
 	m, ok := v.(map[string]any)
 	if !ok {

@@ -100,6 +100,14 @@ func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
 		}
 		used[env.Sources[i].ID] = true
 	}
+	// Looked up once per file, not per record: a catalog of many records costs one pass over its sources each.
+	licensed := map[string]bool{}
+	for _, s := range env.Sources {
+		if s.License != nil {
+			licensed[s.ID] = true
+		}
+	}
+	byProvider := map[string][]string{}
 	for i, raw := range env.Records {
 		var rec map[string]any
 		if err := json.Unmarshal(raw, &rec); err != nil {
@@ -108,10 +116,10 @@ func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
 		if _, ok := rec["sources"]; ok {
 			continue
 		}
-		ids := citedSources(rec, env.Sources, providers)
+		ids := citedSources(rec, env.Sources, providers, byProvider)
 		conf := ConfidenceVerified
-		for _, s := range env.Sources {
-			if slices.Contains(ids, s.ID) && s.License != nil {
+		for _, id := range ids {
+			if licensed[id] {
 				conf = ConfidenceSingle
 			}
 		}
@@ -133,8 +141,9 @@ func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
 	return env.encode()
 }
 
-// citedSources picks a record's sources (see WithProvenance), sorted.
-func citedSources(rec map[string]any, sources []Source, providers ProviderNames) []string {
+// citedSources picks a record's sources (see WithProvenance), sorted. byProvider keeps the official pages found
+// to name each provider, for the next records of the same provider.
+func citedSources(rec map[string]any, sources []Source, providers ProviderNames, byProvider map[string][]string) []string {
 	var text []string
 	var walk func(any)
 	walk = func(v any) {
@@ -161,11 +170,16 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames)
 	}
 	if len(ids) == 0 {
 		if pid, _ := rec["provider_id"].(string); pid != "" {
-			for _, s := range sources {
-				if s.License == nil && namesProvider(s, pid, providers[pid]) {
-					ids = append(ids, s.ID)
+			named, ok := byProvider[pid]
+			if !ok {
+				for _, s := range sources {
+					if s.License == nil && namesProvider(s, pid, providers[pid]) {
+						named = append(named, s.ID)
+					}
 				}
+				byProvider[pid] = named
 			}
+			ids = append(ids, named...)
 		}
 	}
 	if len(ids) == 0 {

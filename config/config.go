@@ -179,7 +179,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_WEBHOOK_LEASE", "webhook-lease", "0s", "how long a claimed webhook delivery is kept from other workers; one claimed by a replica that died is sent again after it (0: the delivery timeout plus a minute)", duration, forServe, &raw.lease},
 		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
-		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
+		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "", "npm registry the catalog refresh takes the npm catalog sources from (https://registry.npmjs.org; read as data, only releases the embedded manifest accepts); empty or off: the embedded release stays", text, forServe, &raw.catalogNPM},
 		{"SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK", "outbound-allow-loopback", "false", "let the poller, the catalog refresh and the x402 facilitator client reach 127.0.0.1 (the simulator, local stand-ins and tests only)", boolean, forServe, &raw.outLoopback},
 		{"SWITCHBOARD_OUTBOUND_ALLOW_CIDRS", "outbound-allow-cidrs", "", "comma-separated internal ranges (CIDR) outbound calls may reach anyway, such as a mirror on your network; private, link-local and metadata addresses are refused otherwise", text, forServe, &raw.outCIDRs},
 		{"SWITCHBOARD_OUTBOUND_PROXY", "outbound-proxy", "", "HTTP proxy for outbound calls (http://host:port); empty: none, and HTTP(S)_PROXY are not read", text, forServe, &raw.outProxy},
@@ -283,7 +283,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		}
 	}
 	st.CatalogNPMRegistry = strings.TrimRight(raw.catalogNPM, "/")
-	if st.CatalogNPMRegistry == "off" {
+	if st.CatalogNPMRegistry == "off" || st.CatalogNPMRegistry == "" {
 		st.CatalogNPMRegistry = ""
 	} else if err := checkHTTPURL(st.CatalogNPMRegistry); err != nil {
 		return Settings{}, fmt.Errorf("%s: %w", source("catalog-npm-registry"), err)

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"time"
@@ -38,20 +37,22 @@ type Options struct {
 	// SourcesBaseURL replaces the scheme and host of every upstream URL (SWITCHBOARD_CATALOG_SOURCES_URL), so
 	// that tests and mirrors serve the sources.
 	SourcesBaseURL string
-	// NPMRegistry is the registry of the npm snapshots (SWITCHBOARD_CATALOG_NPM_REGISTRY); "" skips them. Their
-	// extraction needs node on PATH.
+	// NPMRegistry is the registry of the npm snapshots (SWITCHBOARD_CATALOG_NPM_REGISTRY); "" (the default)
+	// skips them. A release is read as data, never run, and only one the embedded manifest accepts is taken.
 	NPMRegistry string
 	Store       store.Store
 	Logger      *slog.Logger
 	Now         func() time.Time
-	// Client makes the downloads; each is bounded by FetchTimeout whatever the client. By default the guarded
-	// client of package netguard, configured by Outbound.
+	// Client makes the downloads; each is bounded by FetchTimeout and MaxFetchBytes whatever the client. By
+	// default the guarded client of package netguard, configured by Outbound.
 	Client *http.Client
 	// Outbound guards the default client: loopback, private and metadata addresses refused unless allowed
 	// (SWITCHBOARD_OUTBOUND_*), redirects only to https on the same or a listed host.
 	Outbound netguard.Options
-	// FetchTimeout bounds the downloads and the build of one refresh (default 5 minutes).
+	// FetchTimeout bounds the downloads and the build of one refresh (default 5 minutes): the build stops with it.
 	FetchTimeout time.Duration
+	// MaxFetchBytes bounds each download (catalogbuild.DefaultMaxFetchBytes when 0).
+	MaxFetchBytes int64
 	// OnInstall is called after a new set is in service (the server wakes the webhook worker with it).
 	OnInstall func(*seeds.Set)
 }
@@ -314,14 +315,22 @@ func (r *Refresher) once(ctx context.Context) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	fo := catalogbuild.FetchOptions{Dir: data, BaseURL: r.o.SourcesBaseURL, Registry: r.o.NPMRegistry, Client: r.o.Client, Now: r.o.Now, Log: io.Discard}
+	cur, err := seeds.Current()
+	if err != nil {
+		return Outcome{}, err
+	}
+	// The data in service is the floor: a source older than it is refused, never rolled back to.
+	inService, err := catalogbuild.DatesInService(cur.Files())
+	if err != nil {
+		return Outcome{}, err
+	}
+	fo := catalogbuild.FetchOptions{Dir: data, BaseURL: r.o.SourcesBaseURL, Registry: r.o.NPMRegistry, Client: r.o.Client,
+		MaxBytes: r.o.MaxFetchBytes, InService: inService, Now: r.o.Now, Log: io.Discard}
 	if _, err := catalogbuild.Fetch(ctx, fo); err != nil {
 		return Outcome{}, fmt.Errorf("fetching the upstream sources: %w", err)
 	}
 	if r.o.NPMRegistry != "" {
-		if _, err := exec.LookPath("node"); err != nil {
-			r.o.Logger.Warn("catalog refresh: node is not on PATH, so the npm snapshots keep their embedded release")
-		} else if _, err := catalogbuild.FetchNPM(ctx, fo); err != nil {
+		if _, err := catalogbuild.FetchNPM(ctx, fo); err != nil {
 			return Outcome{}, fmt.Errorf("fetching the npm sources: %w", err)
 		}
 	}
@@ -335,17 +344,13 @@ func (r *Refresher) once(ctx context.Context) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	res, err := pipeline.Run(data, out)
+	res, err := pipeline.Run(ctx, data, out)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("building the catalogs: %w", err)
 	}
 	set, err := seeds.NewSet(res.Files, "refresh")
 	if err != nil {
 		return Outcome{}, fmt.Errorf("checking the built catalogs: %w", err)
-	}
-	cur, err := seeds.Current()
-	if err != nil {
-		return Outcome{}, err
 	}
 	return r.installChecked(ctx, cur, set)
 }

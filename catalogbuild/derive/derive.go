@@ -10,6 +10,7 @@ package derive
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -37,6 +38,22 @@ type Input struct {
 	factsCache catalogbuild.OfficialFacts
 	datesCache catalogbuild.DataSetDates
 	names      catalogbuild.ProviderNames
+	// ctx is the run's context (see Context).
+	ctx context.Context
+}
+
+// Context is the context of the build: a deriver with a long loop checks it, and passes it to the converter's
+// readers (catalogbuild.Input.Context), so that the run-time refresh's timeout and shutdown stop the build.
+func (in *Input) Context() context.Context {
+	if in.ctx == nil {
+		return context.Background()
+	}
+	return in.ctx
+}
+
+// converterInput is the converter's input for this run: its data folder, the known providers and the context.
+func (in *Input) converterInput(known map[string]bool) catalogbuild.Input {
+	return catalogbuild.Input{DataDir: in.DataDir, KnownProviders: known, Context: in.Context()}
 }
 
 // Catalog returns the catalog of that name: the one derived earlier in this run if there is one (a deriver
@@ -103,8 +120,9 @@ func Names() []string {
 
 // Build runs every deriver (dependencies first) and returns each catalog file's bytes by name. The catalogs
 // the derivers read come from catalogDir (the converter's fresh output), or from the embedded seeds when it is "".
-func Build(dataDir, catalogDir string) (map[string][]byte, error) {
-	in := &Input{DataDir: dataDir, catalogDir: catalogDir, built: map[string]*seeds.Catalog{}}
+// It stops with ctx's error before each deriver, and the derivers' readers stop on it too.
+func Build(ctx context.Context, dataDir, catalogDir string) (map[string][]byte, error) {
+	in := &Input{DataDir: dataDir, catalogDir: catalogDir, built: map[string]*seeds.Catalog{}, ctx: ctx}
 	out := map[string][]byte{}
 	var visit func(name string, path []string) error
 	visit = func(name string, path []string) error {
@@ -122,6 +140,9 @@ func Build(dataDir, catalogDir string) (map[string][]byte, error) {
 			if err := visit(n, append(path, name)); err != nil {
 				return err
 			}
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("derive %s: catalog build stopped: %w", name, err)
 		}
 		c, err := d.Build(in)
 		if err != nil {

@@ -2,6 +2,7 @@ package derive
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -24,7 +25,7 @@ func dataDir(t *testing.T) string {
 // difference means a generated file was edited by hand, or a rule or its input changed without
 // `make catalogs`.
 func TestDerivedCatalogsUpToDate(t *testing.T) {
-	files, err := Build(dataDir(t), "")
+	files, err := Build(context.Background(), dataDir(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func ModelFacts(in *Input) (map[string]catalogbuild.SourceFacts, error) {
 	for _, p := range seeds.Providers().All() {
 		known[p.ID] = true
 	}
-	f, err := catalogbuild.Facts(catalogbuild.Input{DataDir: in.DataDir, KnownProviders: known})
+	f, err := catalogbuild.Facts(in.converterInput(known))
 	if err != nil {
 		return nil, err
 	}

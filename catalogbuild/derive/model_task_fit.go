@@ -119,7 +119,7 @@ func buildModelTaskFit(in *Input) (*Catalog, error) {
 	for _, p := range seeds.Providers().All() {
 		known[p.ID] = true
 	}
-	extra, err := catalogbuild.BenchmarkScores(catalogbuild.Input{DataDir: in.DataDir, KnownProviders: known}, ids, extraTaskFitBenchmarks)
+	extra, err := catalogbuild.BenchmarkScores(in.converterInput(known), ids, extraTaskFitBenchmarks)
 	if err != nil {
 		return nil, err
 	}

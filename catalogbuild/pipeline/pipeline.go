@@ -5,6 +5,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,10 @@ type Result struct {
 // Run builds the catalogs from data (a sources/upstream folder, with sources/official beside it) into out, which
 // must already hold the curated catalogs: they are read, completed with the official facts, provenance and source
 // dates, and written back, then the generated and derived catalogs and REPORT.md are written beside them.
-func Run(data, out string) (Result, error) {
+//
+// ctx stops the build between its steps (each curated file, the conversion's steps, each deriver): the run-time
+// refresh's timeout and the server's shutdown end it within a step.
+func Run(ctx context.Context, data, out string) (Result, error) {
 	known := map[string]bool{}
 	for _, p := range seeds.Providers().All() {
 		known[p.ID] = true
@@ -60,6 +64,9 @@ func Run(data, out string) (Result, error) {
 		if generated[name] {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return Result{}, fmt.Errorf("catalog build stopped: %w", err)
+		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			return Result{}, err
@@ -78,7 +85,7 @@ func Run(data, out string) (Result, error) {
 		}
 		all[name] = b
 	}
-	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, ProviderNames: derive.ProviderNames(), FreeTierJSON: all["free_tier"]})
+	res, err := catalogbuild.Convert(catalogbuild.Input{DataDir: data, KnownProviders: known, ProviderNames: derive.ProviderNames(), FreeTierJSON: all["free_tier"], Context: ctx})
 	if err != nil {
 		return Result{}, err
 	}
@@ -89,7 +96,7 @@ func Run(data, out string) (Result, error) {
 		all[strings.TrimSuffix(name, ".json")] = res.Files[name]
 	}
 	// The derived catalogs read the files just written.
-	derived, err := derive.Build(data, out)
+	derived, err := derive.Build(ctx, data, out)
 	if err != nil {
 		return Result{}, err
 	}
@@ -99,12 +106,19 @@ func Run(data, out string) (Result, error) {
 		}
 		all[name] = derived[name]
 	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("catalog build stopped: %w", err)
+	}
 	report, err := catalogbuild.BuildReport(all, res.Report, facts)
 	if err != nil {
 		return Result{}, err
 	}
 	if err := os.WriteFile(filepath.Join(out, "REPORT.md"), report, 0o644); err != nil {
 		return Result{}, err
+	}
+	// A build that ran past its deadline is not used: the refresh has given up on it.
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("catalog build stopped: %w", err)
 	}
 	return Result{Files: all, Report: report, Rejected: len(res.Report.Rejected), Disputed: len(res.Report.Disputed), Stats: res.Stats}, nil
 }

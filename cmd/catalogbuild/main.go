@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,7 +55,10 @@ func run(data, out string, verbose bool) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(root, out)
 	}
-	res, err := pipeline.Run(data, out)
+	// Ctrl-C stops the build between its steps.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := pipeline.Run(ctx, data, out)
 	if err != nil {
 		return err
 	}
@@ -104,7 +108,7 @@ func fetch(args []string) error {
 	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
 	data := fs.String("data", "sources/upstream", "folder of the upstream snapshots (relative to the repository root unless absolute)")
 	base := fs.String("base-url", os.Getenv("CATALOG_SOURCES_BASE_URL"), "replace the scheme and host of every upstream URL (env CATALOG_SOURCES_BASE_URL)")
-	registry := fs.String("registry", os.Getenv("CATALOG_NPM_REGISTRY"), "the npm registry of the npm snapshots (env CATALOG_NPM_REGISTRY; default "+catalogbuild.DefaultNPMRegistry+")")
+	registry := fs.String("registry", os.Getenv("CATALOG_NPM_REGISTRY"), "the npm registry of the npm snapshots (env CATALOG_NPM_REGISTRY; default "+catalogbuild.DefaultNPMRegistry+"); only releases listed in a snapshot manifest's accepted_releases are taken")
 	timeout := fs.Duration("timeout", 5*time.Minute, "time limit for the whole refresh")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -118,7 +122,7 @@ func fetch(args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	opts := catalogbuild.FetchOptions{Dir: *data, BaseURL: *base, Registry: *registry}
+	opts := catalogbuild.FetchOptions{Dir: *data, BaseURL: *base, Registry: *registry, Log: os.Stderr}
 	// The upstream URLs need the internet; the npm snapshots only the registry, which some machines reach alone.
 	// Each part is refreshed on its own, and the command fails only when neither could be.
 	res, upErr := catalogbuild.Fetch(ctx, opts)

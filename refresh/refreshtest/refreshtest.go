@@ -4,6 +4,7 @@ package refreshtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,12 +21,16 @@ const (
 	NewInputPrice   = 0.3
 	DeprecatedModel = "ministral-3-3b-2512" // gets a litellm deprecation_date
 	SunsetDay       = "2027-03-31"
+	// Commit is the litellm commit GitHub's API names, of CommitDate; models.dev's newest model says CommitDate
+	// too (a download of today has such dates), so that both are newer than the data in service.
+	Commit     = "5b1e7f0c9d2a4e6b8f0a1c3e5d7b9f1a3c5e7d90"
+	CommitDate = "2026-11-20"
 )
 
-// SourceHost serves the two upstream files of the build at the paths of their real URLs: the repository's
-// litellm snapshot with ChangedModel's input price raised to NewInputPrice and DeprecatedModel given SunsetDay as
-// its deprecation date, and the models.dev snapshot's providers as models.dev's api.json. While Broken is set,
-// every answer is a 500.
+// SourceHost serves the two upstream files of the build at the paths of their real URLs: GitHub's API naming
+// Commit as the newest of litellm's price file, the repository's litellm snapshot at that commit with
+// ChangedModel's input price raised to NewInputPrice and DeprecatedModel given SunsetDay as its deprecation date,
+// and the models.dev snapshot's providers as models.dev's api.json. While Broken is set, every answer is a 500.
 type SourceHost struct {
 	*httptest.Server
 	Broken atomic.Bool
@@ -44,9 +49,20 @@ func NewSourceHost(t testing.TB, upstreamDir string) *SourceHost {
 		t.Fatal(err)
 	}
 	var md struct {
-		Providers json.RawMessage `json:"providers"`
+		Providers map[string]map[string]any `json:"providers"`
 	}
 	readJSON(t, filepath.Join(upstreamDir, "models-dev.json"), &md)
+	models, _ := md.Providers[Provider]["models"].(map[string]any)
+	for _, m := range models { // any one model: the build does not read last_updated, the refresh dates by it
+		if m, ok := m.(map[string]any); ok {
+			m["last_updated"] = CommitDate
+			break
+		}
+	}
+	modelsDev, err := json.Marshal(md.Providers)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := &SourceHost{}
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h.Broken.Load() {
@@ -54,10 +70,12 @@ func NewSourceHost(t testing.TB, upstreamDir string) *SourceHost {
 			return
 		}
 		switch r.URL.Path {
-		case "/BerriAI/litellm/main/model_prices_and_context_window.json":
+		case "/repos/BerriAI/litellm/commits":
+			fmt.Fprintf(w, `[{"sha": %q, "commit": {"committer": {"date": "%sT08:00:00Z"}}}]`, Commit, CommitDate)
+		case "/BerriAI/litellm/" + Commit + "/model_prices_and_context_window.json":
 			w.Write(litellm)
 		case "/api.json":
-			w.Write(md.Providers)
+			w.Write(modelsDev)
 		default:
 			http.NotFound(w, r)
 		}
