@@ -26,6 +26,15 @@ type Settings struct {
 	Poll          bool          // SWITCHBOARD_POLL: false serves without polling (tests, read-only replicas)
 	// WebhookAllowLoopback lets webhook callbacks reach 127.0.0.1 over http or https (local use and tests).
 	WebhookAllowLoopback bool // SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK
+	// WebhookSecretKey is the raw text of the operator key that encrypts subscription secrets at rest (checked
+	// by webhooks.ParseSecretKey); empty stores them as given, in a database file only the service can read.
+	WebhookSecretKey string // SWITCHBOARD_WEBHOOK_SECRET_KEY
+	// WebhookMaxPerClient subscriptions may be created per client per hour.
+	WebhookMaxPerClient int // SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT
+	// WebhookMaxPerHost live subscriptions may share one callback host name.
+	WebhookMaxPerHost int // SWITCHBOARD_WEBHOOK_MAX_PER_HOST
+	// WebhookMaxTotal live subscriptions may exist in all.
+	WebhookMaxTotal int // SWITCHBOARD_WEBHOOK_MAX_TOTAL
 	// CatalogRefresh is the time between run-time catalog refreshes; 0 (the default) is off.
 	CatalogRefresh time.Duration // SWITCHBOARD_CATALOG_REFRESH
 	// CatalogSourcesURL replaces the scheme and host of every upstream catalog source (tests and mirrors).
@@ -136,6 +145,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, logFormat, logLevel string
 		rateLimit, proxies, inFlight, timeout, mcpHosts                            string
+		hookKey, hookPerClient, hookPerHost, hookTotal                             string
 		catalogRefresh, catalogSources, catalogNPM                                 string
 		x402                                                                       X402Settings
 	}
@@ -148,6 +158,10 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_SLOW_THRESHOLD", "slow-threshold", "3s", "an operational status page fetched slower than this reads degraded", duration, forServe, &raw.slow},
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", boolean, forServe, &raw.polling},
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
+		{"SWITCHBOARD_WEBHOOK_SECRET_KEY", "webhook-secret-key", "", "32-byte key (base64 or hex) that encrypts webhook secrets in the database with AES-GCM (openssl rand -base64 32); empty stores them as given", text, forServe, &raw.hookKey},
+		{"SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT", "webhook-max-per-client", "10", "webhook subscriptions one client may create per hour", number, forServe, &raw.hookPerClient},
+		{"SWITCHBOARD_WEBHOOK_MAX_PER_HOST", "webhook-max-per-host", "10", "live webhook subscriptions one callback host name may have", number, forServe, &raw.hookPerHost},
+		{"SWITCHBOARD_WEBHOOK_MAX_TOTAL", "webhook-max-total", "10000", "live webhook subscriptions in all", number, forServe, &raw.hookTotal},
 		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
 		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "https://registry.npmjs.org", "npm registry of the npm catalog sources (extracted with node when it is on PATH); off skips them", text, forServe, &raw.catalogNPM},
@@ -229,6 +243,19 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	}
 	if st.WebhookAllowLoopback, err = strconv.ParseBool(raw.loopback); err != nil {
 		return Settings{}, fmt.Errorf("%s %q: want true or false", source("webhook-allow-loopback"), raw.loopback)
+	}
+	st.WebhookSecretKey = raw.hookKey
+	for _, n := range []struct {
+		flag, raw string
+		dst       *int
+	}{
+		{"webhook-max-per-client", raw.hookPerClient, &st.WebhookMaxPerClient},
+		{"webhook-max-per-host", raw.hookPerHost, &st.WebhookMaxPerHost},
+		{"webhook-max-total", raw.hookTotal, &st.WebhookMaxTotal},
+	} {
+		if *n.dst, err = strconv.Atoi(n.raw); err != nil || *n.dst < 1 {
+			return Settings{}, fmt.Errorf("%s %q: want a positive whole number", source(n.flag), n.raw)
+		}
 	}
 	st.X402 = raw.x402
 	if st.CatalogRefresh, err = time.ParseDuration(raw.catalogRefresh); err != nil || st.CatalogRefresh < 0 || (st.CatalogRefresh > 0 && st.CatalogRefresh < MinCatalogRefresh) {

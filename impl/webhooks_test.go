@@ -54,10 +54,10 @@ func testWebhookLifecycle(t *testing.T, s *apitest.Server) {
 		t.Errorf("id %s is not a UUIDv4", sub.Id)
 	}
 	want := s.URL + "/api/v1/webhooks?id=" + sub.Id.String()
-	if c.VerifyUrl != want || c.ManageUrl != want {
-		t.Errorf("verify_url %s, manage_url %s, want %s", c.VerifyUrl, c.ManageUrl, want)
+	if c.VerifyUrl != want || c.ManageUrl != want+"&token="+c.ManageToken || !strings.HasPrefix(c.ManageToken, "whm_") {
+		t.Errorf("verify_url %s, manage_url %s, manage_token %s, want %s", c.VerifyUrl, c.ManageUrl, c.ManageToken, want)
 	}
-	if sub.Status != api.WebhookSubscriptionStatusActive || sub.DeactivatedReason != nil || !sub.Signed ||
+	if sub.Status != api.WebhookSubscriptionStatusActive || sub.DeactivatedReason != nil || !sub.Signed || sub.Verified ||
 		sub.CallbackUrl != "https://hooks.example.com/switchboard?team=sre" || len(sub.Events) != 2 ||
 		sub.Providers == nil || strings.Join(*sub.Providers, ",") != "openai,anthropic" ||
 		sub.FireCount != 0 || sub.FailCount != 0 || sub.ConsecutiveFailures != 0 || sub.LastError != nil || sub.LastDeliveryAt != nil {
@@ -77,6 +77,17 @@ func testWebhookLifecycle(t *testing.T, s *apitest.Server) {
 	r.Decode(t, &st)
 	if r.Status != http.StatusOK || st.Subscription.Id != sub.Id || !st.Subscription.CreatedAt.Equal(sub.CreatedAt) || st.Subscription.Status != "active" {
 		t.Errorf("read: %d %s", r.Status, r.Body)
+	}
+
+	// The verify_url alone cannot unsubscribe (it used to be the manage_url too), nor a wrong token.
+	for _, q := range []string{"", "&token=whm_not-the-token"} {
+		r = s.Do(http.MethodDelete, strings.TrimPrefix(c.VerifyUrl, s.URL)+q, nil, nil)
+		if r.Status != http.StatusBadRequest && r.Status != http.StatusForbidden || !strings.Contains(r.Error(t), "token") {
+			t.Errorf("delete with %q: %d %s, want 400 or 403 naming the token", q, r.Status, r.Body)
+		}
+	}
+	if r = s.Get(path); !strings.Contains(string(r.Body), `"status":"active"`) {
+		t.Errorf("after refused deletes: %s", r.Body)
 	}
 
 	// Unsubscribe, twice: both 200, the reason stays.
@@ -169,7 +180,11 @@ func testWebhookBadRequests(t *testing.T, s *apitest.Server) {
 	}
 	for _, q := range []string{"", "?id=", "?id=not-a-uuid", "?id=123"} {
 		for _, m := range []string{http.MethodGet, http.MethodDelete} {
-			r := s.Do(m, "/api/v1/webhooks"+q, nil, nil)
+			p := "/api/v1/webhooks" + q
+			if m == http.MethodDelete {
+				p += map[bool]string{true: "?", false: "&"}[q == ""] + "token=whm_x"
+			}
+			r := s.Do(m, p, nil, nil)
 			if r.Status != http.StatusBadRequest || !strings.Contains(r.Error(t), "id") {
 				t.Errorf("%s %s: %d %s", m, q, r.Status, r.Body)
 			}
@@ -185,7 +200,7 @@ func testWebhookNotFound(t *testing.T, s *apitest.Server) {
 	}
 	id := uuid.NewString()
 	for _, m := range []string{http.MethodGet, http.MethodDelete} {
-		r := s.Do(m, "/api/v1/webhooks?id="+id, nil, nil)
+		r := s.Do(m, "/api/v1/webhooks?id="+id+"&token=whm_x", nil, nil)
 		if r.Status != http.StatusNotFound || !strings.Contains(r.Error(t), "id") {
 			t.Errorf("%s unknown id: %d %s", m, r.Status, r.Body)
 		}
@@ -197,7 +212,7 @@ func testWebhookNotFound(t *testing.T, s *apitest.Server) {
 func testWebhookSecret(t *testing.T, s *apitest.Server, dbURL string) {
 	c := subscribe(t, s, map[string]any{"callback_url": "https://example.com/hook", "events": []string{"provider.down"}, "secret": hookSecret})
 	path := "/api/v1/webhooks?id=" + c.Subscription.Id.String()
-	bodies := []*apitest.Response{s.Get(path), s.Do(http.MethodDelete, path, nil, nil), s.Get(path)}
+	bodies := []*apitest.Response{s.Get(path), s.Do(http.MethodDelete, strings.TrimPrefix(c.ManageUrl, s.URL), nil, nil), s.Get(path)}
 	raw := s.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": "https://example.com/hook", "events": []string{"provider.down"}, "secret": hookSecret})
 	bodies = append(bodies, raw)
 	// A refused request with the secret in it does not echo it either.

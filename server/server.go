@@ -125,6 +125,9 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	// guarded is everything but the probes and metrics: rate limit first (a client over its quota must not
 	// take a slot), then the in-flight bound, then the deadline.
 	var guards []func(http.Handler) http.Handler
+	// The client's address is resolved for every request, not only under the rate limit: the webhook creation
+	// quota counts per client too (impl reads it with middleware.GetClientIP).
+	guards = append(guards, resolveClient(o.TrustedProxies))
 	if o.RateLimitPerMinute > 0 {
 		guards = append(guards, rateLimitClients(o.RateLimitPerMinute, o.TrustedProxies))
 	}
@@ -259,4 +262,13 @@ func safeDecodeReason(err error) string {
 		return "read cancelled"
 	}
 	return "cannot be decoded"
+}
+
+// resolveClient records the client's address in the request's context: the connection's, or, behind the trusted
+// proxies, the address they report in X-Forwarded-For (a header from anyone else is ignored).
+func resolveClient(trustedProxies []string) func(http.Handler) http.Handler {
+	if len(trustedProxies) > 0 {
+		return middleware.ClientIPFromXFF(trustedProxies...)
+	}
+	return middleware.ClientIPFromRemoteAddr
 }

@@ -47,17 +47,20 @@ func TestStoreWebhooks(t *testing.T) {
 
 var w0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
+// anyHost claims without the per-host bound: these tests are about the outbox, not about fairness.
+var anyHost = store.ClaimOptions{PerHost: 1000}
+
 // newSub stores an active subscription made at w0.
 func newSub(t *testing.T, s store.Store, id string, events []string, providers []string, mod ...func(*store.WebhookSubscription)) store.WebhookSubscription {
 	t.Helper()
 	sub := store.WebhookSubscription{
 		ID: id, CallbackURL: "https://example.com/hook/" + id, Events: events, Providers: providers,
-		Status: store.SubscriptionActive, CreatedAt: w0,
+		Status: store.SubscriptionActive, CreatedAt: w0, VerifiedAt: &w0,
 	}
 	for _, m := range mod {
 		m(&sub)
 	}
-	if err := s.CreateWebhookSubscription(context.Background(), sub); err != nil {
+	if err := s.CreateWebhookSubscription(context.Background(), sub, store.SubscriptionLimits{}); err != nil {
 		t.Fatalf("creating %s: %v", id, err)
 	}
 	return sub
@@ -108,8 +111,9 @@ func testWebhookSubscriptions(t *testing.T, s store.Store, _ string) {
 		ID: "2b7e1516-28ae-4d2a-abf7-158809cf4f3c", CallbackURL: "https://example.com/a?b=c", Events: []string{"provider.down", "incident.new"},
 		Providers: []string{"openai", "anthropic"}, Secret: ptr("0123456789abcdef-secret"), Metadata: json.RawMessage(`{"team":"sre","n":[1,2]}`),
 		Status: store.SubscriptionActive, CreatedAt: w0.Add(987654321), ExpiresAt: &exp,
+		CallbackHost: "example.com", Creator: ptr("c1f0"), ManageTokenHash: ptr("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
 	}
-	if err := s.CreateWebhookSubscription(ctx, full); err != nil {
+	if err := s.CreateWebhookSubscription(ctx, full, store.SubscriptionLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.GetWebhookSubscription(ctx, full.ID)
@@ -123,7 +127,7 @@ func testWebhookSubscriptions(t *testing.T, s store.Store, _ string) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
-	if err := s.CreateWebhookSubscription(ctx, full); err == nil {
+	if err := s.CreateWebhookSubscription(ctx, full, store.SubscriptionLimits{}); err == nil {
 		t.Error("a duplicate ID was accepted")
 	}
 
@@ -158,7 +162,7 @@ func testWebhookSubscriptionInvalid(t *testing.T, s store.Store, _ string) {
 	} {
 		sub := ok
 		mod(&sub)
-		if err := s.CreateWebhookSubscription(ctx, sub); err == nil {
+		if err := s.CreateWebhookSubscription(ctx, sub, store.SubscriptionLimits{}); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -332,7 +336,7 @@ func testWebhookClaim(t *testing.T, s store.Store, _ string) {
 	}
 
 	lease := now.Add(time.Minute)
-	got, err := s.ClaimWebhookDeliveries(ctx, now, lease, 10)
+	got, err := s.ClaimWebhookDeliveries(ctx, now, lease, 10, anyHost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,10 +350,10 @@ func testWebhookClaim(t *testing.T, s store.Store, _ string) {
 		t.Errorf("claimed %+v", c)
 	}
 	// Leased: nobody else gets it until the lease runs out.
-	if again, _ := s.ClaimWebhookDeliveries(ctx, now.Add(59*time.Second), lease, 10); len(again) != 0 {
+	if again, _ := s.ClaimWebhookDeliveries(ctx, now.Add(59*time.Second), lease, 10, anyHost); len(again) != 0 {
 		t.Errorf("claimed again within the lease: %+v", again)
 	}
-	again, err := s.ClaimWebhookDeliveries(ctx, lease, lease.Add(time.Minute), 10)
+	again, err := s.ClaimWebhookDeliveries(ctx, lease, lease.Add(time.Minute), 10, anyHost)
 	if err != nil || len(again) != 1 || again[0].DeliveryID != c.DeliveryID {
 		t.Errorf("after the lease: %+v, %v", again, err)
 	}
@@ -360,10 +364,10 @@ func testWebhookClaim(t *testing.T, s store.Store, _ string) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(-time.Millisecond), next.Add(time.Hour), 10); len(got) != 0 {
+	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(-time.Millisecond), next.Add(time.Hour), 10, anyHost); len(got) != 0 {
 		t.Errorf("claimed before it was due: %+v", got)
 	}
-	if got, _ := s.ClaimWebhookDeliveries(ctx, next, next.Add(time.Hour), 10); len(got) != 1 || got[0].Attempts != 1 {
+	if got, _ := s.ClaimWebhookDeliveries(ctx, next, next.Add(time.Hour), 10, anyHost); len(got) != 1 || got[0].Attempts != 1 {
 		t.Errorf("claimed when due: %+v", got)
 	}
 }
@@ -389,7 +393,7 @@ func testWebhookClaimConcurrent(t *testing.T, s store.Store, _ string) {
 		go func() {
 			defer wg.Done()
 			for {
-				got, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 4)
+				got, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 4, anyHost)
 				if err != nil {
 					errs <- err
 					return
@@ -422,7 +426,7 @@ func testWebhookClaimConcurrent(t *testing.T, s store.Store, _ string) {
 
 func claimOne(t *testing.T, s store.Store, now time.Time) store.WebhookSend {
 	t.Helper()
-	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), 1)
+	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), 1, anyHost)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("claim at %v: %+v, %v", now, got, err)
 	}
@@ -480,7 +484,7 @@ func testWebhookAttempts(t *testing.T, s store.Store, _ string) {
 	if d.Status != store.DeliveryFailed || d.Attempts != 2 || d.FinishedAt == nil || d.LastStatus != nil {
 		t.Errorf("given up = %+v", d)
 	}
-	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(24*time.Hour), next.Add(25*time.Hour), 10); len(got) != 0 {
+	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(24*time.Hour), next.Add(25*time.Hour), 10, anyHost); len(got) != 0 {
 		t.Errorf("a given-up delivery was claimed: %+v", got)
 	}
 }
@@ -544,7 +548,7 @@ func testWebhookDeactivation(t *testing.T, s store.Store, _ string) {
 
 func mustClaim(t *testing.T, s store.Store, now time.Time, n int) []store.WebhookSend {
 	t.Helper()
-	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), n)
+	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), n, anyHost)
 	if err != nil || len(got) != n {
 		t.Fatalf("claimed %d, %v; want %d", len(got), err, n)
 	}
@@ -562,7 +566,7 @@ func testWebhookExpiry(t *testing.T, s store.Store, _ string) {
 		t.Fatalf("before expiry: %v, %v", ids, err)
 	}
 	// Past the expiry its pending delivery is never claimed, even before the expiry is recorded.
-	got, err := s.ClaimWebhookDeliveries(ctx, exp, exp.Add(time.Minute), 10)
+	got, err := s.ClaimWebhookDeliveries(ctx, exp, exp.Add(time.Minute), 10, anyHost)
 	if err != nil || len(got) != 1 || got[0].SubscriptionID != keep.ID {
 		t.Fatalf("claim at expiry: %+v, %v", got, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -43,11 +44,10 @@ func BenchmarkFanOut10k(b *testing.B) {
 				got.Add(1)
 				w.WriteHeader(http.StatusNoContent)
 			})
+			// Each receiver on its own loopback address: a host name is a delivery lane (at most 2 in flight).
 			urls := make([]string, nrecv)
 			for i := range urls {
-				srv := httptest.NewServer(handler)
-				b.Cleanup(srv.Close)
-				urls[i] = srv.URL
+				urls[i] = loopbackServer(b, i, handler).URL
 			}
 			ctx := context.Background()
 			created := time.Now().Add(-time.Minute)
@@ -55,8 +55,8 @@ func BenchmarkFanOut10k(b *testing.B) {
 				err := st.CreateWebhookSubscription(ctx, store.WebhookSubscription{
 					ID: uuid.NewString(), CallbackURL: fmt.Sprintf("%s/hook/%d", urls[i%nrecv], i),
 					Events: []string{"provider.down", "provider.up"}, Secret: ptr(fmt.Sprintf("bench-secret-%08d", i)),
-					Status: store.SubscriptionActive, CreatedAt: created,
-				})
+					Status: store.SubscriptionActive, CreatedAt: created, VerifiedAt: &created,
+				}, store.SubscriptionLimits{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -114,6 +114,24 @@ func BenchmarkFanOut10k(b *testing.B) {
 		})
 	}
 }
+
+// loopbackServer serves handler on the i-th loopback address of 127.10.0.0/16 (Linux answers on all of
+// 127.0.0.0/8), so that receivers are distinct hosts, as on the internet.
+func loopbackServer(tb testing.TB, i int, handler http.Handler) *httptest.Server {
+	tb.Helper()
+	l, err := net.Listen("tcp", loopbackAddr(i)+":0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+func loopbackAddr(i int) string { return fmt.Sprintf("127.10.%d.%d", i/250, i%250+1) }
 
 // sampleHeap records the largest live heap seen until the returned function is called.
 func sampleHeap(peak *uint64) (stop func()) {

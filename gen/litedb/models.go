@@ -117,6 +117,7 @@ type WebhookDelivery struct {
 	LastStatus     *int64
 	CreatedAt      time.Time
 	FinishedAt     *time.Time
+	Priority       int64
 }
 
 type WebhookFannedEvent struct {
@@ -141,4 +142,10 @@ type WebhookSubscription struct {
 	ConsecutiveFailures int64
 	LastError           *string
 	LastDeliveryAt      *time.Time
+	CallbackHost        string
+	Creator             *string
+	ManageTokenHash     *string
+	VerifiedAt          *time.Time
+	VerifyAttempts      int64
+	VerifyNextAt        *time.Time
 }
