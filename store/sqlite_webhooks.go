@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -233,7 +234,7 @@ func (s *sqliteStore) ClaimWebhookDeliveries(ctx context.Context, now, leaseUnti
 	err := s.inTx(ctx, "claiming webhook deliveries", func(tx *sql.Tx) error {
 		limit, perHost := clampLimit(limit), max(opts.PerHost, 1)
 		due, err := s.q.DueWebhookDeliveries(ctx, tx, litedb.DueWebhookDeliveriesParams{
-			Now: normTime(now), ExcludeHosts: excludeList(opts.ExcludeHosts), ScanRows: int64(claimScanRows(limit, perHost)),
+			Now: normTime(now), ExcludeHosts: jsonList(opts.ExcludeHosts), ScanRows: int64(claimScanRows(limit, perHost)),
 		})
 		if err != nil {
 			return fmt.Errorf("reading due webhook deliveries: %w", err)
@@ -266,14 +267,14 @@ func (s *sqliteStore) ClaimWebhookVerifications(ctx context.Context, now, leaseU
 		limit = clampLimit(limit)
 		n := normTime(now)
 		due, err := s.q.DueWebhookVerifications(ctx, tx, litedb.DueWebhookVerificationsParams{
-			Now: &n, ExcludeHosts: excludeList(excludeHosts), ScanRows: int64(claimScanRows(limit, 1)),
+			Now: &n, ExcludeHosts: jsonList(excludeHosts), ScanRows: int64(claimScanRows(limit, 1)),
 		})
 		if err != nil {
 			return fmt.Errorf("reading due webhook verifications: %w", err)
 		}
 		rows := make([]dueRow[string], len(due))
 		for i, d := range due {
-			rows[i] = dueRow[string]{d.ID, d.CallbackHost}
+			rows[i] = dueRow[string]{d.ID, d.CreatorKey}
 		}
 		ids := pickRoundRobin(rows, 1, limit)
 		if len(ids) == 0 {
@@ -330,4 +331,11 @@ func (s *sqliteStore) PruneWebhookDeliveries(ctx context.Context, before time.Ti
 		return 0, fmt.Errorf("pruning webhook deliveries: %w", err)
 	}
 	return n, nil
+}
+
+// jsonList is a list of hosts as the JSON array json_each reads: one parameter, however many hosts (a
+// sqlc.slice would renumber the parameters after it).
+func jsonList(hosts []string) string {
+	b, _ := json.Marshal(append([]string{}, hosts...)) // never null
+	return string(b)
 }

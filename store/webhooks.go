@@ -40,7 +40,7 @@ type WebhookStore interface {
 	// its lease runs out (PostgreSQL replicas claim side by side with FOR UPDATE SKIP LOCKED).
 	ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int, opts ClaimOptions) ([]WebhookSend, error)
 	// ClaimWebhookVerifications leases at most limit active subscriptions whose verification handshake is due
-	// (one per callback host, none for excludeHosts) until leaseUntil.
+	// (one per creator, none for excludeHosts) until leaseUntil.
 	ClaimWebhookVerifications(ctx context.Context, now, leaseUntil time.Time, limit int, excludeHosts []string) ([]WebhookVerification, error)
 	// RecordWebhookVerification writes a handshake's outcome: verified, tried again at r.NextAt, or (NextAt nil)
 	// given up, which deactivates the subscription (delivery_failures). It reports whether it deactivated it.
@@ -689,23 +689,25 @@ func normTimePtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// Scan bounds of the claims: how many due rows one claim reads to pick from.
+// Scan bounds of the claims: how many due rows one claim reads to pick from. The window must reach past one
+// host's (or one creator's) backlog to the others', or sharing out would only be among the first few.
 const (
 	claimScanFactor = 4
+	minClaimScan    = 1000
 	maxClaimScan    = 5000
 )
 
 func claimScanRows(limit, perHost int) int {
-	return min(max(limit*claimScanFactor, perHost*claimScanFactor), maxClaimScan)
+	return min(max(limit*claimScanFactor, perHost*claimScanFactor, minClaimScan), maxClaimScan)
 }
 
-// excludeList is the hosts a claim skips, never empty: the engines' IN and ANY forms then read the same (an
-// empty SQLite slice would turn NOT IN into NOT IN (NULL), which matches nothing). No callback host is "".
+// excludeList is the hosts a PostgreSQL claim skips, never an empty array (no callback host is "").
 func excludeList(hosts []string) []string {
 	return append([]string{""}, hosts...)
 }
 
-// dueRow is a due delivery or handshake as the scan read it, in claim order.
+// dueRow is a due delivery or handshake as the scan read it, in claim order, with the key it is shared out by
+// (the callback host of a delivery, the creator of a handshake).
 type dueRow[K any] struct {
 	ID   K
 	Host string

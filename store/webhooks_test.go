@@ -27,6 +27,9 @@ func TestStoreWebhooks(t *testing.T) {
 		"FanOutLateCommit":    testWebhookFanOutLateCommit,
 		"Claim":               testWebhookClaim,
 		"ClaimConcurrent":     testWebhookClaimConcurrent,
+		"ClaimRoundRobin":     testWebhookClaimRoundRobin,
+		"Limits":              testWebhookLimits,
+		"Verification":        testWebhookVerification,
 		"Attempts":            testWebhookAttempts,
 		"Deactivation":        testWebhookDeactivation,
 		"Expiry":              testWebhookExpiry,
@@ -608,5 +611,123 @@ func testWebhookPrune(t *testing.T, s store.Store, _ string) {
 	left := deliveries(t, s, sub.ID)
 	if len(left) != 2 || left[0].ID != cs[1].DeliveryID || left[1].Status != store.DeliveryPending {
 		t.Errorf("left: %+v", left)
+	}
+}
+
+// testWebhookClaimRoundRobin: a claim takes at most PerHost deliveries per callback host, each host's first before
+// any host's second, none for the excluded hosts, and status events before catalog events.
+func testWebhookClaimRoundRobin(t *testing.T, s store.Store, _ string) {
+	ctx := context.Background()
+	host := func(h string) func(*store.WebhookSubscription) {
+		return func(sub *store.WebhookSubscription) { sub.CallbackURL = "https://" + h + "/hook/" + sub.ID }
+	}
+	events := []string{"provider.down", "catalog.price_changed"}
+	for i := range 5 {
+		newSub(t, s, fmt.Sprintf("a-%d", i), events, nil, host("A.example"))
+	}
+	newSub(t, s, "b-0", events, nil, host("b.example"))
+	newSub(t, s, "c-0", events, nil, host("c.example:8443"))
+	queueEvent(t, s, "openai", "catalog.price_changed", w0.Add(time.Minute))
+	queueEvent(t, s, "groq", "provider.down", w0.Add(2*time.Minute))
+	now := w0.Add(3 * time.Minute)
+	if res := fanOut(t, s, now); res.Deliveries != 14 {
+		t.Fatalf("fan-out %+v", res)
+	}
+	got, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 100, store.ClaimOptions{PerHost: 2, ExcludeHosts: []string{"b.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]int{}
+	var order []string
+	for _, g := range got {
+		hosts[g.CallbackHost]++
+		order = append(order, g.CallbackHost+" "+g.Event.Type)
+	}
+	if len(got) != 4 || hosts["a.example"] != 2 || hosts["c.example"] != 2 || hosts["b.example"] != 0 {
+		t.Fatalf("claimed %v", order)
+	}
+	// Fewer than the whole: the status events come first, one per host.
+	first, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 2, store.ClaimOptions{PerHost: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 2 {
+		t.Fatalf("second claim: %d", len(first))
+	}
+	for _, g := range first {
+		if g.Event.Type != "provider.down" || g.CallbackHost == first[0].CallbackHost && g.DeliveryID != first[0].DeliveryID {
+			t.Errorf("second claim took %s for %s", g.Event.Type, g.CallbackHost)
+		}
+	}
+}
+
+// testWebhookLimits: the per-creator, per-host and total limits refuse with a *LimitError and store nothing.
+func testWebhookLimits(t *testing.T, s store.Store, _ string) {
+	ctx := context.Background()
+	mk := func(id, host, creator string) store.WebhookSubscription {
+		return store.WebhookSubscription{ID: id, CallbackURL: "https://" + host + "/h", Events: []string{"provider.down"},
+			Status: store.SubscriptionActive, CreatedAt: w0, Creator: &creator}
+	}
+	lim := store.SubscriptionLimits{MaxPerCreator: 2, CreatorSince: w0.Add(-time.Hour), MaxPerHost: 3, MaxTotal: 5}
+	for i, c := range []struct{ host, creator, want string }{
+		{"a.example", "c1", ""}, {"a.example", "c1", ""}, {"a.example", "c1", "creator"},
+		{"a.example", "c2", ""}, {"A.EXAMPLE:444", "c3", "host"}, {"b.example", "c3", ""}, {"c.example", "c4", ""},
+		{"d.example", "c5", "total"},
+	} {
+		err := s.CreateWebhookSubscription(ctx, mk(fmt.Sprintf("s%d", i), c.host, c.creator), lim)
+		var le *store.LimitError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%d: %v", i, err)
+		case c.want != "" && (!errors.As(err, &le) || le.Limit != c.want):
+			t.Errorf("%d: %v, want the %s limit", i, err, c.want)
+		}
+	}
+	// A deactivated subscription leaves its host's and the total's count, not its creator's.
+	if _, err := s.DeactivateWebhookSubscription(ctx, "s0", store.ReasonUnsubscribed, w0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateWebhookSubscription(ctx, mk("s9", "a.example", "c6"), lim); err != nil {
+		t.Errorf("after a deactivation: %v", err)
+	}
+}
+
+// testWebhookVerification: a new subscription gets no deliveries until verified; a claimed handshake is leased;
+// a failed one comes back at its next time; the last failure deactivates.
+func testWebhookVerification(t *testing.T, s store.Store, _ string) {
+	ctx := context.Background()
+	sub := store.WebhookSubscription{ID: "v1", CallbackURL: "https://v.example/h", Events: []string{"provider.down"}, Status: store.SubscriptionActive, CreatedAt: w0}
+	if err := s.CreateWebhookSubscription(ctx, sub, store.SubscriptionLimits{}); err != nil {
+		t.Fatal(err)
+	}
+	queueEvent(t, s, "openai", "provider.down", w0.Add(time.Minute))
+	if res := fanOut(t, s, w0.Add(2*time.Minute)); res.Deliveries != 0 {
+		t.Errorf("an unverified subscription got %d deliveries", res.Deliveries)
+	}
+	now := w0.Add(3 * time.Minute)
+	vs, err := s.ClaimWebhookVerifications(ctx, now, now.Add(time.Minute), 10, nil)
+	if err != nil || len(vs) != 1 || vs[0].CallbackHost != "v.example" {
+		t.Fatalf("claim: %+v, %v", vs, err)
+	}
+	if again, _ := s.ClaimWebhookVerifications(ctx, now, now.Add(time.Minute), 10, nil); len(again) != 0 {
+		t.Error("a leased handshake was claimed again")
+	}
+	if got, _ := s.ClaimWebhookVerifications(ctx, now.Add(2*time.Minute), now.Add(3*time.Minute), 10, []string{"v.example"}); len(got) != 0 {
+		t.Error("an excluded host's handshake was claimed")
+	}
+	next := now.Add(time.Hour)
+	if d, err := s.RecordWebhookVerification(ctx, store.WebhookVerificationResult{SubscriptionID: "v1", At: now, Error: "no echo", NextAt: &next}); err != nil || d {
+		t.Fatalf("failure: %v %v", d, err)
+	}
+	vs, _ = s.ClaimWebhookVerifications(ctx, next, next.Add(time.Minute), 10, nil)
+	if len(vs) != 1 || vs[0].Attempts != 1 {
+		t.Fatalf("after the failure: %+v", vs)
+	}
+	if d, err := s.RecordWebhookVerification(ctx, store.WebhookVerificationResult{SubscriptionID: "v1", At: next, Error: "no echo"}); err != nil || !d {
+		t.Fatalf("last failure: %v %v", d, err)
+	}
+	got, _ := s.GetWebhookSubscription(ctx, "v1")
+	if got.Status != store.SubscriptionDeactivated || got.LastError == nil || *got.LastError != "no echo" {
+		t.Errorf("after the last failure: %+v", got)
 	}
 }

@@ -119,7 +119,13 @@ func BenchmarkFanOut10k(b *testing.B) {
 // 127.0.0.0/8), so that receivers are distinct hosts, as on the internet.
 func loopbackServer(tb testing.TB, i int, handler http.Handler) *httptest.Server {
 	tb.Helper()
-	l, err := net.Listen("tcp", loopbackAddr(i)+":0")
+	return serveOn(tb, loopbackAddr(i), handler)
+}
+
+// serveOn serves handler on ip, a port of its own.
+func serveOn(tb testing.TB, ip string, handler http.Handler) *httptest.Server {
+	tb.Helper()
+	l, err := net.Listen("tcp", ip+":0")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package webhooks_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -73,6 +74,7 @@ func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	r.Body = io.NopCloser(bytes.NewReader(body)) // the answer may read it too
 	rc.answer(n, w, r)
 }
 

@@ -156,14 +156,14 @@ FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_
 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
   AND (d.locked_until IS NULL OR d.locked_until <= ?1)
   AND s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?1)
-  AND s.callback_host NOT IN (/*SLICE:exclude_hosts*/?)
+  AND s.callback_host NOT IN (SELECT value FROM json_each(?2))
 ORDER BY d.priority, d.next_attempt_at, d.id
 LIMIT ?3
 `
 
 type DueWebhookDeliveriesParams struct {
 	Now          time.Time
-	ExcludeHosts []string
+	ExcludeHosts interface{}
 	ScanRows     int64
 }
 
@@ -180,19 +180,7 @@ type DueWebhookDeliveriesRow struct {
 // over hosts from it and leases its picks in the same transaction (SQLite has one writer: the transaction is the
 // lock).
 func (q *Queries) DueWebhookDeliveries(ctx context.Context, db DBTX, arg DueWebhookDeliveriesParams) ([]DueWebhookDeliveriesRow, error) {
-	query := dueWebhookDeliveries
-	var queryParams []interface{}
-	queryParams = append(queryParams, arg.Now)
-	if len(arg.ExcludeHosts) > 0 {
-		for _, v := range arg.ExcludeHosts {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:exclude_hosts*/?", strings.Repeat(",?", len(arg.ExcludeHosts))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:exclude_hosts*/?", "NULL", 1)
-	}
-	queryParams = append(queryParams, arg.ScanRows)
-	rows, err := db.QueryContext(ctx, query, queryParams...)
+	rows, err := db.QueryContext(ctx, dueWebhookDeliveries, arg.Now, arg.ExcludeHosts, arg.ScanRows)
 	if err != nil {
 		return nil, err
 	}
@@ -220,17 +208,17 @@ func (q *Queries) DueWebhookDeliveries(ctx context.Context, db DBTX, arg DueWebh
 }
 
 const dueWebhookVerifications = `-- name: DueWebhookVerifications :many
-SELECT s.id, s.callback_host, s.verify_next_at FROM webhook_subscriptions s
+SELECT s.id, s.callback_host, s.verify_next_at, COALESCE(s.creator, s.id) AS creator_key FROM webhook_subscriptions s
 WHERE s.status = 'active' AND s.verified_at IS NULL AND s.verify_next_at <= ?1
   AND (s.expires_at IS NULL OR s.expires_at > ?1)
-  AND s.callback_host NOT IN (/*SLICE:exclude_hosts*/?)
+  AND s.callback_host NOT IN (SELECT value FROM json_each(?2))
 ORDER BY s.verify_next_at, s.id
 LIMIT ?3
 `
 
 type DueWebhookVerificationsParams struct {
 	Now          *time.Time
-	ExcludeHosts []string
+	ExcludeHosts interface{}
 	ScanRows     int64
 }
 
@@ -238,24 +226,15 @@ type DueWebhookVerificationsRow struct {
 	ID           string
 	CallbackHost string
 	VerifyNextAt *time.Time
+	CreatorKey   string
 }
 
 // Subscriptions whose verification handshake is due, oldest due first, none of the hosts the worker excludes
-// (busy or behind an open breaker). The caller keeps one per host and leases them in the same transaction.
+// (busy or behind an open breaker). The caller keeps one per creator, so that one client's many subscriptions
+// to receivers that never answer cannot hold other clients' handshakes back, and leases them in the same
+// transaction.
 func (q *Queries) DueWebhookVerifications(ctx context.Context, db DBTX, arg DueWebhookVerificationsParams) ([]DueWebhookVerificationsRow, error) {
-	query := dueWebhookVerifications
-	var queryParams []interface{}
-	queryParams = append(queryParams, arg.Now)
-	if len(arg.ExcludeHosts) > 0 {
-		for _, v := range arg.ExcludeHosts {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:exclude_hosts*/?", strings.Repeat(",?", len(arg.ExcludeHosts))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:exclude_hosts*/?", "NULL", 1)
-	}
-	queryParams = append(queryParams, arg.ScanRows)
-	rows, err := db.QueryContext(ctx, query, queryParams...)
+	rows, err := db.QueryContext(ctx, dueWebhookVerifications, arg.Now, arg.ExcludeHosts, arg.ScanRows)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +242,12 @@ func (q *Queries) DueWebhookVerifications(ctx context.Context, db DBTX, arg DueW
 	var items []DueWebhookVerificationsRow
 	for rows.Next() {
 		var i DueWebhookVerificationsRow
-		if err := rows.Scan(&i.ID, &i.CallbackHost, &i.VerifyNextAt); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.CallbackHost,
+			&i.VerifyNextAt,
+			&i.CreatorKey,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)

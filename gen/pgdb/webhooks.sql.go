@@ -134,14 +134,14 @@ func (q *Queries) ClaimWebhookDeliveries(ctx context.Context, db DBTX, arg Claim
 
 const claimWebhookVerifications = `-- name: ClaimWebhookVerifications :many
 WITH scan AS (
-    SELECT s.id, s.callback_host, s.verify_next_at FROM webhook_subscriptions s
+    SELECT s.id, COALESCE(s.creator, s.id) AS creator_key, s.verify_next_at FROM webhook_subscriptions s
     WHERE s.status = 'active' AND s.verified_at IS NULL AND s.verify_next_at <= $2::timestamptz
       AND (s.expires_at IS NULL OR s.expires_at > $2::timestamptz)
       AND NOT (s.callback_host = ANY($3::text[]))
     ORDER BY s.verify_next_at, s.id
     LIMIT $4
 ), ranked AS (
-    SELECT scan.id, scan.verify_next_at, ROW_NUMBER() OVER (PARTITION BY scan.callback_host ORDER BY scan.verify_next_at, scan.id) AS rn
+    SELECT scan.id, scan.verify_next_at, ROW_NUMBER() OVER (PARTITION BY scan.creator_key ORDER BY scan.verify_next_at, scan.id) AS rn
     FROM scan
 ), picked AS (
     SELECT ranked.id FROM ranked WHERE ranked.rn = 1 ORDER BY ranked.verify_next_at, ranked.id LIMIT $5
@@ -173,9 +173,10 @@ type ClaimWebhookVerificationsRow struct {
 	VerifyAttempts int64
 }
 
-// Subscriptions whose verification handshake is due, at most one per callback host and none of the hosts the
-// worker excludes (busy or behind an open breaker); verify_next_at is moved to the lease's end, so a worker that
-// dies mid-handshake leaves a subscription that comes due again. SKIP LOCKED lets replicas claim side by side.
+// Subscriptions whose verification handshake is due, at most one per creator (so that one client's many
+// subscriptions to receivers that never answer cannot hold other clients' handshakes back) and none of the hosts
+// the worker excludes (busy or behind an open breaker); verify_next_at is moved to the lease's end, so a worker
+// that dies mid-handshake leaves a subscription that comes due again. SKIP LOCKED lets replicas claim side by side.
 func (q *Queries) ClaimWebhookVerifications(ctx context.Context, db DBTX, arg ClaimWebhookVerificationsParams) ([]ClaimWebhookVerificationsRow, error) {
 	rows, err := db.Query(ctx, claimWebhookVerifications,
 		arg.LeaseUntil,

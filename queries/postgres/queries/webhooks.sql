@@ -18,18 +18,19 @@ SELECT count(*) FROM webhook_subscriptions WHERE status = 'active' AND callback_
 SELECT count(*) FROM webhook_subscriptions WHERE status = 'active';
 
 -- name: ClaimWebhookVerifications :many
--- Subscriptions whose verification handshake is due, at most one per callback host and none of the hosts the
--- worker excludes (busy or behind an open breaker); verify_next_at is moved to the lease's end, so a worker that
--- dies mid-handshake leaves a subscription that comes due again. SKIP LOCKED lets replicas claim side by side.
+-- Subscriptions whose verification handshake is due, at most one per creator (so that one client's many
+-- subscriptions to receivers that never answer cannot hold other clients' handshakes back) and none of the hosts
+-- the worker excludes (busy or behind an open breaker); verify_next_at is moved to the lease's end, so a worker
+-- that dies mid-handshake leaves a subscription that comes due again. SKIP LOCKED lets replicas claim side by side.
 WITH scan AS (
-    SELECT s.id, s.callback_host, s.verify_next_at FROM webhook_subscriptions s
+    SELECT s.id, COALESCE(s.creator, s.id) AS creator_key, s.verify_next_at FROM webhook_subscriptions s
     WHERE s.status = 'active' AND s.verified_at IS NULL AND s.verify_next_at <= sqlc.arg(now)::timestamptz
       AND (s.expires_at IS NULL OR s.expires_at > sqlc.arg(now)::timestamptz)
       AND NOT (s.callback_host = ANY(sqlc.arg(exclude_hosts)::text[]))
     ORDER BY s.verify_next_at, s.id
     LIMIT sqlc.arg(scan_rows)
 ), ranked AS (
-    SELECT scan.id, scan.verify_next_at, ROW_NUMBER() OVER (PARTITION BY scan.callback_host ORDER BY scan.verify_next_at, scan.id) AS rn
+    SELECT scan.id, scan.verify_next_at, ROW_NUMBER() OVER (PARTITION BY scan.creator_key ORDER BY scan.verify_next_at, scan.id) AS rn
     FROM scan
 ), picked AS (
     SELECT ranked.id FROM ranked WHERE ranked.rn = 1 ORDER BY ranked.verify_next_at, ranked.id LIMIT sqlc.arg(max_rows)

@@ -15,11 +15,13 @@ SELECT count(*) FROM webhook_subscriptions WHERE status = 'active';
 
 -- name: DueWebhookVerifications :many
 -- Subscriptions whose verification handshake is due, oldest due first, none of the hosts the worker excludes
--- (busy or behind an open breaker). The caller keeps one per host and leases them in the same transaction.
-SELECT s.id, s.callback_host, s.verify_next_at FROM webhook_subscriptions s
+-- (busy or behind an open breaker). The caller keeps one per creator, so that one client's many subscriptions
+-- to receivers that never answer cannot hold other clients' handshakes back, and leases them in the same
+-- transaction.
+SELECT s.id, s.callback_host, s.verify_next_at, COALESCE(s.creator, s.id) AS creator_key FROM webhook_subscriptions s
 WHERE s.status = 'active' AND s.verified_at IS NULL AND s.verify_next_at <= sqlc.arg(now)
   AND (s.expires_at IS NULL OR s.expires_at > sqlc.arg(now))
-  AND s.callback_host NOT IN (sqlc.slice(exclude_hosts))
+  AND s.callback_host NOT IN (SELECT value FROM json_each(sqlc.arg(exclude_hosts)))
 ORDER BY s.verify_next_at, s.id
 LIMIT sqlc.arg(scan_rows);
 
@@ -108,7 +110,7 @@ FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_
 WHERE d.status = 'pending' AND d.next_attempt_at <= sqlc.arg(now)
   AND (d.locked_until IS NULL OR d.locked_until <= sqlc.arg(now))
   AND s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > sqlc.arg(now))
-  AND s.callback_host NOT IN (sqlc.slice(exclude_hosts))
+  AND s.callback_host NOT IN (SELECT value FROM json_each(sqlc.arg(exclude_hosts)))
 ORDER BY d.priority, d.next_attempt_at, d.id
 LIMIT sqlc.arg(scan_rows);
 
