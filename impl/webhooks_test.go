@@ -11,6 +11,8 @@ import (
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/webhooks"
 )
 
 // TestWebhooks runs the subscription contract on every engine. Every answer is checked against the document
@@ -227,5 +229,51 @@ func testWebhookSecret(t *testing.T, s *apitest.Server, dbURL string) {
 	}
 	if !strings.Contains(dbtest.DumpTables(t, dbURL), hookSecret) {
 		t.Error("the secret was not stored: deliveries could not be signed")
+	}
+}
+
+// TestWebhookFloodRefusedOverHTTP: the finding's 300 subscriptions to one URL from one client, through the API:
+// the per-client quota answers 429 with Retry-After after the limit, and another client's subscription for the
+// same host answers 409 once the host has its cap. Answers are checked against the document by apitest.
+func TestWebhookFloodRefusedOverHTTP(t *testing.T) {
+	for _, e := range dbtest.Engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			st, _ := e.Open(t)
+			s := apitest.Start(t, apitest.Options{Store: st, Deps: func(d *impl.Deps) {
+				d.WebhookLimits = webhooks.Limits{PerClient: 5, PerHost: 8}
+			}})
+			body := map[string]any{"callback_url": "https://victim.example/hook", "events": []string{"provider.down"}}
+			codes := map[int]int{}
+			var last *apitest.Response
+			for range 300 {
+				last = s.PostJSON("/api/v1/webhooks", body)
+				codes[last.Status]++
+				if last.Status == http.StatusTooManyRequests && last.Header.Get("Retry-After") != "3600" {
+					t.Fatalf("429 with Retry-After %q", last.Header.Get("Retry-After"))
+				}
+			}
+			if codes[http.StatusOK] != 5 || codes[http.StatusTooManyRequests] != 295 {
+				t.Fatalf("300 creations from one client: %v, want 5 made and 295 refused", codes)
+			}
+			_ = last
+			// The per-host cap, on a server whose quota would allow more: the 4th live subscription for the
+			// host (any port, any case) is refused with 409; another host is fine.
+			st2, _ := e.Open(t)
+			s2 := apitest.Start(t, apitest.Options{Store: st2, Deps: func(d *impl.Deps) {
+				d.WebhookLimits = webhooks.Limits{PerClient: 100, PerHost: 3}
+			}})
+			for i, u := range []string{"https://victim.example/a", "https://victim.example:8443/b", "https://VICTIM.example/c"} {
+				if r := s2.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": u, "events": []string{"provider.down"}}); r.Status != http.StatusOK {
+					t.Fatalf("%d: %d %s", i, r.Status, r.Body)
+				}
+			}
+			r := s2.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": "https://victim.example/d", "events": []string{"provider.down"}})
+			if r.Status != http.StatusConflict || !strings.Contains(r.Error(t), "callback host") {
+				t.Errorf("4th for the host: %d %s, want 409", r.Status, r.Body)
+			}
+			if r := s2.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": "https://other.example/d", "events": []string{"provider.down"}}); r.Status != http.StatusOK {
+				t.Errorf("another host: %d %s", r.Status, r.Body)
+			}
+		})
 	}
 }
