@@ -168,6 +168,11 @@ func (e edge) ClaimWebhookVerifications(ctx context.Context, now, leaseUntil tim
 	return v, atEdge(err)
 }
 
+func (e edge) SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error) {
+	v, err := e.s.SealWebhookSecrets(ctx, seal, limit)
+	return v, atEdge(err)
+}
+
 func (e edge) RecordWebhookVerification(ctx context.Context, r WebhookVerificationResult) (bool, error) {
 	v, err := e.s.RecordWebhookVerification(ctx, r)
 	return v, atEdge(err)

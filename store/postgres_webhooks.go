@@ -303,3 +303,19 @@ func (s *postgresStore) PruneWebhookDeliveries(ctx context.Context, before time.
 	}
 	return n, nil
 }
+
+func (s *postgresStore) SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error) {
+	var n int
+	err := s.inTx(ctx, "sealing webhook secrets", func(tx pgx.Tx) error {
+		rows, err := s.q.PlainWebhookSecrets(ctx, tx, int32(clampLimit(limit)))
+		if err != nil {
+			return fmt.Errorf("reading webhook secrets: %w", err)
+		}
+		n, err = sealSecrets(convertRows(rows, func(r pgdb.PlainWebhookSecretsRow) secretToSeal { return secretToSeal(r) }), seal,
+			func(id string, sealed, plain *string) (int64, error) {
+				return s.q.ReplaceWebhookSecret(ctx, tx, pgdb.ReplaceWebhookSecretParams{Sealed: sealed, ID: id, Plain: plain})
+			})
+		return err
+	})
+	return n, err
+}

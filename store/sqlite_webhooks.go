@@ -339,3 +339,19 @@ func jsonList(hosts []string) string {
 	b, _ := json.Marshal(append([]string{}, hosts...)) // never null
 	return string(b)
 }
+
+func (s *sqliteStore) SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error) {
+	var n int
+	err := s.inTx(ctx, "sealing webhook secrets", func(tx *sql.Tx) error {
+		rows, err := s.q.PlainWebhookSecrets(ctx, tx, int64(clampLimit(limit)))
+		if err != nil {
+			return fmt.Errorf("reading webhook secrets: %w", err)
+		}
+		n, err = sealSecrets(convertRows(rows, func(r litedb.PlainWebhookSecretsRow) secretToSeal { return secretToSeal(r) }), seal,
+			func(id string, sealed, plain *string) (int64, error) {
+				return s.q.ReplaceWebhookSecret(ctx, tx, litedb.ReplaceWebhookSecretParams{Sealed: sealed, ID: id, Plain: plain})
+			})
+		return err
+	})
+	return n, err
+}

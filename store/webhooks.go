@@ -45,6 +45,9 @@ type WebhookStore interface {
 	// RecordWebhookVerification writes a handshake's outcome: verified, tried again at r.NextAt, or (NextAt nil)
 	// given up, which deactivates the subscription (delivery_failures). It reports whether it deactivated it.
 	RecordWebhookVerification(ctx context.Context, r WebhookVerificationResult) (bool, error)
+	// SealWebhookSecrets replaces up to limit secrets stored as given (not starting "enc:v1:") with what seal
+	// makes of them, each only if it is unchanged since it was read, and reports how many it replaced.
+	SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error)
 	// RecordWebhookAttempts writes the outcome of attempts in one transaction: the deliveries, the
 	// subscriptions' statistics, and deactivations (410 Gone, or MaxConsecutiveFailures failed attempts in a
 	// row). It reports what each attempt changed, in the same order.
@@ -752,4 +755,30 @@ func recordVerification(ctx context.Context, tx webhookTx, r WebhookVerification
 		return false, err
 	}
 	return deactivate(ctx, tx, r.SubscriptionID, ReasonDeliveryFailures, at)
+}
+
+// secretToSeal is a secret stored as given.
+type secretToSeal struct {
+	ID     string
+	Secret *string
+}
+
+// sealSecrets seals each secret of rows with seal and stores it through replace.
+func sealSecrets(rows []secretToSeal, seal func(id, secret string) (string, error), replace func(id string, sealed, plain *string) (int64, error)) (int, error) {
+	n := 0
+	for _, r := range rows {
+		if r.Secret == nil {
+			continue
+		}
+		sealed, err := seal(r.ID, *r.Secret)
+		if err != nil {
+			return n, fmt.Errorf("sealing the secret of subscription %s: %w", r.ID, err)
+		}
+		done, err := replace(r.ID, &sealed, r.Secret)
+		if err != nil {
+			return n, fmt.Errorf("storing the sealed secret of subscription %s: %w", r.ID, err)
+		}
+		n += int(done)
+	}
+	return n, nil
 }

@@ -538,13 +538,44 @@ func TestSecretsSealedAtRest(t *testing.T) {
 		if h := rc.Hits(); len(h) != 1 || !receiverVerify(secret, h[0].Body, h[0].Header.Get(webhooks.HeaderSignature)) {
 			t.Fatalf("delivery not signed with the secret: %d hits", len(h))
 		}
+		en.clock.Advance(time.Second)
+		// A secret stored before the key was set: the worker seals it with the key, and it still signs.
+		const before = "stored-before-the-key-0123"
+		old := store.WebhookSubscription{ID: "00000000-0000-4000-8000-0000000000aa", CallbackURL: rc.URL + "/old",
+			Events: []string{"provider.down"}, Secret: ptr(before), Status: store.SubscriptionActive,
+			CreatedAt: en.clock.Now(), VerifiedAt: ptr(en.clock.Now())}
+		if err := en.st.CreateWebhookSubscription(context.Background(), old, store.SubscriptionLimits{}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := en.w.SealStoredSecrets(context.Background()); err != nil || n != 1 {
+			t.Fatalf("sealing the stored secrets: %d, %v; want 1", n, err)
+		}
+		if strings.Contains(dbtest.DumpTables(t, en.url), before) {
+			t.Fatal("a secret stored before the key is still in plain text")
+		}
+		en.emit("openai", store.OutcomeOutage, store.OutcomeOperational)
+		en.clock.Advance(time.Second)
+		en.emit("openai", store.OutcomeOperational, store.OutcomeOutage)
+		en.drain()
+		signedWith := map[string]bool{}
+		for _, h := range rc.Hits()[1:] {
+			for _, k := range []string{secret, before} {
+				if receiverVerify(k, h.Body, h.Header.Get(webhooks.HeaderSignature)) {
+					signedWith[k] = true
+				}
+			}
+		}
+		if len(rc.Hits()) != 3 || !signedWith[before] || !signedWith[secret] {
+			t.Fatalf("after sealing: %d hits, signed with %v", len(rc.Hits()), signedWith)
+		}
 		// A worker started without the key.
 		keyless := en.worker(en.st)
 		en.clock.Advance(time.Second)
 		en.emit("openai", store.OutcomeOutage, store.OutcomeOperational)
+		en.clock.Advance(time.Second)
 		en.emit("openai", store.OutcomeOperational, store.OutcomeOutage)
 		drainWith(t, keyless)
-		if len(rc.Hits()) != 1 {
+		if len(rc.Hits()) != 3 {
 			t.Error("a worker without the key sent a delivery")
 		}
 		if s := en.get(sub.ID); s.LastError == nil || !strings.Contains(*s.LastError, "no secret key") {

@@ -282,12 +282,34 @@ func (w *Worker) Stop(ctx context.Context) error {
 	}
 }
 
+// SealStoredSecrets encrypts, with the operator key, the secrets stored as given before it was set, and
+// reports how many. Without a key it does nothing. Run calls it at start.
+func (w *Worker) SealStoredSecrets(ctx context.Context) (int, error) {
+	if w.cfg.Secrets == nil {
+		return 0, nil
+	}
+	const batch = 500
+	total := 0
+	for {
+		n, err := w.store.SealWebhookSecrets(ctx, w.cfg.Secrets.Seal, batch)
+		total += n
+		if err != nil || n < batch {
+			return total, err
+		}
+	}
+}
+
 // Run works until ctx ends, then lets the deliveries in flight finish and records them before it returns.
 func (w *Worker) Run(ctx context.Context) error {
 	if w.cfg.AllowLoopback {
 		w.log.Warn("webhook callbacks may reach loopback addresses (SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK=true): for local use and tests only")
 	}
 	w.log.Info("webhook worker started", "concurrency", w.cfg.Concurrency, "timeout", w.cfg.Timeout.String())
+	if n, err := w.SealStoredSecrets(ctx); err != nil {
+		w.log.Error("sealing webhook secrets stored before the key was set", "sealed", n, "error", err)
+	} else if n > 0 {
+		w.log.Info("webhook secrets stored before the key was set are sealed now", "sealed", n)
+	}
 	stopRecording, recorded := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(recorded)

@@ -687,6 +687,39 @@ func (q *Queries) MarkWebhookVerifyFailed(ctx context.Context, db DBTX, arg Mark
 	return result.RowsAffected(), nil
 }
 
+const plainWebhookSecrets = `-- name: PlainWebhookSecrets :many
+SELECT id, secret FROM webhook_subscriptions
+WHERE secret IS NOT NULL AND secret NOT LIKE 'enc:v1:%'
+ORDER BY id
+LIMIT $1
+`
+
+type PlainWebhookSecretsRow struct {
+	ID     string
+	Secret *string
+}
+
+// Secrets stored as given (before an operator key was set), to be sealed.
+func (q *Queries) PlainWebhookSecrets(ctx context.Context, db DBTX, maxRows int32) ([]PlainWebhookSecretsRow, error) {
+	rows, err := db.Query(ctx, plainWebhookSecrets, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []PlainWebhookSecretsRow
+	for rows.Next() {
+		var i PlainWebhookSecretsRow
+		if err := rows.Scan(&i.ID, &i.Secret); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const pruneWebhookDeliveries = `-- name: PruneWebhookDeliveries :execrows
 DELETE FROM webhook_deliveries WHERE id IN (
     SELECT p.id FROM webhook_deliveries p WHERE p.status <> 'pending' AND p.finished_at < $1 LIMIT $2)
@@ -699,6 +732,24 @@ type PruneWebhookDeliveriesParams struct {
 
 func (q *Queries) PruneWebhookDeliveries(ctx context.Context, db DBTX, arg PruneWebhookDeliveriesParams) (int64, error) {
 	result, err := db.Exec(ctx, pruneWebhookDeliveries, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const replaceWebhookSecret = `-- name: ReplaceWebhookSecret :execrows
+UPDATE webhook_subscriptions SET secret = $1 WHERE id = $2 AND secret = $3
+`
+
+type ReplaceWebhookSecretParams struct {
+	Sealed *string
+	ID     string
+	Plain  *string
+}
+
+func (q *Queries) ReplaceWebhookSecret(ctx context.Context, db DBTX, arg ReplaceWebhookSecretParams) (int64, error) {
+	result, err := db.Exec(ctx, replaceWebhookSecret, arg.Sealed, arg.ID, arg.Plain)
 	if err != nil {
 		return 0, err
 	}

@@ -194,3 +194,13 @@ SET fire_count = s.fire_count + u.n, consecutive_failures = 0, last_delivery_at 
 FROM (SELECT unnest(sqlc.arg(ids)::text[]) AS id, unnest(sqlc.arg(counts)::bigint[]) AS n,
              unnest(sqlc.arg(ats)::timestamptz[]) AS at) u
 WHERE s.id = u.id;
+
+-- name: PlainWebhookSecrets :many
+-- Secrets stored as given (before an operator key was set), to be sealed.
+SELECT id, secret FROM webhook_subscriptions
+WHERE secret IS NOT NULL AND secret NOT LIKE 'enc:v1:%'
+ORDER BY id
+LIMIT sqlc.arg(max_rows);
+
+-- name: ReplaceWebhookSecret :execrows
+UPDATE webhook_subscriptions SET secret = sqlc.arg(sealed) WHERE id = sqlc.arg(id) AND secret = sqlc.arg(plain);

@@ -158,3 +158,13 @@ SELECT * FROM webhook_deliveries WHERE subscription_id = sqlc.arg(subscription_i
 -- name: PruneWebhookDeliveries :execrows
 DELETE FROM webhook_deliveries WHERE id IN (
     SELECT p.id FROM webhook_deliveries p WHERE p.status <> 'pending' AND p.finished_at < sqlc.arg(before) LIMIT sqlc.arg(max_rows));
+
+-- name: PlainWebhookSecrets :many
+-- Secrets stored as given (before an operator key was set), to be sealed.
+SELECT id, secret FROM webhook_subscriptions
+WHERE secret IS NOT NULL AND secret NOT LIKE 'enc:v1:%'
+ORDER BY id
+LIMIT sqlc.arg(max_rows);
+
+-- name: ReplaceWebhookSecret :execrows
+UPDATE webhook_subscriptions SET secret = sqlc.arg(sealed) WHERE id = sqlc.arg(id) AND secret = sqlc.arg(plain);
