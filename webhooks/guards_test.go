@@ -121,11 +121,15 @@ func TestSubscriptionFloodRefused(t *testing.T) {
 		ctx := context.Background()
 		in := webhooks.CreateInput{CallbackURL: "https://victim.example/hook", Events: []string{"provider.down"}, Client: "203.0.113.7"}
 		made, quota := 0, 0
+		var first webhooks.Created
 		for range 300 {
-			_, err := svc.Create(ctx, in)
+			c, err := svc.Create(ctx, in)
 			var le *webhooks.LimitError
 			switch {
 			case err == nil:
+				if made == 0 {
+					first = c
+				}
 				made++
 			case errors.As(err, &le) && le.RetryAfter == time.Hour:
 				quota++
@@ -137,6 +141,16 @@ func TestSubscriptionFloodRefused(t *testing.T) {
 			t.Fatalf("one client: %d made, %d refused by the quota; want %d made", made, quota, webhooks.DefaultPerClient)
 		}
 		// Deleting does not give the quota back.
+		if _, err := svc.Unsubscribe(ctx, first.Subscription.ID, first.ManageToken); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Create(ctx, in); err == nil {
+			t.Fatal("unsubscribing gave the client's quota back")
+		}
+		in.Client = "203.0.113.8" // the host has a place again, for another client
+		if _, err := svc.Create(ctx, in); err != nil {
+			t.Fatalf("after an unsubscribe, another client: %v", err)
+		}
 		// Another client, same host: the host has its 10.
 		in.Client = "198.51.100.9"
 		in.CallbackURL = "https://VICTIM.example:8443/other"
