@@ -151,6 +151,12 @@ func TestSubscriptionFloodRefused(t *testing.T) {
 		if _, err := svc.Create(ctx, in); err != nil {
 			t.Fatalf("after an unsubscribe, another client: %v", err)
 		}
+		// IPv6 clients count per /64: new addresses in one /64 are one client.
+		if webhooks.CreatorKey("2001:db8:1:2::7") != webhooks.CreatorKey("2001:db8:1:2:ffff::1") ||
+			webhooks.CreatorKey("2001:db8:1:2::7") == webhooks.CreatorKey("2001:db8:1:3::7") ||
+			webhooks.CreatorKey("192.0.2.1") == webhooks.CreatorKey("192.0.2.2") {
+			t.Error("creator keys do not group IPv6 per /64 (or group IPv4 addresses)")
+		}
 		// Another client, same host: the host has its 10.
 		in.Client = "198.51.100.9"
 		in.CallbackURL = "https://VICTIM.example:8443/other"

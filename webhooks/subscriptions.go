@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
@@ -213,7 +214,14 @@ func (s *Service) create(ctx context.Context, in CreateInput) (store.WebhookSubs
 }
 
 // CreatorKey is what is stored of a client's address for the quota: a hash, so the table holds no addresses.
+// IPv6 clients count per /64, as the rate limit counts them: one host usually holds a whole /64 and could
+// otherwise take a fresh address for every subscription.
 func CreatorKey(client string) string {
+	if a, err := netip.ParseAddr(client); err == nil && a.Unmap().Is6() {
+		if p, err := a.WithZone("").Prefix(64); err == nil {
+			client = p.String()
+		}
+	}
 	sum := sha256.Sum256([]byte("switchboard webhook creator\x00" + client))
 	return hex.EncodeToString(sum[:16])
 }
