@@ -32,6 +32,15 @@ type Settings struct {
 	// WebhookLease is how long a delivery claimed by a worker is kept from the others, so that one claimed by a
 	// replica that died is sent again after it (0: the delivery timeout plus a minute).
 	WebhookLease time.Duration // SWITCHBOARD_WEBHOOK_LEASE
+	// WebhookSecretKey is the raw text of the operator key that encrypts subscription secrets at rest (checked
+	// by webhooks.ParseSecretKey); empty stores them as given, in a database file only the service can read.
+	WebhookSecretKey string // SWITCHBOARD_WEBHOOK_SECRET_KEY
+	// WebhookMaxPerClient subscriptions may be created per client per hour.
+	WebhookMaxPerClient int // SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT
+	// WebhookMaxPerHost live subscriptions may share one callback host name.
+	WebhookMaxPerHost int // SWITCHBOARD_WEBHOOK_MAX_PER_HOST
+	// WebhookMaxTotal live subscriptions may exist in all.
+	WebhookMaxTotal int // SWITCHBOARD_WEBHOOK_MAX_TOTAL
 	// CatalogRefresh is the time between run-time catalog refreshes; 0 (the default) is off.
 	CatalogRefresh time.Duration // SWITCHBOARD_CATALOG_REFRESH
 	// CatalogSourcesURL replaces the scheme and host of every upstream catalog source (tests and mirrors).
@@ -163,6 +172,7 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, lease, logFormat, logLevel string
 		rateLimit, proxies, inFlight, timeout, mcpHosts                                   string
+		hookKey, hookPerClient, hookPerHost, hookTotal                                    string
 		catalogRefresh, catalogSources, catalogNPM                                        string
 		outLoopback, outCIDRs, outProxy, outRedirects                                     string
 		x402                                                                              X402Settings
@@ -177,6 +187,10 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_POLL", "poll", "true", "poll the status pages (false: serve what the database holds)", boolean, forServe, &raw.polling},
 		{"SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK", "webhook-allow-loopback", "false", "let webhook callbacks reach 127.0.0.1 over http or https (local use and tests only)", boolean, forServe, &raw.loopback},
 		{"SWITCHBOARD_WEBHOOK_LEASE", "webhook-lease", "0s", "how long a claimed webhook delivery is kept from other workers; one claimed by a replica that died is sent again after it (0: the delivery timeout plus a minute)", duration, forServe, &raw.lease},
+		{"SWITCHBOARD_WEBHOOK_SECRET_KEY", "webhook-secret-key", "", "32-byte key (base64 or hex) that encrypts webhook secrets in the database with AES-GCM (openssl rand -base64 32); empty stores them as given", text, forServe, &raw.hookKey},
+		{"SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT", "webhook-max-per-client", "10", "webhook subscriptions one client may create per hour", number, forServe, &raw.hookPerClient},
+		{"SWITCHBOARD_WEBHOOK_MAX_PER_HOST", "webhook-max-per-host", "10", "live webhook subscriptions one callback host name may have", number, forServe, &raw.hookPerHost},
+		{"SWITCHBOARD_WEBHOOK_MAX_TOTAL", "webhook-max-total", "10000", "live webhook subscriptions in all", number, forServe, &raw.hookTotal},
 		{"SWITCHBOARD_CATALOG_REFRESH", "catalog-refresh", "0s", "time between run-time catalog refreshes from the upstream sources (0: off; at least 10s otherwise; make run uses 24h)", duration, forServe, &raw.catalogRefresh},
 		{"SWITCHBOARD_CATALOG_SOURCES_URL", "catalog-sources-url", "", "when set, every upstream catalog source is fetched from this host instead (tests, mirrors)", text, forServe, &raw.catalogSources},
 		{"SWITCHBOARD_CATALOG_NPM_REGISTRY", "catalog-npm-registry", "", "npm registry the catalog refresh takes the npm catalog sources from (https://registry.npmjs.org; read as data, only releases the embedded manifest accepts); empty or off: the embedded release stays", text, forServe, &raw.catalogNPM},
@@ -268,6 +282,19 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	}
 	if st.WebhookLease, err = time.ParseDuration(raw.lease); err != nil || st.WebhookLease < 0 {
 		return Settings{}, fmt.Errorf("%s %q: want 0 or a positive Go duration such as 90s", source("webhook-lease"), raw.lease)
+	}
+	st.WebhookSecretKey = raw.hookKey
+	for _, n := range []struct {
+		flag, raw string
+		dst       *int
+	}{
+		{"webhook-max-per-client", raw.hookPerClient, &st.WebhookMaxPerClient},
+		{"webhook-max-per-host", raw.hookPerHost, &st.WebhookMaxPerHost},
+		{"webhook-max-total", raw.hookTotal, &st.WebhookMaxTotal},
+	} {
+		if *n.dst, err = strconv.Atoi(n.raw); err != nil || *n.dst < 1 {
+			return Settings{}, fmt.Errorf("%s %q: want a positive whole number", source(n.flag), n.raw)
+		}
 	}
 	st.X402 = raw.x402
 	if st.Outbound, err = outbound(raw.outLoopback, raw.outCIDRs, raw.outProxy, raw.outRedirects, source); err != nil {

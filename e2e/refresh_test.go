@@ -38,6 +38,17 @@ func newReceiver(t *testing.T) *receiver {
 	r := &receiver{}
 	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		b, _ := io.ReadAll(req.Body)
+		if req.Header.Get("X-Service-Event") == "webhook.verify" {
+			// The handshake a subscription passes before it gets events: echo the challenge.
+			var v struct {
+				Payload struct {
+					Challenge string `json:"challenge"`
+				} `json:"payload"`
+			}
+			_ = json.Unmarshal(b, &v)
+			_ = json.NewEncoder(w).Encode(map[string]string{"challenge": v.Payload.Challenge})
+			return
+		}
 		r.mu.Lock()
 		r.got = append(r.got, delivery{event: req.Header.Get("X-Service-Event"), signature: req.Header.Get("X-Service-Signature"), body: b})
 		r.mu.Unlock()

@@ -2,6 +2,7 @@ package faults_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,6 +27,10 @@ func TestKillDuringWebhookDelivery(t *testing.T) {
 	first := make(chan struct{})
 	delivered := make(chan string, 4)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Service-Event") == "webhook.verify" {
+			echoChallenge(w, r) // the handshake a subscription passes before it gets events
+			return
+		}
 		// Reading the body makes net/http watch the connection, so the context ends when the service dies.
 		io.Copy(io.Discard, r.Body)
 		id := r.Header.Get("webhook-id")
@@ -89,4 +94,15 @@ func TestKillDuringWebhookDelivery(t *testing.T) {
 	if n := count(t, db, "SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered'"); n != 1 {
 		t.Errorf("%d deliveries marked delivered, want 1", n)
 	}
+}
+
+// echoChallenge answers a webhook verification request with its challenge.
+func echoChallenge(w http.ResponseWriter, r *http.Request) {
+	var v struct {
+		Payload struct {
+			Challenge string `json:"challenge"`
+		} `json:"payload"`
+	}
+	_ = json.NewDecoder(r.Body).Decode(&v)
+	_ = json.NewEncoder(w).Encode(map[string]string{"challenge": v.Payload.Challenge})
 }

@@ -36,6 +36,10 @@ type Deps struct {
 	Payments x402.Config
 	// WebhookAllowLoopback lets webhook callbacks point at this machine (SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK).
 	WebhookAllowLoopback bool
+	// WebhookLimits bound subscriptions per client, per callback host and in all (zero fields: the defaults).
+	WebhookLimits webhooks.Limits
+	// WebhookSecrets seals subscription secrets at rest (SWITCHBOARD_WEBHOOK_SECRET_KEY); nil stores them as given.
+	WebhookSecrets *webhooks.SecretBox
 	// Catalogs reports the catalogs in service and their run-time refresh for /health (the server command
 	// wires the refresher's state); nil: the catalogs in service with the refresh off.
 	Catalogs func() api.CatalogsState
@@ -95,6 +99,7 @@ func New(deps Deps) *Server {
 		payments: newPayments(deps),
 		webhooks: &webhooks.Service{
 			Store: deps.Store, KnownProvider: deps.Providers.Known, AllowLoopback: deps.WebhookAllowLoopback, Now: deps.Now,
+			Limits: deps.WebhookLimits, Secrets: deps.WebhookSecrets,
 		},
 	}
 	// Build the catalogs now, off the caller's path, so the first catalog request does not pay for decoding

@@ -11,6 +11,8 @@ import (
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/impl"
+	"github.com/switchboard/switchboard/webhooks"
 )
 
 // TestWebhooks runs the subscription contract on every engine. Every answer is checked against the document
@@ -54,10 +56,10 @@ func testWebhookLifecycle(t *testing.T, s *apitest.Server) {
 		t.Errorf("id %s is not a UUIDv4", sub.Id)
 	}
 	want := s.URL + "/api/v1/webhooks?id=" + sub.Id.String()
-	if c.VerifyUrl != want || c.ManageUrl != want {
-		t.Errorf("verify_url %s, manage_url %s, want %s", c.VerifyUrl, c.ManageUrl, want)
+	if c.VerifyUrl != want || c.ManageUrl != want+"&token="+c.ManageToken || !strings.HasPrefix(c.ManageToken, "whm_") {
+		t.Errorf("verify_url %s, manage_url %s, manage_token %s, want %s", c.VerifyUrl, c.ManageUrl, c.ManageToken, want)
 	}
-	if sub.Status != api.WebhookSubscriptionStatusActive || sub.DeactivatedReason != nil || !sub.Signed ||
+	if sub.Status != api.WebhookSubscriptionStatusActive || sub.DeactivatedReason != nil || !sub.Signed || sub.Verified ||
 		sub.CallbackUrl != "https://hooks.example.com/switchboard?team=sre" || len(sub.Events) != 2 ||
 		sub.Providers == nil || strings.Join(*sub.Providers, ",") != "openai,anthropic" ||
 		sub.FireCount != 0 || sub.FailCount != 0 || sub.ConsecutiveFailures != 0 || sub.LastError != nil || sub.LastDeliveryAt != nil {
@@ -77,6 +79,17 @@ func testWebhookLifecycle(t *testing.T, s *apitest.Server) {
 	r.Decode(t, &st)
 	if r.Status != http.StatusOK || st.Subscription.Id != sub.Id || !st.Subscription.CreatedAt.Equal(sub.CreatedAt) || st.Subscription.Status != "active" {
 		t.Errorf("read: %d %s", r.Status, r.Body)
+	}
+
+	// The verify_url alone cannot unsubscribe (it used to be the manage_url too), nor a wrong token.
+	for _, q := range []string{"", "&token=whm_not-the-token"} {
+		r = s.Do(http.MethodDelete, strings.TrimPrefix(c.VerifyUrl, s.URL)+q, nil, nil)
+		if r.Status != http.StatusBadRequest && r.Status != http.StatusForbidden || !strings.Contains(r.Error(t), "token") {
+			t.Errorf("delete with %q: %d %s, want 400 or 403 naming the token", q, r.Status, r.Body)
+		}
+	}
+	if r = s.Get(path); !strings.Contains(string(r.Body), `"status":"active"`) {
+		t.Errorf("after refused deletes: %s", r.Body)
 	}
 
 	// Unsubscribe, twice: both 200, the reason stays.
@@ -169,7 +182,11 @@ func testWebhookBadRequests(t *testing.T, s *apitest.Server) {
 	}
 	for _, q := range []string{"", "?id=", "?id=not-a-uuid", "?id=123"} {
 		for _, m := range []string{http.MethodGet, http.MethodDelete} {
-			r := s.Do(m, "/api/v1/webhooks"+q, nil, nil)
+			p := "/api/v1/webhooks" + q
+			if m == http.MethodDelete {
+				p += map[bool]string{true: "?", false: "&"}[q == ""] + "token=whm_x"
+			}
+			r := s.Do(m, p, nil, nil)
 			if r.Status != http.StatusBadRequest || !strings.Contains(r.Error(t), "id") {
 				t.Errorf("%s %s: %d %s", m, q, r.Status, r.Body)
 			}
@@ -185,7 +202,7 @@ func testWebhookNotFound(t *testing.T, s *apitest.Server) {
 	}
 	id := uuid.NewString()
 	for _, m := range []string{http.MethodGet, http.MethodDelete} {
-		r := s.Do(m, "/api/v1/webhooks?id="+id, nil, nil)
+		r := s.Do(m, "/api/v1/webhooks?id="+id+"&token=whm_x", nil, nil)
 		if r.Status != http.StatusNotFound || !strings.Contains(r.Error(t), "id") {
 			t.Errorf("%s unknown id: %d %s", m, r.Status, r.Body)
 		}
@@ -197,7 +214,7 @@ func testWebhookNotFound(t *testing.T, s *apitest.Server) {
 func testWebhookSecret(t *testing.T, s *apitest.Server, dbURL string) {
 	c := subscribe(t, s, map[string]any{"callback_url": "https://example.com/hook", "events": []string{"provider.down"}, "secret": hookSecret})
 	path := "/api/v1/webhooks?id=" + c.Subscription.Id.String()
-	bodies := []*apitest.Response{s.Get(path), s.Do(http.MethodDelete, path, nil, nil), s.Get(path)}
+	bodies := []*apitest.Response{s.Get(path), s.Do(http.MethodDelete, strings.TrimPrefix(c.ManageUrl, s.URL), nil, nil), s.Get(path)}
 	raw := s.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": "https://example.com/hook", "events": []string{"provider.down"}, "secret": hookSecret})
 	bodies = append(bodies, raw)
 	// A refused request with the secret in it does not echo it either.
@@ -212,5 +229,51 @@ func testWebhookSecret(t *testing.T, s *apitest.Server, dbURL string) {
 	}
 	if !strings.Contains(dbtest.DumpTables(t, dbURL), hookSecret) {
 		t.Error("the secret was not stored: deliveries could not be signed")
+	}
+}
+
+// TestWebhookFloodRefusedOverHTTP: the finding's 300 subscriptions to one URL from one client, through the API:
+// the per-client quota answers 429 with Retry-After after the limit, and another client's subscription for the
+// same host answers 409 once the host has its cap. Answers are checked against the document by apitest.
+func TestWebhookFloodRefusedOverHTTP(t *testing.T) {
+	for _, e := range dbtest.Engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			st, _ := e.Open(t)
+			s := apitest.Start(t, apitest.Options{Store: st, Deps: func(d *impl.Deps) {
+				d.WebhookLimits = webhooks.Limits{PerClient: 5, PerHost: 8}
+			}})
+			body := map[string]any{"callback_url": "https://victim.example/hook", "events": []string{"provider.down"}}
+			codes := map[int]int{}
+			var last *apitest.Response
+			for range 300 {
+				last = s.PostJSON("/api/v1/webhooks", body)
+				codes[last.Status]++
+				if last.Status == http.StatusTooManyRequests && last.Header.Get("Retry-After") != "3600" {
+					t.Fatalf("429 with Retry-After %q", last.Header.Get("Retry-After"))
+				}
+			}
+			if codes[http.StatusOK] != 5 || codes[http.StatusTooManyRequests] != 295 {
+				t.Fatalf("300 creations from one client: %v, want 5 made and 295 refused", codes)
+			}
+			_ = last
+			// The per-host cap, on a server whose quota would allow more: the 4th live subscription for the
+			// host (any port, any case) is refused with 409; another host is fine.
+			st2, _ := e.Open(t)
+			s2 := apitest.Start(t, apitest.Options{Store: st2, Deps: func(d *impl.Deps) {
+				d.WebhookLimits = webhooks.Limits{PerClient: 100, PerHost: 3}
+			}})
+			for i, u := range []string{"https://victim.example/a", "https://victim.example:8443/b", "https://VICTIM.example/c"} {
+				if r := s2.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": u, "events": []string{"provider.down"}}); r.Status != http.StatusOK {
+					t.Fatalf("%d: %d %s", i, r.Status, r.Body)
+				}
+			}
+			r := s2.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": "https://victim.example/d", "events": []string{"provider.down"}})
+			if r.Status != http.StatusConflict || !strings.Contains(r.Error(t), "callback host") {
+				t.Errorf("4th for the host: %d %s, want 409", r.Status, r.Body)
+			}
+			if r := s2.PostJSON("/api/v1/webhooks", map[string]any{"callback_url": "https://other.example/d", "events": []string{"provider.down"}}); r.Status != http.StatusOK {
+				t.Errorf("another host: %d %s", r.Status, r.Body)
+			}
+		})
 	}
 }

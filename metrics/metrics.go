@@ -213,5 +213,11 @@ func (m *Metrics) RegisterWebhooks(stats func() webhooks.Stats) {
 			func(s webhooks.Stats) int64 { return s.Failed }),
 		counter("webhook_subscriptions_deactivated_total", "Webhook subscriptions deactivated (gone, failing or expired).",
 			func(s webhooks.Stats) int64 { return s.Deactivated }),
+		counter("webhook_subscriptions_verified_total", "Webhook subscriptions whose callback echoed the verification challenge.",
+			func(s webhooks.Stats) int64 { return s.Verified }),
+		counter("webhook_verification_failures_total", "Webhook verification attempts that failed.",
+			func(s webhooks.Stats) int64 { return s.VerifyFailed }),
+		counter("webhook_host_breakers_opened_total", "Per-host webhook breakers opened after attempts without an answer.",
+			func(s webhooks.Stats) int64 { return s.BreakersOpened }),
 	)
 }

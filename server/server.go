@@ -125,7 +125,7 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	// guarded is everything but the probes and metrics: rate limit first (a client over its quota must not
 	// take a slot), then the in-flight bound, then the deadline.
 	// The client's address is resolved for every request, rate limited or not: the paid route limits payment
-	// attempts per client.
+	// attempts per client, and the webhook creation quota counts per client too.
 	guards := []func(http.Handler) http.Handler{resolveClient(o.TrustedProxies)}
 	if o.RateLimitPerMinute > 0 {
 		guards = append(guards, rateLimitClients(o.RateLimitPerMinute, o.TrustedProxies))

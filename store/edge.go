@@ -23,7 +23,7 @@ func atEdge(err error) error {
 		return err
 	case IsUnavailable(err):
 		return fmt.Errorf("%w: %v", ErrUnavailable, err) //nolint:errorlint // only the driver's text passes the edge, not its type
-	case errors.As(err, new(*inputError)):
+	case errors.As(err, new(*inputError)), errors.As(err, new(*LimitError)):
 		return err
 	}
 	return fmt.Errorf("database: %v", err) //nolint:errorlint // only the driver's text passes the edge, not its type
@@ -149,8 +149,8 @@ func (e edge) GetTrustRecord(ctx context.Context, id string) (TrustRecord, error
 	return v, atEdge(err)
 }
 
-func (e edge) CreateWebhookSubscription(ctx context.Context, s WebhookSubscription) error {
-	return atEdge(e.s.CreateWebhookSubscription(ctx, s))
+func (e edge) CreateWebhookSubscription(ctx context.Context, s WebhookSubscription, l SubscriptionLimits) error {
+	return atEdge(e.s.CreateWebhookSubscription(ctx, s, l))
 }
 
 func (e edge) GetWebhookSubscription(ctx context.Context, id string) (WebhookSubscription, error) {
@@ -173,8 +173,23 @@ func (e edge) FanOutWebhookEvents(ctx context.Context, now time.Time, opts FanOu
 	return v, atEdge(err)
 }
 
-func (e edge) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]WebhookSend, error) {
-	v, err := e.s.ClaimWebhookDeliveries(ctx, now, leaseUntil, limit)
+func (e edge) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int, opts ClaimOptions) ([]WebhookSend, error) {
+	v, err := e.s.ClaimWebhookDeliveries(ctx, now, leaseUntil, limit, opts)
+	return v, atEdge(err)
+}
+
+func (e edge) ClaimWebhookVerifications(ctx context.Context, now, leaseUntil time.Time, limit int, excludeHosts []string) ([]WebhookVerification, error) {
+	v, err := e.s.ClaimWebhookVerifications(ctx, now, leaseUntil, limit, excludeHosts)
+	return v, atEdge(err)
+}
+
+func (e edge) SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error) {
+	v, err := e.s.SealWebhookSecrets(ctx, seal, limit)
+	return v, atEdge(err)
+}
+
+func (e edge) RecordWebhookVerification(ctx context.Context, r WebhookVerificationResult) (bool, error) {
+	v, err := e.s.RecordWebhookVerification(ctx, r)
 	return v, atEdge(err)
 }
 

@@ -52,9 +52,9 @@ func (t pgWebhookTx) unfannedEvents(ctx context.Context, after int64, limit int)
 	return convertRows(rows, func(r pgdb.Outbox) OutboxEvent { return outboxRow(r).event() }), nil
 }
 
-func (t pgWebhookTx) insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time) (int64, error) {
+func (t pgWebhookTx) insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time, priority int64) (int64, error) {
 	return t.q.InsertWebhookDeliveries(ctx, t.tx, pgdb.InsertWebhookDeliveriesParams{
-		EventID: e.ID, Now: now, EventCreatedAt: normTime(e.CreatedAt), EventNeedle: needle(e.Type), ProviderNeedle: needle(e.ProviderID),
+		EventID: e.ID, Now: now, Priority: priority, EventCreatedAt: normTime(e.CreatedAt), EventNeedle: needle(e.Type), ProviderNeedle: needle(e.ProviderID),
 	})
 }
 
@@ -122,19 +122,62 @@ func (t pgWebhookTx) cancelDeliveries(ctx context.Context, ids []string, at time
 	return err
 }
 
-func (s *postgresStore) CreateWebhookSubscription(ctx context.Context, sub WebhookSubscription) error {
+func (t pgWebhookTx) markVerified(ctx context.Context, id string, at time.Time) error {
+	_, err := t.q.MarkWebhookVerified(ctx, t.tx, pgdb.MarkWebhookVerifiedParams{At: &at, ID: id})
+	return err
+}
+
+func (t pgWebhookTx) markVerifyFailed(ctx context.Context, id, msg string, next *time.Time) (int64, error) {
+	return t.q.MarkWebhookVerifyFailed(ctx, t.tx, pgdb.MarkWebhookVerifyFailedParams{NextAt: next, LastError: &msg, ID: id})
+}
+
+func (t pgWebhookTx) countForLimits(ctx context.Context, creator *string, host string, l SubscriptionLimits) (byCreator, onHost, total int64, err error) {
+	if l.MaxPerCreator > 0 && creator != nil {
+		if byCreator, err = t.q.CountWebhookSubscriptionsByCreator(ctx, t.tx, pgdb.CountWebhookSubscriptionsByCreatorParams{Creator: *creator, Since: normTime(l.CreatorSince)}); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	if l.MaxPerHost > 0 {
+		if onHost, err = t.q.CountLiveWebhookSubscriptionsForHost(ctx, t.tx, host); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	if l.MaxTotal > 0 {
+		if total, err = t.q.CountLiveWebhookSubscriptions(ctx, t.tx); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	return byCreator, onHost, total, nil
+}
+
+// subscriptionCreationLockKey is the transaction advisory-lock key creations take turns on ("WhSubs" in ASCII).
+const subscriptionCreationLockKey = 0x576853756273
+
+func (s *postgresStore) CreateWebhookSubscription(ctx context.Context, sub WebhookSubscription, limits SubscriptionLimits) error {
 	c, err := validateSubscription(sub)
 	if err != nil {
 		return err
 	}
-	err = s.q.InsertWebhookSubscription(ctx, s.pool, pgdb.InsertWebhookSubscriptionParams{
-		ID: sub.ID, CallbackUrl: sub.CallbackURL, Events: c.events, Providers: c.providers, Secret: sub.Secret,
-		Metadata: c.metadata, CreatedAt: normTime(sub.CreatedAt), ExpiresAt: normTimePtr(sub.ExpiresAt),
+	return s.inTx(ctx, "storing webhook subscription", func(tx pgx.Tx) error {
+		if limits != (SubscriptionLimits{}) {
+			if err := s.q.LockWebhookSubscriptionCreation(ctx, tx, subscriptionCreationLockKey); err != nil {
+				return fmt.Errorf("waiting for the webhook creation lock: %w", err)
+			}
+			if err := checkLimits(ctx, pgWebhookTx{s.q, tx}, sub, c.host, limits); err != nil {
+				return err
+			}
+		}
+		err := s.q.InsertWebhookSubscription(ctx, tx, pgdb.InsertWebhookSubscriptionParams{
+			ID: sub.ID, CallbackUrl: sub.CallbackURL, Events: c.events, Providers: c.providers, Secret: sub.Secret,
+			Metadata: c.metadata, CreatedAt: normTime(sub.CreatedAt), ExpiresAt: normTimePtr(sub.ExpiresAt),
+			CallbackHost: c.host, Creator: sub.Creator, ManageTokenHash: sub.ManageTokenHash,
+			VerifiedAt: c.verifiedAt, VerifyNextAt: c.verifyNextAt,
+		})
+		if err != nil {
+			return fmt.Errorf("storing webhook subscription: %w", err)
+		}
+		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("storing webhook subscription: %w", err)
-	}
-	return nil
 }
 
 func (s *postgresStore) GetWebhookSubscription(ctx context.Context, id string) (WebhookSubscription, error) {
@@ -195,13 +238,40 @@ func (s *postgresStore) FanOutWebhookEvents(ctx context.Context, now time.Time, 
 	return res, err
 }
 
-func (s *postgresStore) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]WebhookSend, error) {
-	until := normTime(leaseUntil)
-	rows, err := s.q.ClaimWebhookDeliveries(ctx, s.pool, pgdb.ClaimWebhookDeliveriesParams{LockedUntil: &until, Now: normTime(now), MaxRows: int32(clampLimit(limit))})
+func (s *postgresStore) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int, opts ClaimOptions) ([]WebhookSend, error) {
+	limit, perHost := clampLimit(limit), max(opts.PerHost, 1)
+	rows, err := s.q.ClaimWebhookDeliveries(ctx, s.pool, pgdb.ClaimWebhookDeliveriesParams{
+		Now: normTime(now), ExcludeHosts: excludeList(opts.ExcludeHosts), ScanRows: int32(claimScanRows(limit, perHost)),
+		PerHost: int64(perHost), MaxRows: int32(limit), LockedUntil: normTime(leaseUntil),
+	})
 	if err != nil {
 		return nil, fmt.Errorf("claiming webhook deliveries: %w", err)
 	}
 	return convertRows(rows, func(r pgdb.ClaimWebhookDeliveriesRow) WebhookSend { return sendRow(r).send() }), nil
+}
+
+func (s *postgresStore) ClaimWebhookVerifications(ctx context.Context, now, leaseUntil time.Time, limit int, excludeHosts []string) ([]WebhookVerification, error) {
+	limit = clampLimit(limit)
+	rows, err := s.q.ClaimWebhookVerifications(ctx, s.pool, pgdb.ClaimWebhookVerificationsParams{
+		LeaseUntil: normTime(leaseUntil), Now: normTime(now), ExcludeHosts: excludeList(excludeHosts),
+		ScanRows: int32(claimScanRows(limit, 1)), MaxRows: int32(limit),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claiming webhook verifications: %w", err)
+	}
+	return convertRows(rows, func(r pgdb.ClaimWebhookVerificationsRow) WebhookVerification {
+		return WebhookVerification{SubscriptionID: r.ID, CallbackURL: r.CallbackUrl, CallbackHost: r.CallbackHost, Secret: r.Secret, Attempts: r.VerifyAttempts}
+	}), nil
+}
+
+func (s *postgresStore) RecordWebhookVerification(ctx context.Context, r WebhookVerificationResult) (bool, error) {
+	var done bool
+	err := s.inTx(ctx, "recording a webhook verification", func(tx pgx.Tx) error {
+		var err error
+		done, err = recordVerification(ctx, pgWebhookTx{s.q, tx}, r)
+		return err
+	})
+	return done, err
 }
 
 func (s *postgresStore) RecordWebhookAttempts(ctx context.Context, attempts []WebhookAttempt) ([]WebhookAttemptResult, error) {
@@ -232,4 +302,20 @@ func (s *postgresStore) PruneWebhookDeliveries(ctx context.Context, before time.
 		return 0, fmt.Errorf("pruning webhook deliveries: %w", err)
 	}
 	return n, nil
+}
+
+func (s *postgresStore) SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error) {
+	var n int
+	err := s.inTx(ctx, "sealing webhook secrets", func(tx pgx.Tx) error {
+		rows, err := s.q.PlainWebhookSecrets(ctx, tx, int32(clampLimit(limit)))
+		if err != nil {
+			return fmt.Errorf("reading webhook secrets: %w", err)
+		}
+		n, err = sealSecrets(convertRows(rows, func(r pgdb.PlainWebhookSecretsRow) secretToSeal { return secretToSeal(r) }), seal,
+			func(id string, sealed, plain *string) (int64, error) {
+				return s.q.ReplaceWebhookSecret(ctx, tx, pgdb.ReplaceWebhookSecretParams{Sealed: sealed, ID: id, Plain: plain})
+			})
+		return err
+	})
+	return n, err
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -40,6 +41,9 @@ func sqliteDSN(path string) string {
 }
 
 func openSQLite(ctx context.Context, path string, opts Options) (Store, error) {
+	if err := privateFile(path); err != nil {
+		return nil, err
+	}
 	db, err := sql.Open("sqlite", sqliteDSN(path))
 	if err != nil {
 		return nil, fmt.Errorf("opening SQLite %s: %w", path, err)
@@ -132,6 +136,33 @@ func migrate(ctx context.Context, dialect goose.Dialect, db *sql.DB, fsys fs.FS,
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("applying migrations: %w", err)
+	}
+	return nil
+}
+
+// privateFile makes the database file readable by the service's user only: it holds the webhook secrets (sealed
+// when SWITCHBOARD_WEBHOOK_SECRET_KEY is set, as given otherwise). A new file is created 0600 before SQLite
+// opens it; SQLite gives its -wal and -shm files the mode of the database file. An existing file that others
+// may read loses those permissions.
+func privateFile(path string) error {
+	if path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		return f.Close()
+	case !errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("creating SQLite %s: %w%s", path, err, writableHint(path))
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(p, fi.Mode().Perm()&0o700); err != nil {
+			return fmt.Errorf("making SQLite %s private (mode %v): %w", p, fi.Mode().Perm(), err)
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -50,9 +51,9 @@ func (t liteWebhookTx) unfannedEvents(ctx context.Context, after int64, limit in
 	return convertRows(rows, func(r litedb.Outbox) OutboxEvent { return outboxRow(r).event() }), nil
 }
 
-func (t liteWebhookTx) insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time) (int64, error) {
+func (t liteWebhookTx) insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time, priority int64) (int64, error) {
 	return t.q.InsertWebhookDeliveries(ctx, t.tx, litedb.InsertWebhookDeliveriesParams{
-		EventID: e.ID, Now: now, EventCreatedAt: normTime(e.CreatedAt), EventNeedle: needle(e.Type), ProviderNeedle: needle(e.ProviderID),
+		EventID: e.ID, Now: now, Priority: priority, EventCreatedAt: normTime(e.CreatedAt), EventNeedle: needle(e.Type), ProviderNeedle: needle(e.ProviderID),
 	})
 }
 
@@ -118,19 +119,56 @@ func (t liteWebhookTx) cancelDeliveries(ctx context.Context, ids []string, at ti
 	return err
 }
 
-func (s *sqliteStore) CreateWebhookSubscription(ctx context.Context, sub WebhookSubscription) error {
+func (t liteWebhookTx) markVerified(ctx context.Context, id string, at time.Time) error {
+	_, err := t.q.MarkWebhookVerified(ctx, t.tx, litedb.MarkWebhookVerifiedParams{At: &at, ID: id})
+	return err
+}
+
+func (t liteWebhookTx) markVerifyFailed(ctx context.Context, id, msg string, next *time.Time) (int64, error) {
+	return t.q.MarkWebhookVerifyFailed(ctx, t.tx, litedb.MarkWebhookVerifyFailedParams{NextAt: next, LastError: &msg, ID: id})
+}
+
+func (t liteWebhookTx) countForLimits(ctx context.Context, creator *string, host string, l SubscriptionLimits) (byCreator, onHost, total int64, err error) {
+	if l.MaxPerCreator > 0 && creator != nil {
+		if byCreator, err = t.q.CountWebhookSubscriptionsByCreator(ctx, t.tx, litedb.CountWebhookSubscriptionsByCreatorParams{Creator: creator, Since: normTime(l.CreatorSince)}); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	if l.MaxPerHost > 0 {
+		if onHost, err = t.q.CountLiveWebhookSubscriptionsForHost(ctx, t.tx, host); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	if l.MaxTotal > 0 {
+		if total, err = t.q.CountLiveWebhookSubscriptions(ctx, t.tx); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	return byCreator, onHost, total, nil
+}
+
+// CreateWebhookSubscription counts and inserts in one IMMEDIATE transaction: SQLite's single writer makes
+// creations take turns.
+func (s *sqliteStore) CreateWebhookSubscription(ctx context.Context, sub WebhookSubscription, limits SubscriptionLimits) error {
 	c, err := validateSubscription(sub)
 	if err != nil {
 		return err
 	}
-	err = s.q.InsertWebhookSubscription(ctx, s.db, litedb.InsertWebhookSubscriptionParams{
-		ID: sub.ID, CallbackUrl: sub.CallbackURL, Events: c.events, Providers: c.providers, Secret: sub.Secret,
-		Metadata: c.metadata, CreatedAt: normTime(sub.CreatedAt), ExpiresAt: normTimePtr(sub.ExpiresAt),
+	return s.inTx(ctx, "storing webhook subscription", func(tx *sql.Tx) error {
+		if err := checkLimits(ctx, liteWebhookTx{s.q, tx}, sub, c.host, limits); err != nil {
+			return err
+		}
+		err := s.q.InsertWebhookSubscription(ctx, tx, litedb.InsertWebhookSubscriptionParams{
+			ID: sub.ID, CallbackUrl: sub.CallbackURL, Events: c.events, Providers: c.providers, Secret: sub.Secret,
+			Metadata: c.metadata, CreatedAt: normTime(sub.CreatedAt), ExpiresAt: normTimePtr(sub.ExpiresAt),
+			CallbackHost: c.host, Creator: sub.Creator, ManageTokenHash: sub.ManageTokenHash,
+			VerifiedAt: c.verifiedAt, VerifyNextAt: c.verifyNextAt,
+		})
+		if err != nil {
+			return fmt.Errorf("storing webhook subscription: %w", err)
+		}
+		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("storing webhook subscription: %w", err)
-	}
-	return nil
 }
 
 func (s *sqliteStore) GetWebhookSubscription(ctx context.Context, id string) (WebhookSubscription, error) {
@@ -191,25 +229,78 @@ func (s *sqliteStore) FanOutWebhookEvents(ctx context.Context, now time.Time, op
 	return res, err
 }
 
-func (s *sqliteStore) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]WebhookSend, error) {
+func (s *sqliteStore) ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int, opts ClaimOptions) ([]WebhookSend, error) {
 	var out []WebhookSend
 	err := s.inTx(ctx, "claiming webhook deliveries", func(tx *sql.Tx) error {
-		until := normTime(leaseUntil)
-		ids, err := s.q.ClaimWebhookDeliveries(ctx, tx, litedb.ClaimWebhookDeliveriesParams{LockedUntil: &until, Now: normTime(now), MaxRows: int64(clampLimit(limit))})
+		limit, perHost := clampLimit(limit), max(opts.PerHost, 1)
+		due, err := s.q.DueWebhookDeliveries(ctx, tx, litedb.DueWebhookDeliveriesParams{
+			Now: normTime(now), ExcludeHosts: jsonList(opts.ExcludeHosts), ScanRows: int64(claimScanRows(limit, perHost)),
+		})
 		if err != nil {
-			return fmt.Errorf("claiming webhook deliveries: %w", err)
+			return fmt.Errorf("reading due webhook deliveries: %w", err)
 		}
+		rows := make([]dueRow[int64], len(due))
+		for i, d := range due {
+			rows[i] = dueRow[int64]{d.ID, d.CallbackHost}
+		}
+		ids := pickRoundRobin(rows, perHost, limit)
 		if len(ids) == 0 {
 			return nil
 		}
-		rows, err := s.q.WebhookSendsByID(ctx, tx, ids)
+		until := normTime(leaseUntil)
+		if err := s.q.LeaseWebhookDeliveries(ctx, tx, litedb.LeaseWebhookDeliveriesParams{LockedUntil: &until, Ids: ids}); err != nil {
+			return fmt.Errorf("claiming webhook deliveries: %w", err)
+		}
+		sends, err := s.q.WebhookSendsByID(ctx, tx, ids)
 		if err != nil {
 			return fmt.Errorf("reading claimed webhook deliveries: %w", err)
 		}
-		out = convertRows(rows, func(r litedb.WebhookSendsByIDRow) WebhookSend { return sendRow(r).send() })
+		out = convertRows(sends, func(r litedb.WebhookSendsByIDRow) WebhookSend { return sendRow(r).send() })
 		return nil
 	})
 	return out, err
+}
+
+func (s *sqliteStore) ClaimWebhookVerifications(ctx context.Context, now, leaseUntil time.Time, limit int, excludeHosts []string) ([]WebhookVerification, error) {
+	var out []WebhookVerification
+	err := s.inTx(ctx, "claiming webhook verifications", func(tx *sql.Tx) error {
+		limit = clampLimit(limit)
+		n := normTime(now)
+		due, err := s.q.DueWebhookVerifications(ctx, tx, litedb.DueWebhookVerificationsParams{
+			Now: &n, ExcludeHosts: jsonList(excludeHosts), ScanRows: int64(claimScanRows(limit, 1)),
+		})
+		if err != nil {
+			return fmt.Errorf("reading due webhook verifications: %w", err)
+		}
+		rows := make([]dueRow[string], len(due))
+		for i, d := range due {
+			rows[i] = dueRow[string]{d.ID, d.CreatorKey}
+		}
+		ids := pickRoundRobin(rows, 1, limit)
+		if len(ids) == 0 {
+			return nil
+		}
+		until := normTime(leaseUntil)
+		leased, err := s.q.LeaseWebhookVerifications(ctx, tx, litedb.LeaseWebhookVerificationsParams{LeaseUntil: &until, Ids: ids})
+		if err != nil {
+			return fmt.Errorf("claiming webhook verifications: %w", err)
+		}
+		out = convertRows(leased, func(r litedb.LeaseWebhookVerificationsRow) WebhookVerification {
+			return WebhookVerification{SubscriptionID: r.ID, CallbackURL: r.CallbackUrl, CallbackHost: r.CallbackHost, Secret: r.Secret, Attempts: r.VerifyAttempts}
+		})
+		return nil
+	})
+	return out, err
+}
+
+func (s *sqliteStore) RecordWebhookVerification(ctx context.Context, r WebhookVerificationResult) (bool, error) {
+	var done bool
+	err := s.inTx(ctx, "recording a webhook verification", func(tx *sql.Tx) error {
+		var err error
+		done, err = recordVerification(ctx, liteWebhookTx{s.q, tx}, r)
+		return err
+	})
+	return done, err
 }
 
 func (s *sqliteStore) RecordWebhookAttempts(ctx context.Context, attempts []WebhookAttempt) ([]WebhookAttemptResult, error) {
@@ -240,4 +331,27 @@ func (s *sqliteStore) PruneWebhookDeliveries(ctx context.Context, before time.Ti
 		return 0, fmt.Errorf("pruning webhook deliveries: %w", err)
 	}
 	return n, nil
+}
+
+// jsonList is a list of hosts as the JSON array json_each reads: one parameter, however many hosts (a
+// sqlc.slice would renumber the parameters after it).
+func jsonList(hosts []string) string {
+	b, _ := json.Marshal(append([]string{}, hosts...)) // never null
+	return string(b)
+}
+
+func (s *sqliteStore) SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error) {
+	var n int
+	err := s.inTx(ctx, "sealing webhook secrets", func(tx *sql.Tx) error {
+		rows, err := s.q.PlainWebhookSecrets(ctx, tx, int64(clampLimit(limit)))
+		if err != nil {
+			return fmt.Errorf("reading webhook secrets: %w", err)
+		}
+		n, err = sealSecrets(convertRows(rows, func(r litedb.PlainWebhookSecretsRow) secretToSeal { return secretToSeal(r) }), seal,
+			func(id string, sealed, plain *string) (int64, error) {
+				return s.q.ReplaceWebhookSecret(ctx, tx, litedb.ReplaceWebhookSecretParams{Sealed: sealed, ID: id, Plain: plain})
+			})
+		return err
+	})
+	return n, err
 }

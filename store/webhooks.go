@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -13,8 +16,10 @@ import (
 // the fan-out of an outbox event, each attempt and its outcome are written in transactions, and a delivery a
 // dead worker was sending comes back when its lease runs out.
 type WebhookStore interface {
-	// CreateWebhookSubscription stores a new active subscription.
-	CreateWebhookSubscription(ctx context.Context, s WebhookSubscription) error
+	// CreateWebhookSubscription stores a new active subscription, unless that would break one of limits: then
+	// it stores nothing and returns a *LimitError. The counting and the insert are one transaction, and
+	// creations take turns, so concurrent requests cannot pass a cap together.
+	CreateWebhookSubscription(ctx context.Context, s WebhookSubscription, limits SubscriptionLimits) error
 	// GetWebhookSubscription returns the subscription with that ID, or ErrNotFound.
 	GetWebhookSubscription(ctx context.Context, id string) (WebhookSubscription, error)
 	// DeactivateWebhookSubscription deactivates an active subscription for reason and cancels its pending
@@ -30,9 +35,19 @@ type WebhookStore interface {
 	// one replica fans out at a time; the others get a zero result at once.
 	FanOutWebhookEvents(ctx context.Context, now time.Time, opts FanOutOptions) (FanOutResult, error)
 	// ClaimWebhookDeliveries leases at most limit due deliveries of active, unexpired subscriptions until
-	// leaseUntil, oldest due first. A leased delivery is claimed by nobody else until its lease runs out
-	// (PostgreSQL replicas claim side by side with FOR UPDATE SKIP LOCKED).
-	ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int) ([]WebhookSend, error)
+	// leaseUntil: status events before catalog events, oldest due first, at most opts.PerHost per callback host
+	// and none for opts.ExcludeHosts, round-robin over hosts. A leased delivery is claimed by nobody else until
+	// its lease runs out (PostgreSQL replicas claim side by side with FOR UPDATE SKIP LOCKED).
+	ClaimWebhookDeliveries(ctx context.Context, now, leaseUntil time.Time, limit int, opts ClaimOptions) ([]WebhookSend, error)
+	// ClaimWebhookVerifications leases at most limit active subscriptions whose verification handshake is due
+	// (one per creator, none for excludeHosts) until leaseUntil.
+	ClaimWebhookVerifications(ctx context.Context, now, leaseUntil time.Time, limit int, excludeHosts []string) ([]WebhookVerification, error)
+	// RecordWebhookVerification writes a handshake's outcome: verified, tried again at r.NextAt, or (NextAt nil)
+	// given up, which deactivates the subscription (delivery_failures). It reports whether it deactivated it.
+	RecordWebhookVerification(ctx context.Context, r WebhookVerificationResult) (bool, error)
+	// SealWebhookSecrets replaces up to limit secrets stored as given (not starting "enc:v1:") with what seal
+	// makes of them, each only if it is unchanged since it was read, and reports how many it replaced.
+	SealWebhookSecrets(ctx context.Context, seal func(id, secret string) (string, error), limit int) (int, error)
 	// RecordWebhookAttempts writes the outcome of attempts in one transaction: the deliveries, the
 	// subscriptions' statistics, and deactivations (410 Gone, or MaxConsecutiveFailures failed attempts in a
 	// row). It reports what each attempt changed, in the same order.
@@ -94,6 +109,82 @@ type WebhookSubscription struct {
 	ConsecutiveFailures int64 // failed attempts since the last success
 	LastError           *string
 	LastDeliveryAt      *time.Time // time of the last attempt
+
+	// CallbackHost is the lower-case host name of CallbackURL without port (CallbackHost(CallbackURL)); the
+	// store fills it in when it is empty.
+	CallbackHost string
+	// Creator is an opaque key of the client that created the subscription, for the creation quota.
+	Creator *string
+	// ManageTokenHash is the hex SHA-256 of the token that unsubscribing needs; nil for subscriptions made
+	// before tokens existed.
+	ManageTokenHash *string
+	// VerifiedAt is when the callback answered the verification challenge; nil until then, and events are
+	// delivered to verified subscriptions only. A subscription stored with VerifiedAt set skips the handshake.
+	VerifiedAt     *time.Time
+	VerifyAttempts int64
+}
+
+// CallbackHost is the key of the per-host limits: the lower-case host name of a callback URL, without port or
+// trailing dot ("" when the URL does not parse).
+func CallbackHost(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+}
+
+// SubscriptionLimits bound the creation of a subscription; a zero field is no limit.
+type SubscriptionLimits struct {
+	// MaxPerCreator subscriptions may be created by one Creator since CreatorSince (deactivated ones count).
+	MaxPerCreator int
+	CreatorSince  time.Time
+	// MaxPerHost live (active) subscriptions may share one callback host.
+	MaxPerHost int
+	// MaxTotal live subscriptions may exist.
+	MaxTotal int
+}
+
+// LimitError is a subscription refused by one of SubscriptionLimits.
+type LimitError struct {
+	Limit string // "creator", "host" or "total"
+	Max   int
+}
+
+func (e *LimitError) Error() string {
+	switch e.Limit {
+	case "creator":
+		return fmt.Sprintf("at most %d webhook subscriptions may be created per client in the quota window", e.Max)
+	case "host":
+		return fmt.Sprintf("at most %d live webhook subscriptions may share one callback host", e.Max)
+	}
+	return fmt.Sprintf("at most %d live webhook subscriptions may exist", e.Max)
+}
+
+// ClaimOptions shape a claim of deliveries.
+type ClaimOptions struct {
+	// ExcludeHosts get nothing (the worker's hosts at their in-flight bound or behind an open breaker).
+	ExcludeHosts []string
+	// PerHost deliveries at most go to one callback host; 1 when not positive.
+	PerHost int
+}
+
+// WebhookVerification is a claimed verification handshake.
+type WebhookVerification struct {
+	SubscriptionID string
+	CallbackURL    string
+	CallbackHost   string
+	Secret         *string
+	Attempts       int64 // handshake attempts made before this one
+}
+
+// WebhookVerificationResult is the outcome of one handshake attempt.
+type WebhookVerificationResult struct {
+	SubscriptionID string
+	At             time.Time
+	OK             bool
+	Error          string     // when !OK: short, without the URL or any secret
+	NextAt         *time.Time // when !OK: the next attempt; nil gives up and deactivates the subscription
 }
 
 // DeliveryStatus is the state of one delivery.
@@ -130,6 +221,7 @@ type WebhookSend struct {
 	EventID        int64
 	Attempts       int64 // attempts made before this one
 	CallbackURL    string
+	CallbackHost   string
 	Secret         *string
 	Event          OutboxEvent
 }
@@ -183,7 +275,7 @@ type webhookTx interface {
 	lockCursor(ctx context.Context) (cursor int64, held bool, err error)
 	setCursor(ctx context.Context, id int64) error
 	unfannedEvents(ctx context.Context, after int64, limit int) ([]OutboxEvent, error)
-	insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time) (int64, error)
+	insertDeliveries(ctx context.Context, e OutboxEvent, now time.Time, priority int64) (int64, error)
 	markFanned(ctx context.Context, eventID int64, at time.Time) error
 	fannedAfter(ctx context.Context, after int64, limit int) ([]fannedEvent, error)
 	deleteFannedThrough(ctx context.Context, id int64) error
@@ -195,6 +287,29 @@ type webhookTx interface {
 	countFailure(ctx context.Context, a WebhookAttempt) (consecutive int64, status SubscriptionStatus, err error)
 	deactivate(ctx context.Context, id string, reason DeactivationReason, at time.Time) (bool, error)
 	cancelDeliveries(ctx context.Context, subscriptionIDs []string, at time.Time) error
+
+	markVerified(ctx context.Context, id string, at time.Time) error
+	markVerifyFailed(ctx context.Context, id, msg string, next *time.Time) (int64, error)
+	// countForLimits returns what the limits compare: subscriptions of creator since, live ones on host, live
+	// ones in all. Only the counts a limit needs are read (the others are 0).
+	countForLimits(ctx context.Context, creator *string, host string, l SubscriptionLimits) (byCreator, onHost, total int64, err error)
+}
+
+// checkLimits compares the counts of a new subscription's creator, host and the whole table with limits.
+func checkLimits(ctx context.Context, tx webhookTx, s WebhookSubscription, host string, l SubscriptionLimits) error {
+	byCreator, onHost, total, err := tx.countForLimits(ctx, s.Creator, host, l)
+	if err != nil {
+		return fmt.Errorf("counting webhook subscriptions: %w", err)
+	}
+	switch {
+	case l.MaxPerCreator > 0 && s.Creator != nil && byCreator >= int64(l.MaxPerCreator):
+		return &LimitError{Limit: "creator", Max: l.MaxPerCreator}
+	case l.MaxPerHost > 0 && onHost >= int64(l.MaxPerHost):
+		return &LimitError{Limit: "host", Max: l.MaxPerHost}
+	case l.MaxTotal > 0 && total >= int64(l.MaxTotal):
+		return &LimitError{Limit: "total", Max: l.MaxTotal}
+	}
+	return nil
 }
 
 type fannedEvent struct {
@@ -221,7 +336,7 @@ func fanOut(ctx context.Context, tx webhookTx, now time.Time, opts FanOutOptions
 		return FanOutResult{}, fmt.Errorf("reading outbox events to fan out: %w", err)
 	}
 	for _, e := range events {
-		n, err := tx.insertDeliveries(ctx, e, now)
+		n, err := tx.insertDeliveries(ctx, e, now, EventPriority(e.Type))
 		if err != nil {
 			return FanOutResult{}, fmt.Errorf("fanning out event %d (%s): %w", e.ID, e.Type, err)
 		}
@@ -246,6 +361,14 @@ func fanOut(ctx context.Context, tx webhookTx, now time.Time, opts FanOutOptions
 	}
 	res.Cursor = next
 	return res, nil
+}
+
+// EventPriority is the claim order of an event's deliveries: status events (0) before catalog events (1).
+func EventPriority(eventType string) int64 {
+	if strings.HasPrefix(eventType, "catalog.") {
+		return 1
+	}
+	return 0
 }
 
 // advanceCursor moves the cursor over the fanned-out events that follow it without a hole, and over a hole
@@ -391,6 +514,12 @@ type subscriptionRow struct {
 	ConsecutiveFailures int64
 	LastError           *string
 	LastDeliveryAt      *time.Time
+	CallbackHost        string
+	Creator             *string
+	ManageTokenHash     *string
+	VerifiedAt          *time.Time
+	VerifyAttempts      int64
+	VerifyNextAt        *time.Time
 }
 
 func (r subscriptionRow) subscription() (WebhookSubscription, error) {
@@ -399,6 +528,8 @@ func (r subscriptionRow) subscription() (WebhookSubscription, error) {
 		DeactivatedAt: normPtrTime(r.DeactivatedAt), CreatedAt: r.CreatedAt.UTC(), ExpiresAt: normPtrTime(r.ExpiresAt),
 		FireCount: r.FireCount, FailCount: r.FailCount, ConsecutiveFailures: r.ConsecutiveFailures,
 		LastError: r.LastError, LastDeliveryAt: normPtrTime(r.LastDeliveryAt),
+		CallbackHost: r.CallbackHost, Creator: r.Creator, ManageTokenHash: r.ManageTokenHash,
+		VerifiedAt: normPtrTime(r.VerifiedAt), VerifyAttempts: r.VerifyAttempts,
 	}
 	if err := json.Unmarshal([]byte(r.Events), &s.Events); err != nil {
 		return WebhookSubscription{}, fmt.Errorf("reading events of subscription %s: %w", r.ID, err)
@@ -423,6 +554,10 @@ type subscriptionColumns struct {
 	events    string
 	providers *string
 	metadata  *string
+	host      string
+	// verifyNextAt is when the handshake is first due: at once, unless the subscription is verified already.
+	verifyNextAt *time.Time
+	verifiedAt   *time.Time
 }
 
 func validateSubscription(s WebhookSubscription) (subscriptionColumns, error) {
@@ -439,6 +574,18 @@ func validateSubscription(s WebhookSubscription) (subscriptionColumns, error) {
 		}
 	}
 	var c subscriptionColumns
+	c.host = s.CallbackHost
+	if c.host == "" {
+		c.host = CallbackHost(s.CallbackURL)
+	}
+	if c.host == "" {
+		return subscriptionColumns{}, errorf("subscription %s: callback URL has no host", s.ID)
+	}
+	if s.VerifiedAt != nil {
+		c.verifiedAt = normTimePtr(s.VerifiedAt)
+	} else {
+		c.verifyNextAt = normTimePtr(&s.CreatedAt)
+	}
 	b, err := json.Marshal(s.Events)
 	if err != nil {
 		return subscriptionColumns{}, fmt.Errorf("encoding events: %w", err)
@@ -493,6 +640,7 @@ type deliveryRow struct {
 	LastStatus     *int64
 	CreatedAt      time.Time
 	FinishedAt     *time.Time
+	Priority       int64
 }
 
 func (r deliveryRow) delivery() WebhookDelivery {
@@ -511,6 +659,7 @@ type sendRow struct {
 	Attempts       int64
 	CallbackUrl    string
 	Secret         *string
+	CallbackHost   string
 	EventType      string
 	ProviderID     string
 	Payload        string
@@ -520,7 +669,7 @@ type sendRow struct {
 func (r sendRow) send() WebhookSend {
 	return WebhookSend{
 		DeliveryID: r.ID, SubscriptionID: r.SubscriptionID, EventID: r.EventID, Attempts: r.Attempts,
-		CallbackURL: r.CallbackUrl, Secret: r.Secret,
+		CallbackURL: r.CallbackUrl, CallbackHost: r.CallbackHost, Secret: r.Secret,
 		Event: OutboxEvent{ID: r.EventID, Type: r.EventType, ProviderID: r.ProviderID, Payload: json.RawMessage(r.Payload), CreatedAt: r.EventCreatedAt.UTC()},
 	}
 }
@@ -541,4 +690,95 @@ func normTimePtr(t *time.Time) *time.Time {
 	}
 	u := normTime(*t)
 	return &u
+}
+
+// Scan bounds of the claims: how many due rows one claim reads to pick from. The window must reach past one
+// host's (or one creator's) backlog to the others', or sharing out would only be among the first few.
+const (
+	claimScanFactor = 4
+	minClaimScan    = 1000
+	maxClaimScan    = 5000
+)
+
+func claimScanRows(limit, perHost int) int {
+	return min(max(limit*claimScanFactor, perHost*claimScanFactor, minClaimScan), maxClaimScan)
+}
+
+// excludeList is the hosts a PostgreSQL claim skips, never an empty array (no callback host is "").
+func excludeList(hosts []string) []string {
+	return append([]string{""}, hosts...)
+}
+
+// dueRow is a due delivery or handshake as the scan read it, in claim order, with the key it is shared out by
+// (the callback host of a delivery, the creator of a handshake).
+type dueRow[K any] struct {
+	ID   K
+	Host string
+}
+
+// pickRoundRobin keeps at most perHost rows per host, at most limit in all, in round-robin order over hosts:
+// each host's first row (in scan order) before any host's second. The scan order (priority, due time) decides
+// among hosts within a round.
+func pickRoundRobin[K any](rows []dueRow[K], perHost, limit int) []K {
+	perHost = cmp.Or(max(perHost, 0), 1)
+	rank := make(map[string]int, len(rows))
+	rounds := make([][]K, perHost)
+	for _, r := range rows {
+		n := rank[r.Host]
+		if n >= perHost {
+			continue
+		}
+		rank[r.Host] = n + 1
+		rounds[n] = append(rounds[n], r.ID)
+	}
+	var out []K
+	for _, round := range rounds {
+		for _, id := range round {
+			if len(out) == limit {
+				return out
+			}
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// recordVerification writes a handshake outcome inside a transaction.
+func recordVerification(ctx context.Context, tx webhookTx, r WebhookVerificationResult) (bool, error) {
+	at := normTime(r.At)
+	if r.OK {
+		return false, tx.markVerified(ctx, r.SubscriptionID, at)
+	}
+	msg := cmp.Or(r.Error, "verification failed")
+	n, err := tx.markVerifyFailed(ctx, r.SubscriptionID, msg, normTimePtr(r.NextAt))
+	if err != nil || n == 0 || r.NextAt != nil {
+		return false, err
+	}
+	return deactivate(ctx, tx, r.SubscriptionID, ReasonDeliveryFailures, at)
+}
+
+// secretToSeal is a secret stored as given.
+type secretToSeal struct {
+	ID     string
+	Secret *string
+}
+
+// sealSecrets seals each secret of rows with seal and stores it through replace.
+func sealSecrets(rows []secretToSeal, seal func(id, secret string) (string, error), replace func(id string, sealed, plain *string) (int64, error)) (int, error) {
+	n := 0
+	for _, r := range rows {
+		if r.Secret == nil {
+			continue
+		}
+		sealed, err := seal(r.ID, *r.Secret)
+		if err != nil {
+			return n, fmt.Errorf("sealing the secret of subscription %s: %w", r.ID, err)
+		}
+		done, err := replace(r.ID, &sealed, r.Secret)
+		if err != nil {
+			return n, fmt.Errorf("storing the sealed secret of subscription %s: %w", r.ID, err)
+		}
+		n += int(done)
+	}
+	return n, nil
 }

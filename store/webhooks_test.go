@@ -27,6 +27,9 @@ func TestStoreWebhooks(t *testing.T) {
 		"FanOutLateCommit":    testWebhookFanOutLateCommit,
 		"Claim":               testWebhookClaim,
 		"ClaimConcurrent":     testWebhookClaimConcurrent,
+		"ClaimRoundRobin":     testWebhookClaimRoundRobin,
+		"Limits":              testWebhookLimits,
+		"Verification":        testWebhookVerification,
 		"Attempts":            testWebhookAttempts,
 		"Deactivation":        testWebhookDeactivation,
 		"Expiry":              testWebhookExpiry,
@@ -47,17 +50,20 @@ func TestStoreWebhooks(t *testing.T) {
 
 var w0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
+// anyHost claims without the per-host bound: these tests are about the outbox, not about fairness.
+var anyHost = store.ClaimOptions{PerHost: 1000}
+
 // newSub stores an active subscription made at w0.
 func newSub(t *testing.T, s store.Store, id string, events []string, providers []string, mod ...func(*store.WebhookSubscription)) store.WebhookSubscription {
 	t.Helper()
 	sub := store.WebhookSubscription{
 		ID: id, CallbackURL: "https://example.com/hook/" + id, Events: events, Providers: providers,
-		Status: store.SubscriptionActive, CreatedAt: w0,
+		Status: store.SubscriptionActive, CreatedAt: w0, VerifiedAt: &w0,
 	}
 	for _, m := range mod {
 		m(&sub)
 	}
-	if err := s.CreateWebhookSubscription(context.Background(), sub); err != nil {
+	if err := s.CreateWebhookSubscription(context.Background(), sub, store.SubscriptionLimits{}); err != nil {
 		t.Fatalf("creating %s: %v", id, err)
 	}
 	return sub
@@ -108,8 +114,9 @@ func testWebhookSubscriptions(t *testing.T, s store.Store, _ string) {
 		ID: "2b7e1516-28ae-4d2a-abf7-158809cf4f3c", CallbackURL: "https://example.com/a?b=c", Events: []string{"provider.down", "incident.new"},
 		Providers: []string{"openai", "anthropic"}, Secret: ptr("0123456789abcdef-secret"), Metadata: json.RawMessage(`{"team":"sre","n":[1,2]}`),
 		Status: store.SubscriptionActive, CreatedAt: w0.Add(987654321), ExpiresAt: &exp,
+		CallbackHost: "example.com", Creator: ptr("c1f0"), ManageTokenHash: ptr("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
 	}
-	if err := s.CreateWebhookSubscription(ctx, full); err != nil {
+	if err := s.CreateWebhookSubscription(ctx, full, store.SubscriptionLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.GetWebhookSubscription(ctx, full.ID)
@@ -123,7 +130,7 @@ func testWebhookSubscriptions(t *testing.T, s store.Store, _ string) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
-	if err := s.CreateWebhookSubscription(ctx, full); err == nil {
+	if err := s.CreateWebhookSubscription(ctx, full, store.SubscriptionLimits{}); err == nil {
 		t.Error("a duplicate ID was accepted")
 	}
 
@@ -158,7 +165,7 @@ func testWebhookSubscriptionInvalid(t *testing.T, s store.Store, _ string) {
 	} {
 		sub := ok
 		mod(&sub)
-		if err := s.CreateWebhookSubscription(ctx, sub); err == nil {
+		if err := s.CreateWebhookSubscription(ctx, sub, store.SubscriptionLimits{}); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -332,7 +339,7 @@ func testWebhookClaim(t *testing.T, s store.Store, _ string) {
 	}
 
 	lease := now.Add(time.Minute)
-	got, err := s.ClaimWebhookDeliveries(ctx, now, lease, 10)
+	got, err := s.ClaimWebhookDeliveries(ctx, now, lease, 10, anyHost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,10 +353,10 @@ func testWebhookClaim(t *testing.T, s store.Store, _ string) {
 		t.Errorf("claimed %+v", c)
 	}
 	// Leased: nobody else gets it until the lease runs out.
-	if again, _ := s.ClaimWebhookDeliveries(ctx, now.Add(59*time.Second), lease, 10); len(again) != 0 {
+	if again, _ := s.ClaimWebhookDeliveries(ctx, now.Add(59*time.Second), lease, 10, anyHost); len(again) != 0 {
 		t.Errorf("claimed again within the lease: %+v", again)
 	}
-	again, err := s.ClaimWebhookDeliveries(ctx, lease, lease.Add(time.Minute), 10)
+	again, err := s.ClaimWebhookDeliveries(ctx, lease, lease.Add(time.Minute), 10, anyHost)
 	if err != nil || len(again) != 1 || again[0].DeliveryID != c.DeliveryID {
 		t.Errorf("after the lease: %+v, %v", again, err)
 	}
@@ -360,10 +367,10 @@ func testWebhookClaim(t *testing.T, s store.Store, _ string) {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(-time.Millisecond), next.Add(time.Hour), 10); len(got) != 0 {
+	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(-time.Millisecond), next.Add(time.Hour), 10, anyHost); len(got) != 0 {
 		t.Errorf("claimed before it was due: %+v", got)
 	}
-	if got, _ := s.ClaimWebhookDeliveries(ctx, next, next.Add(time.Hour), 10); len(got) != 1 || got[0].Attempts != 1 {
+	if got, _ := s.ClaimWebhookDeliveries(ctx, next, next.Add(time.Hour), 10, anyHost); len(got) != 1 || got[0].Attempts != 1 {
 		t.Errorf("claimed when due: %+v", got)
 	}
 }
@@ -389,7 +396,7 @@ func testWebhookClaimConcurrent(t *testing.T, s store.Store, _ string) {
 		go func() {
 			defer wg.Done()
 			for {
-				got, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 4)
+				got, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 4, anyHost)
 				if err != nil {
 					errs <- err
 					return
@@ -422,7 +429,7 @@ func testWebhookClaimConcurrent(t *testing.T, s store.Store, _ string) {
 
 func claimOne(t *testing.T, s store.Store, now time.Time) store.WebhookSend {
 	t.Helper()
-	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), 1)
+	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), 1, anyHost)
 	if err != nil || len(got) != 1 {
 		t.Fatalf("claim at %v: %+v, %v", now, got, err)
 	}
@@ -480,7 +487,7 @@ func testWebhookAttempts(t *testing.T, s store.Store, _ string) {
 	if d.Status != store.DeliveryFailed || d.Attempts != 2 || d.FinishedAt == nil || d.LastStatus != nil {
 		t.Errorf("given up = %+v", d)
 	}
-	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(24*time.Hour), next.Add(25*time.Hour), 10); len(got) != 0 {
+	if got, _ := s.ClaimWebhookDeliveries(ctx, next.Add(24*time.Hour), next.Add(25*time.Hour), 10, anyHost); len(got) != 0 {
 		t.Errorf("a given-up delivery was claimed: %+v", got)
 	}
 }
@@ -544,7 +551,7 @@ func testWebhookDeactivation(t *testing.T, s store.Store, _ string) {
 
 func mustClaim(t *testing.T, s store.Store, now time.Time, n int) []store.WebhookSend {
 	t.Helper()
-	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), n)
+	got, err := s.ClaimWebhookDeliveries(context.Background(), now, now.Add(time.Minute), n, anyHost)
 	if err != nil || len(got) != n {
 		t.Fatalf("claimed %d, %v; want %d", len(got), err, n)
 	}
@@ -562,7 +569,7 @@ func testWebhookExpiry(t *testing.T, s store.Store, _ string) {
 		t.Fatalf("before expiry: %v, %v", ids, err)
 	}
 	// Past the expiry its pending delivery is never claimed, even before the expiry is recorded.
-	got, err := s.ClaimWebhookDeliveries(ctx, exp, exp.Add(time.Minute), 10)
+	got, err := s.ClaimWebhookDeliveries(ctx, exp, exp.Add(time.Minute), 10, anyHost)
 	if err != nil || len(got) != 1 || got[0].SubscriptionID != keep.ID {
 		t.Fatalf("claim at expiry: %+v, %v", got, err)
 	}
@@ -604,5 +611,123 @@ func testWebhookPrune(t *testing.T, s store.Store, _ string) {
 	left := deliveries(t, s, sub.ID)
 	if len(left) != 2 || left[0].ID != cs[1].DeliveryID || left[1].Status != store.DeliveryPending {
 		t.Errorf("left: %+v", left)
+	}
+}
+
+// testWebhookClaimRoundRobin: a claim takes at most PerHost deliveries per callback host, each host's first before
+// any host's second, none for the excluded hosts, and status events before catalog events.
+func testWebhookClaimRoundRobin(t *testing.T, s store.Store, _ string) {
+	ctx := context.Background()
+	host := func(h string) func(*store.WebhookSubscription) {
+		return func(sub *store.WebhookSubscription) { sub.CallbackURL = "https://" + h + "/hook/" + sub.ID }
+	}
+	events := []string{"provider.down", "catalog.price_changed"}
+	for i := range 5 {
+		newSub(t, s, fmt.Sprintf("a-%d", i), events, nil, host("A.example"))
+	}
+	newSub(t, s, "b-0", events, nil, host("b.example"))
+	newSub(t, s, "c-0", events, nil, host("c.example:8443"))
+	queueEvent(t, s, "openai", "catalog.price_changed", w0.Add(time.Minute))
+	queueEvent(t, s, "groq", "provider.down", w0.Add(2*time.Minute))
+	now := w0.Add(3 * time.Minute)
+	if res := fanOut(t, s, now); res.Deliveries != 14 {
+		t.Fatalf("fan-out %+v", res)
+	}
+	got, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 100, store.ClaimOptions{PerHost: 2, ExcludeHosts: []string{"b.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]int{}
+	var order []string
+	for _, g := range got {
+		hosts[g.CallbackHost]++
+		order = append(order, g.CallbackHost+" "+g.Event.Type)
+	}
+	if len(got) != 4 || hosts["a.example"] != 2 || hosts["c.example"] != 2 || hosts["b.example"] != 0 {
+		t.Fatalf("claimed %v", order)
+	}
+	// Fewer than the whole: the status events come first, one per host.
+	first, err := s.ClaimWebhookDeliveries(ctx, now, now.Add(time.Minute), 2, store.ClaimOptions{PerHost: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 2 {
+		t.Fatalf("second claim: %d", len(first))
+	}
+	for _, g := range first {
+		if g.Event.Type != "provider.down" || g.CallbackHost == first[0].CallbackHost && g.DeliveryID != first[0].DeliveryID {
+			t.Errorf("second claim took %s for %s", g.Event.Type, g.CallbackHost)
+		}
+	}
+}
+
+// testWebhookLimits: the per-creator, per-host and total limits refuse with a *LimitError and store nothing.
+func testWebhookLimits(t *testing.T, s store.Store, _ string) {
+	ctx := context.Background()
+	mk := func(id, host, creator string) store.WebhookSubscription {
+		return store.WebhookSubscription{ID: id, CallbackURL: "https://" + host + "/h", Events: []string{"provider.down"},
+			Status: store.SubscriptionActive, CreatedAt: w0, Creator: &creator}
+	}
+	lim := store.SubscriptionLimits{MaxPerCreator: 2, CreatorSince: w0.Add(-time.Hour), MaxPerHost: 3, MaxTotal: 5}
+	for i, c := range []struct{ host, creator, want string }{
+		{"a.example", "c1", ""}, {"a.example", "c1", ""}, {"a.example", "c1", "creator"},
+		{"a.example", "c2", ""}, {"A.EXAMPLE:444", "c3", "host"}, {"b.example", "c3", ""}, {"c.example", "c4", ""},
+		{"d.example", "c5", "total"},
+	} {
+		err := s.CreateWebhookSubscription(ctx, mk(fmt.Sprintf("s%d", i), c.host, c.creator), lim)
+		var le *store.LimitError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%d: %v", i, err)
+		case c.want != "" && (!errors.As(err, &le) || le.Limit != c.want):
+			t.Errorf("%d: %v, want the %s limit", i, err, c.want)
+		}
+	}
+	// A deactivated subscription leaves its host's and the total's count, not its creator's.
+	if _, err := s.DeactivateWebhookSubscription(ctx, "s0", store.ReasonUnsubscribed, w0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateWebhookSubscription(ctx, mk("s9", "a.example", "c6"), lim); err != nil {
+		t.Errorf("after a deactivation: %v", err)
+	}
+}
+
+// testWebhookVerification: a new subscription gets no deliveries until verified; a claimed handshake is leased;
+// a failed one comes back at its next time; the last failure deactivates.
+func testWebhookVerification(t *testing.T, s store.Store, _ string) {
+	ctx := context.Background()
+	sub := store.WebhookSubscription{ID: "v1", CallbackURL: "https://v.example/h", Events: []string{"provider.down"}, Status: store.SubscriptionActive, CreatedAt: w0}
+	if err := s.CreateWebhookSubscription(ctx, sub, store.SubscriptionLimits{}); err != nil {
+		t.Fatal(err)
+	}
+	queueEvent(t, s, "openai", "provider.down", w0.Add(time.Minute))
+	if res := fanOut(t, s, w0.Add(2*time.Minute)); res.Deliveries != 0 {
+		t.Errorf("an unverified subscription got %d deliveries", res.Deliveries)
+	}
+	now := w0.Add(3 * time.Minute)
+	vs, err := s.ClaimWebhookVerifications(ctx, now, now.Add(time.Minute), 10, nil)
+	if err != nil || len(vs) != 1 || vs[0].CallbackHost != "v.example" {
+		t.Fatalf("claim: %+v, %v", vs, err)
+	}
+	if again, _ := s.ClaimWebhookVerifications(ctx, now, now.Add(time.Minute), 10, nil); len(again) != 0 {
+		t.Error("a leased handshake was claimed again")
+	}
+	if got, _ := s.ClaimWebhookVerifications(ctx, now.Add(2*time.Minute), now.Add(3*time.Minute), 10, []string{"v.example"}); len(got) != 0 {
+		t.Error("an excluded host's handshake was claimed")
+	}
+	next := now.Add(time.Hour)
+	if d, err := s.RecordWebhookVerification(ctx, store.WebhookVerificationResult{SubscriptionID: "v1", At: now, Error: "no echo", NextAt: &next}); err != nil || d {
+		t.Fatalf("failure: %v %v", d, err)
+	}
+	vs, _ = s.ClaimWebhookVerifications(ctx, next, next.Add(time.Minute), 10, nil)
+	if len(vs) != 1 || vs[0].Attempts != 1 {
+		t.Fatalf("after the failure: %+v", vs)
+	}
+	if d, err := s.RecordWebhookVerification(ctx, store.WebhookVerificationResult{SubscriptionID: "v1", At: next, Error: "no echo"}); err != nil || !d {
+		t.Fatalf("last failure: %v %v", d, err)
+	}
+	got, _ := s.GetWebhookSubscription(ctx, "v1")
+	if got.Status != store.SubscriptionDeactivated || got.LastError == nil || *got.LastError != "no echo" {
+		t.Errorf("after the last failure: %+v", got)
 	}
 }

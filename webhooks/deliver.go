@@ -45,19 +45,20 @@ func (w *Worker) attempt(ctx context.Context, s store.WebhookSend) store.Webhook
 		MaxConsecutiveFailures: int64(w.cfg.MaxConsecutiveFailures),
 	}
 	w.stats.attempts.Add(1)
-	status, retryAfter, err := w.send(ctx, s, start)
-	if status != 0 {
-		st := int64(status)
+	res := w.send(ctx, s, start)
+	w.releaseLane(s.CallbackHost, res.answered())
+	if res.status != 0 {
+		st := int64(res.status)
 		a.HTTPStatus = &st
 	}
 	log := w.log.With("subscription_id", s.SubscriptionID, "delivery_id", s.DeliveryID, "event", s.Event.Type, "attempt", s.Attempts+1)
-	if err == nil {
+	if res.err == nil {
 		a.Success = true
-		log.Debug("webhook delivered", "status", status)
+		log.Debug("webhook delivered", "status", res.status)
 		return a
 	}
-	a.Error = truncate(err.Error(), maxErrorLength)
-	if status == http.StatusGone {
+	a.Error = truncate(res.err.Error(), maxErrorLength)
+	if res.status == http.StatusGone {
 		// The receiver says the endpoint is gone for good: stop now, whatever the schedule.
 		a.Gone = true
 		log.Info("webhook receiver answered 410 Gone")
@@ -66,8 +67,8 @@ func (w *Worker) attempt(ctx context.Context, s store.WebhookSend) store.Webhook
 	// Attempt n (1-based) is followed by retry n, if the schedule has one.
 	if n := int(s.Attempts) + 1; n <= len(w.cfg.Retries) {
 		delay := w.cfg.Retries[n-1]
-		if retryAfter > delay {
-			delay = min(retryAfter, w.cfg.MaxRetryAfter)
+		if res.retryAfter > delay {
+			delay = min(res.retryAfter, w.cfg.MaxRetryAfter)
 		}
 		next := w.cfg.Now().UTC().Add(delay)
 		a.NextAttemptAt = &next
@@ -76,51 +77,85 @@ func (w *Worker) attempt(ctx context.Context, s store.WebhookSend) store.Webhook
 	return a
 }
 
-// send makes one POST. It returns the answer's status (0 when none came back), the wait a Retry-After header
-// asked for, and an error unless the answer was 2xx. Errors never contain the URL or the secret.
-func (w *Worker) send(ctx context.Context, s store.WebhookSend, now time.Time) (int, time.Duration, error) {
+// postResult is what one POST to a callback got.
+type postResult struct {
+	status     int           // the answer's status; 0 when none came back
+	retryAfter time.Duration // what a Retry-After header asked for
+	body       []byte        // the first bytes of the answer, when asked for
+	err        error         // nil for a 2xx answer; never contains the URL or the secret
+	sent       bool          // a connection was attempted (false: refused before sending)
+}
+
+// answered reports whether the host answered at all: anything else counts towards its breaker.
+func (r postResult) answered() bool { return r.status != 0 || !r.sent }
+
+// send makes one delivery's POST.
+func (w *Worker) send(ctx context.Context, s store.WebhookSend, now time.Time) postResult {
 	body, err := Body(s.Event)
 	if err != nil {
-		return 0, 0, err
+		return postResult{err: err}
 	}
-	u, err := url.Parse(s.CallbackURL)
+	return w.post(ctx, s.SubscriptionID, s.CallbackURL, s.Secret, MessageID(s.SubscriptionID, s.EventID), s.Event.Type, body, now, 0)
+}
+
+// post makes one signed POST of body to a subscription's callback. keep bytes of the answer are returned (the
+// verification reads the echoed challenge); the rest, up to MaxResponseBytes, is read and dropped so the
+// connection can be reused.
+func (w *Worker) post(ctx context.Context, subID, callbackURL string, storedSecret *string, msgID, event string, body []byte, now time.Time, keep int64) postResult {
+	u, err := url.Parse(callbackURL)
 	if err != nil {
-		return 0, 0, errors.New("callback_url does not parse")
+		return postResult{err: errors.New("callback_url does not parse")}
 	}
 	// Checked at subscribe time too; checked again here because the setting may have changed since.
 	if u.Scheme != "https" && !(u.Scheme == "http" && w.cfg.AllowLoopback && isLoopbackHost(u.Hostname())) {
-		return 0, 0, errors.New("callback_url must use https")
+		return postResult{err: errors.New("callback_url must use https")}
+	}
+	var secret string
+	if storedSecret != nil {
+		if secret, err = w.cfg.Secrets.Open(subID, *storedSecret); err != nil {
+			return postResult{err: err}
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.CallbackURL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, callbackURL, bytes.NewReader(body))
 	if err != nil {
-		return 0, 0, errors.New("callback_url is not a valid request address")
+		return postResult{err: errors.New("callback_url is not a valid request address")}
 	}
+	ts := strconv.FormatInt(now.Unix(), 10)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", w.cfg.UserAgent)
-	req.Header.Set(HeaderEvent, s.Event.Type)
+	req.Header.Set(HeaderEvent, event)
 	// Lower-case names as Standard Webhooks writes them; HTTP header names are case-insensitive anyway.
-	req.Header[HeaderID] = []string{MessageID(s.SubscriptionID, s.EventID)}
-	req.Header[HeaderTimestamp] = []string{strconv.FormatInt(now.Unix(), 10)}
-	if s.Secret != nil && *s.Secret != "" {
-		req.Header.Set(HeaderSignature, Sign(*s.Secret, body))
+	req.Header[HeaderID] = []string{msgID}
+	req.Header[HeaderTimestamp] = []string{ts}
+	if secret != "" {
+		req.Header.Set(HeaderSignature, Sign(secret, body))
+		req.Header[HeaderStandardSignature] = []string{SignStandard(secret, msgID, now.Unix(), body)}
 	}
 	res, err := w.cfg.Client.Do(req)
 	if err != nil {
-		return 0, 0, describeSendError(err, w.cfg.Timeout)
+		_, blocked := isBlocked(err)
+		return postResult{err: describeSendError(err, w.cfg.Timeout), sent: !blocked}
 	}
 	defer res.Body.Close()
-	// Read a bounded part of the answer so the connection can be reused; a receiver that trickles it out is
-	// cut off by the timeout, which covers the body too. The status alone decides the outcome.
+	out := postResult{status: res.StatusCode, sent: true}
+	// Read a bounded part of the answer; a receiver that trickles it out is cut off by the timeout, which
+	// covers the body too. The status alone decides a delivery's outcome.
+	if keep > 0 {
+		out.body, _ = io.ReadAll(io.LimitReader(res.Body, keep))
+	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, w.cfg.MaxResponseBytes))
 	switch {
 	case res.StatusCode >= 200 && res.StatusCode < 300:
-		return res.StatusCode, 0, nil
+		return out
 	case res.StatusCode >= 300 && res.StatusCode < 400:
-		return res.StatusCode, 0, fmt.Errorf("HTTP %d: redirects are not followed", res.StatusCode)
+		out.err = fmt.Errorf("HTTP %d: redirects are not followed", res.StatusCode)
+		return out
 	}
-	return res.StatusCode, retryAfter(res.Header.Get("Retry-After"), w.cfg.Now()), fmt.Errorf("HTTP %d", res.StatusCode)
+	out.retryAfter = retryAfter(res.Header.Get("Retry-After"), w.cfg.Now())
+	out.err = fmt.Errorf("HTTP %d", res.StatusCode)
+	return out
 }
 
 // describeSendError words a failed request without the URL (which url.Error repeats, query string included).

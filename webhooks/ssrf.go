@@ -33,8 +33,10 @@ func dialControl(allowLoopback bool) func(network, address string, _ syscall.Raw
 
 // ClientOptions tune NewClient.
 type ClientOptions struct {
-	// Timeout bounds a whole attempt: connecting, sending, the answer and reading its body. Default 15 s.
+	// Timeout bounds a whole attempt: connecting, sending, the answer and reading its body. Default 5 s.
 	Timeout time.Duration
+	// ConnectTimeout bounds connecting and the TLS handshake. Default 3 s, at most Timeout.
+	ConnectTimeout time.Duration
 	// AllowLoopback lets callbacks reach 127.0.0.0/8 and ::1.
 	AllowLoopback bool
 	// RootCAs replaces the system's trusted certificates (receivers behind a private CA, tests).
@@ -48,8 +50,12 @@ func NewClient(o ClientOptions) *http.Client {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	o.ConnectTimeout = min(o.ConnectTimeout, o.Timeout)
 	dialer := &net.Dialer{
-		Timeout:   min(o.Timeout, 10*time.Second),
+		Timeout:   o.ConnectTimeout,
 		KeepAlive: 30 * time.Second,
 		Control:   dialControl(o.AllowLoopback),
 	}
@@ -57,7 +63,7 @@ func NewClient(o ClientOptions) *http.Client {
 		Proxy:                 nil,
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
-		TLSHandshakeTimeout:   min(o.Timeout, 10*time.Second),
+		TLSHandshakeTimeout:   o.ConnectTimeout,
 		ResponseHeaderTimeout: o.Timeout,
 		ExpectContinueTimeout: time.Second,
 		// Each receiver is its own host: a few idle connections per host, bounded overall.

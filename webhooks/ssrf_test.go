@@ -150,7 +150,8 @@ func TestSSRFAtDial(t *testing.T) {
 			ids[u] = id
 			if err := en.st.CreateWebhookSubscription(context.Background(), store.WebhookSubscription{
 				ID: id, CallbackURL: u, Events: []string{"provider.down"}, Status: store.SubscriptionActive, CreatedAt: en.clock.Now(),
-			}); err != nil {
+				VerifiedAt: ptr(en.clock.Now()),
+			}, store.SubscriptionLimits{}); err != nil {
 				t.Fatal(err)
 			}
 		}

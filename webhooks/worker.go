@@ -16,9 +16,16 @@ import (
 
 // Defaults of Config.
 const (
-	DefaultTimeout                = 15 * time.Second
-	DefaultPollInterval           = time.Second
-	DefaultConcurrency            = 64
+	// DefaultTimeout bounds a whole attempt; DefaultConnectTimeout the connection and TLS handshake within it.
+	DefaultTimeout        = 5 * time.Second
+	DefaultConnectTimeout = 3 * time.Second
+	DefaultPollInterval   = time.Second
+	// DefaultConcurrency bounds the attempts in flight. With at most DefaultInFlightPerHost per host, a host that never
+	// answers holds at most that many for at most DefaultTimeout; its breaker then keeps it off the slots.
+	DefaultConcurrency            = 256
+	DefaultInFlightPerHost        = 2
+	DefaultBreakerThreshold       = 3
+	DefaultBreakerCooldown        = time.Minute
 	DefaultMaxConsecutiveFailures = 10
 	DefaultMaxRetryAfter          = 24 * time.Hour
 	DefaultFanOutBatch            = 10
@@ -35,10 +42,26 @@ var DefaultRetrySchedule = []time.Duration{0, 5 * time.Second, 5 * time.Minute, 
 type Config struct {
 	// PollInterval is how often the outbox and due deliveries are looked at; Notify wakes the worker sooner.
 	PollInterval time.Duration
-	// Concurrency bounds the deliveries in flight (and so the connections open to receivers).
+	// Concurrency bounds the deliveries in flight (and so the connections open to receivers). Default 256.
 	Concurrency int
-	// Timeout bounds one attempt: connecting, sending, the answer and its body. Default 15 s.
+	// VerifyConcurrency bounds the verification handshakes in flight, apart from the deliveries' slots, so
+	// new subscriptions never hold events back. Default Concurrency/4.
+	VerifyConcurrency int
+	// PerHost bounds the attempts in flight to one callback host (round-robin over hosts). Default 2; a host
+	// whose last attempt got no answer gets one.
+	PerHost int
+	// BreakerThreshold attempts in a row without an answer (timeout, refused) open a host's breaker for
+	// BreakerCooldown: its deliveries wait, then one attempt probes it. Defaults 3 and 1 min.
+	BreakerThreshold int
+	BreakerCooldown  time.Duration
+	// Timeout bounds one attempt: connecting, sending, the answer and its body. Default 5 s.
 	Timeout time.Duration
+	// ConnectTimeout bounds connecting and the TLS handshake. Default 3 s (at most Timeout).
+	ConnectTimeout time.Duration
+	// VerifySchedule is the wait before each retry of a failed verification handshake (DefaultVerifySchedule).
+	VerifySchedule []time.Duration
+	// Secrets opens the subscription secrets sealed at rest; nil reads them as stored.
+	Secrets *SecretBox
 	// Retries is the wait before each retry (DefaultRetrySchedule).
 	Retries []time.Duration
 	// MaxRetryAfter caps how long a receiver's Retry-After may push a retry out. Default 24 h.
@@ -69,7 +92,15 @@ type Config struct {
 func (c Config) withDefaults() Config {
 	c.PollInterval = cmp.Or(c.PollInterval, DefaultPollInterval)
 	c.Concurrency = cmp.Or(c.Concurrency, DefaultConcurrency)
+	c.VerifyConcurrency = cmp.Or(c.VerifyConcurrency, max(c.Concurrency/4, 1))
+	c.PerHost = cmp.Or(c.PerHost, DefaultInFlightPerHost)
+	c.BreakerThreshold = cmp.Or(c.BreakerThreshold, DefaultBreakerThreshold)
+	c.BreakerCooldown = cmp.Or(c.BreakerCooldown, DefaultBreakerCooldown)
 	c.Timeout = cmp.Or(c.Timeout, DefaultTimeout)
+	c.ConnectTimeout = min(cmp.Or(c.ConnectTimeout, DefaultConnectTimeout), c.Timeout)
+	if c.VerifySchedule == nil {
+		c.VerifySchedule = DefaultVerifySchedule
+	}
 	if c.Retries == nil {
 		c.Retries = DefaultRetrySchedule
 	}
@@ -85,7 +116,7 @@ func (c Config) withDefaults() Config {
 		c.Now = time.Now
 	}
 	if c.Client == nil {
-		c.Client = NewClient(ClientOptions{Timeout: c.Timeout, AllowLoopback: c.AllowLoopback})
+		c.Client = NewClient(ClientOptions{Timeout: c.Timeout, ConnectTimeout: c.ConnectTimeout, AllowLoopback: c.AllowLoopback})
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -101,6 +132,12 @@ func (c Config) validate() error {
 		return fmt.Errorf("webhooks: concurrency %d is out of 1..4096", c.Concurrency)
 	case c.Timeout <= 0 || c.Timeout > 5*time.Minute:
 		return fmt.Errorf("webhooks: timeout %s is out of (0, 5m]", c.Timeout)
+	case c.VerifyConcurrency < 1 || c.VerifyConcurrency > 4096:
+		return fmt.Errorf("webhooks: verify concurrency %d is out of 1..4096", c.VerifyConcurrency)
+	case c.PerHost < 1 || c.PerHost > 64:
+		return fmt.Errorf("webhooks: per-host bound %d is out of 1..64", c.PerHost)
+	case c.BreakerThreshold < 1 || c.BreakerCooldown <= 0:
+		return fmt.Errorf("webhooks: breaker threshold %d and cooldown %s must be positive", c.BreakerThreshold, c.BreakerCooldown)
 	case c.Lease <= c.Timeout:
 		return fmt.Errorf("webhooks: lease %s must outlast the timeout %s", c.Lease, c.Timeout)
 	case c.MaxConsecutiveFailures < 1:
@@ -124,24 +161,30 @@ type Stats struct {
 	Delivered        int64 // attempts that succeeded
 	Failed           int64 // attempts that failed
 	Deactivated      int64 // subscriptions deactivated by an attempt (410 or too many failures) or by expiry
+	Verified         int64 // subscriptions whose callback echoed the verification challenge
+	VerifyFailed     int64 // verification attempts that failed
+	BreakersOpened   int64 // per-host breakers opened after attempts without an answer
 }
 
 func (s Stats) sub(o Stats) Stats {
 	return Stats{
 		EventsFannedOut: s.EventsFannedOut - o.EventsFannedOut, DeliveriesQueued: s.DeliveriesQueued - o.DeliveriesQueued,
 		Attempts: s.Attempts - o.Attempts, Delivered: s.Delivered - o.Delivered, Failed: s.Failed - o.Failed,
-		Deactivated: s.Deactivated - o.Deactivated,
+		Deactivated: s.Deactivated - o.Deactivated, Verified: s.Verified - o.Verified,
+		VerifyFailed: s.VerifyFailed - o.VerifyFailed, BreakersOpened: s.BreakersOpened - o.BreakersOpened,
 	}
 }
 
 type counters struct {
 	fanned, queued, attempts, delivered, failed, deactivated atomic.Int64
+	verified, verifyFailed, breakers                         atomic.Int64
 }
 
 func (c *counters) snapshot() Stats {
 	return Stats{
 		EventsFannedOut: c.fanned.Load(), DeliveriesQueued: c.queued.Load(), Attempts: c.attempts.Load(),
 		Delivered: c.delivered.Load(), Failed: c.failed.Load(), Deactivated: c.deactivated.Load(),
+		Verified: c.verified.Load(), VerifyFailed: c.verifyFailed.Load(), BreakersOpened: c.breakers.Load(),
 	}
 }
 
@@ -152,8 +195,11 @@ type Worker struct {
 	store store.Store
 	log   *slog.Logger
 
-	// slots holds one token per delivery in flight, from its claim until its outcome is written.
+	// slots holds one token per delivery in flight, from its claim until its outcome is written; vslots one
+	// per verification handshake in flight.
 	slots   chan struct{}
+	vslots  chan struct{}
+	lanes   *lanes
 	results chan store.WebhookAttempt
 	nudge   chan struct{}
 	sending sync.WaitGroup
@@ -182,6 +228,8 @@ func New(cfg Config, st store.Store) (*Worker, error) {
 	return &Worker{
 		cfg: cfg, store: st, log: cfg.Logger,
 		slots:   make(chan struct{}, cfg.Concurrency),
+		vslots:  make(chan struct{}, cfg.VerifyConcurrency),
+		lanes:   newLanes(cfg.PerHost, cfg.BreakerThreshold, cfg.BreakerCooldown),
 		results: make(chan store.WebhookAttempt, cfg.Concurrency),
 		nudge:   make(chan struct{}, 1),
 	}, nil
@@ -234,12 +282,34 @@ func (w *Worker) Stop(ctx context.Context) error {
 	}
 }
 
+// SealStoredSecrets encrypts, with the operator key, the secrets stored as given before it was set, and
+// reports how many. Without a key it does nothing. Run calls it at start.
+func (w *Worker) SealStoredSecrets(ctx context.Context) (int, error) {
+	if w.cfg.Secrets == nil {
+		return 0, nil
+	}
+	const batch = 500
+	total := 0
+	for {
+		n, err := w.store.SealWebhookSecrets(ctx, w.cfg.Secrets.Seal, batch)
+		total += n
+		if err != nil || n < batch {
+			return total, err
+		}
+	}
+}
+
 // Run works until ctx ends, then lets the deliveries in flight finish and records them before it returns.
 func (w *Worker) Run(ctx context.Context) error {
 	if w.cfg.AllowLoopback {
 		w.log.Warn("webhook callbacks may reach loopback addresses (SWITCHBOARD_WEBHOOK_ALLOW_LOOPBACK=true): for local use and tests only")
 	}
 	w.log.Info("webhook worker started", "concurrency", w.cfg.Concurrency, "timeout", w.cfg.Timeout.String())
+	if n, err := w.SealStoredSecrets(ctx); err != nil {
+		w.log.Error("sealing webhook secrets stored before the key was set", "sealed", n, "error", err)
+	} else if n > 0 {
+		w.log.Info("webhook secrets stored before the key was set are sealed now", "sealed", n)
+	}
 	stopRecording, recorded := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(recorded)
@@ -308,8 +378,18 @@ func (w *Worker) step(ctx context.Context, force bool) (more bool) {
 	if w.fanOut(ctx, now) {
 		more = true
 	}
-	if free := cap(w.slots) - len(w.slots); free > 0 {
-		sends, err := w.store.ClaimWebhookDeliveries(ctx, now, now.Add(w.cfg.Lease), free)
+	if w.verifications(ctx, now) {
+		more = true
+	}
+	// Up to PerHost claims, each at most one delivery per host and none for the hosts at their bound: a host
+	// fills its lane over the rounds, and every host's first delivery goes out before any host's second.
+	for range w.cfg.PerHost {
+		free := cap(w.slots) - len(w.slots)
+		if free <= 0 {
+			break
+		}
+		sends, err := w.store.ClaimWebhookDeliveries(ctx, now, now.Add(w.cfg.Lease), free,
+			store.ClaimOptions{ExcludeHosts: w.lanes.excluded(now), PerHost: 1})
 		if err != nil {
 			if ctx.Err() == nil {
 				w.log.Error("claiming webhook deliveries", "error", err)
@@ -318,6 +398,7 @@ func (w *Worker) step(ctx context.Context, force bool) (more bool) {
 		}
 		for _, s := range sends {
 			w.slots <- struct{}{} // never blocks: only this goroutine takes slots, and free were free
+			w.lanes.acquire(s.CallbackHost)
 			w.sending.Add(1)
 			go func() {
 				defer w.sending.Done()
@@ -327,6 +408,10 @@ func (w *Worker) step(ctx context.Context, force bool) (more bool) {
 		}
 		if len(sends) == free {
 			more = true
+			break
+		}
+		if len(sends) == 0 {
+			break
 		}
 	}
 	if !force && now.Sub(w.lastPrune) >= time.Hour {
@@ -334,6 +419,67 @@ func (w *Worker) step(ctx context.Context, force bool) (more bool) {
 		w.prune(ctx, now)
 	}
 	return more
+}
+
+// verifications claims the handshakes due and runs them in the background, each recording its own outcome. It
+// reports whether it started any (their outcomes may make more work: a verified subscription's events).
+func (w *Worker) verifications(ctx context.Context, now time.Time) bool {
+	free := cap(w.vslots) - len(w.vslots)
+	if free <= 0 {
+		return false
+	}
+	vs, err := w.store.ClaimWebhookVerifications(ctx, now, now.Add(w.cfg.Lease), free, w.lanes.excluded(now))
+	if err != nil {
+		if ctx.Err() == nil {
+			w.log.Error("claiming webhook verifications", "error", err)
+		}
+		return false
+	}
+	for _, v := range vs {
+		w.vslots <- struct{}{}
+		w.lanes.acquire(v.CallbackHost)
+		w.sending.Add(1)
+		go func() {
+			defer w.sending.Done()
+			defer func() { <-w.vslots }()
+			res := w.verify(context.WithoutCancel(ctx), v)
+			w.recordVerification(res)
+		}()
+	}
+	return len(vs) > 0
+}
+
+// recordVerification writes a handshake's outcome. A write that fails loses nothing: the claim's lease runs
+// out and the handshake is made again.
+func (w *Worker) recordVerification(res store.WebhookVerificationResult) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	deactivated, err := w.store.RecordWebhookVerification(ctx, res)
+	if err != nil {
+		w.log.Error("recording a webhook verification failed; it is made again when its lease runs out",
+			"subscription_id", res.SubscriptionID, "error", err)
+		return
+	}
+	if res.OK {
+		w.stats.verified.Add(1)
+		w.Notify() // its events may be waiting
+		return
+	}
+	w.stats.verifyFailed.Add(1)
+	if deactivated {
+		w.stats.deactivated.Add(1)
+		w.log.Warn("webhook subscription deactivated: its callback never answered the verification challenge",
+			"subscription_id", res.SubscriptionID, "last_error", res.Error)
+	}
+}
+
+// releaseLane ends an attempt on host's lane and counts an opened breaker.
+func (w *Worker) releaseLane(host string, answered bool) {
+	if w.lanes.release(host, answered, w.cfg.Now()) {
+		w.stats.breakers.Add(1)
+		w.log.Warn("webhook host breaker opened: attempts got no answer; its deliveries wait",
+			"host", host, "attempts", w.cfg.BreakerThreshold, "cooldown", w.cfg.BreakerCooldown.String())
+	}
 }
 
 func (w *Worker) expire(ctx context.Context, now time.Time) {

@@ -473,7 +473,7 @@ func TestRestartMidSchedule(t *testing.T) {
 		if _, err := st2.FanOutWebhookEvents(context.Background(), en.clock.Now(), store.FanOutOptions{MaxEvents: 10, GapGrace: time.Minute}); err != nil {
 			t.Fatal(err)
 		}
-		claimed, err := st2.ClaimWebhookDeliveries(context.Background(), en.clock.Now(), en.clock.Now().Add(75*time.Second), 10)
+		claimed, err := st2.ClaimWebhookDeliveries(context.Background(), en.clock.Now(), en.clock.Now().Add(75*time.Second), 10, store.ClaimOptions{})
 		if err != nil || len(claimed) != 1 {
 			t.Fatalf("claim: %+v, %v", claimed, err)
 		}
@@ -600,10 +600,11 @@ func TestRun(t *testing.T) {
 			w.WriteHeader(http.StatusOK)
 		})
 		svc := &webhooks.Service{Store: st, KnownProvider: func(string) bool { return true }, AllowLoopback: true}
-		sub, err := svc.Create(context.Background(), webhooks.CreateInput{CallbackURL: rc.URL, Events: []string{"provider.down", "provider.up"}})
+		c, err := svc.Create(context.Background(), webhooks.CreateInput{CallbackURL: rc.URL, Events: []string{"provider.down", "provider.up"}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		sub := markVerified(t, st, c.Subscription.ID, time.Now())
 		w, err := webhooks.New(webhooks.Config{PollInterval: time.Hour, AllowLoopback: true, Timeout: 2 * time.Second, Logger: slog.New(slog.DiscardHandler)}, st)
 		if err != nil {
 			t.Fatal(err)

@@ -156,6 +156,17 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		return err
 	}
 	payments.Outbound = outboundGuard(st.Outbound)
+	// The webhook key is checked before anything starts too; without one, secrets are stored as given.
+	var hookSecrets *webhooks.SecretBox
+	if st.WebhookSecretKey != "" {
+		key, err := webhooks.ParseSecretKey(st.WebhookSecretKey)
+		if err != nil {
+			return fmt.Errorf("SWITCHBOARD_WEBHOOK_SECRET_KEY: %w", err)
+		}
+		if hookSecrets, err = webhooks.NewSecretBox(key); err != nil {
+			return err
+		}
+	}
 	s, err := store.Open(ctx, st.DatabaseURL, store.Options{Migrate: true})
 	if err != nil {
 		return err
@@ -196,8 +207,9 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	h, err := server.NewHandler(ctx, server.Options{
 		Pages: pages,
 		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
-			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval,
-			Catalogs: func() api.CatalogsState { return catalogsState(catalogs.State()) }}),
+			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval, WebhookSecrets: hookSecrets,
+			WebhookLimits: webhooks.Limits{PerClient: st.WebhookMaxPerClient, PerHost: st.WebhookMaxPerHost, Total: st.WebhookMaxTotal},
+			Catalogs:      func() api.CatalogsState { return catalogsState(catalogs.State()) }}),
 		Store:      s,
 		Logger:     log,
 		Metrics:    mx.Handler(),
@@ -217,6 +229,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	hooks, err = webhooks.New(webhooks.Config{
 		AllowLoopback: st.WebhookAllowLoopback,
 		Lease:         st.WebhookLease,
+		Secrets:       hookSecrets,
 		UserAgent:     "Switchboard-Webhooks/" + version() + " (+https://github.com/switchboard/switchboard)",
 		Logger:        log.With("component", "webhooks"),
 	}, s)
@@ -281,6 +294,9 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 			log.Warn("premium payments not configured (SWITCHBOARD_X402_PAY_TO is empty): the premium endpoint answers 503")
 		}
 		warnStaleCatalogs(log, time.Now())
+		if hookSecrets == nil {
+			log.Warn("webhook secrets are stored unencrypted (SWITCHBOARD_WEBHOOK_SECRET_KEY is empty): only file permissions protect them")
+		}
 	})
 	if err != nil {
 		return err

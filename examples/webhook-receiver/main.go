@@ -5,12 +5,19 @@
 //
 // A delivery is a POST of JSON {"event", "timestamp", "payload"} with the headers X-Service-Event,
 // X-Service-Signature (hex HMAC-SHA256 of the raw body keyed with the subscription's secret), webhook-id (the
-// same on every retry: use it to drop duplicates) and webhook-timestamp (Unix seconds of the attempt).
+// same on every retry: use it to drop duplicates), webhook-timestamp (Unix seconds of the attempt) and
+// webhook-signature ("v1," + base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>", Standard
+// Webhooks). The last one is what this receiver checks: it covers the id and the time, so a captured delivery
+// sent again is refused (too old, or an id already handled), where X-Service-Signature covers the body alone.
+//
+// Before the first event, the service sends a verification challenge (X-Service-Event: webhook.verify, body
+// {"payload": {"challenge": ...}}); a subscription receives events only once the challenge has been echoed.
 package main
 
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -20,6 +27,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -30,6 +38,30 @@ func verify(secret string, body []byte, signature string) bool {
 	mac.Write(body)
 	got, err := hex.DecodeString(signature)
 	return err == nil && hmac.Equal(got, mac.Sum(nil))
+}
+
+// verifyStandard checks webhook-signature as Standard Webhooks defines it: HMAC-SHA256 of
+// "id.timestamp.body", keyed with the secret's bytes (the base64-decoded part of a "whsec_" secret), any of the
+// space-separated "v1,<base64>" values matching, compared in constant time.
+func verifyStandard(secret, id, timestamp string, body []byte, header string) bool {
+	key := []byte(secret)
+	if rest, ok := strings.CutPrefix(secret, "whsec_"); ok {
+		if k, err := base64.StdEncoding.DecodeString(rest); err == nil {
+			key = k
+		}
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(id + "." + timestamp + "."))
+	mac.Write(body)
+	want := mac.Sum(nil)
+	for _, sig := range strings.Fields(header) {
+		if v, b64, ok := strings.Cut(sig, ","); ok && v == "v1" {
+			if got, err := base64.StdEncoding.DecodeString(b64); err == nil && hmac.Equal(got, want) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type delivery struct {
@@ -59,14 +91,37 @@ func main() {
 			http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
+		// The signature first (it covers the id and the timestamp), then the timestamp's age, then the id.
+		if *secret != "" && !verifyStandard(*secret, r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), body, r.Header.Get("webhook-signature")) {
+			fmt.Println("REJECTED: bad or missing webhook-signature")
+			http.Error(w, "bad signature", http.StatusUnauthorized)
+			return
+		}
 		if *secret != "" && !verify(*secret, body, r.Header.Get("X-Service-Signature")) {
 			fmt.Println("REJECTED: bad or missing X-Service-Signature")
 			http.Error(w, "bad signature", http.StatusUnauthorized)
 			return
 		}
-		if ts, err := strconv.ParseInt(r.Header.Get("webhook-timestamp"), 10, 64); err != nil || time.Since(time.Unix(ts, 0)) > *maxAge {
-			fmt.Println("REJECTED: webhook-timestamp missing or too old")
+		if ts, err := strconv.ParseInt(r.Header.Get("webhook-timestamp"), 10, 64); err != nil || time.Since(time.Unix(ts, 0)).Abs() > *maxAge {
+			fmt.Println("REJECTED: webhook-timestamp missing or too far from now")
 			http.Error(w, "stale delivery", http.StatusBadRequest)
+			return
+		}
+		if r.Header.Get("X-Service-Event") == "webhook.verify" {
+			// The handshake: echo the challenge, and the subscription starts receiving events.
+			var v struct {
+				Payload struct {
+					SubscriptionID string `json:"subscription_id"`
+					Challenge      string `json:"challenge"`
+				} `json:"payload"`
+			}
+			if err := json.Unmarshal(body, &v); err != nil || v.Payload.Challenge == "" {
+				http.Error(w, "not a verification request", http.StatusBadRequest)
+				return
+			}
+			fmt.Printf("verified subscription %s (echoed the challenge)\n", v.Payload.SubscriptionID)
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]string{"challenge": v.Payload.Challenge})
 			return
 		}
 		id := r.Header.Get("webhook-id")

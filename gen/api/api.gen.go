@@ -6659,10 +6659,13 @@ type WebhookCreateRequest struct {
 
 // WebhookCreateResponse defines model for WebhookCreateResponse.
 type WebhookCreateResponse struct {
-	// ManageUrl Address to unsubscribe (DELETE): `{base_url}/api/v1/webhooks?id=<id>`.
+	// ManageToken The token DELETE needs. Shown once, here: only its hash is stored, and no read returns it. Keep it with the secret.
+	ManageToken string `json:"manage_token"`
+
+	// ManageUrl Address to unsubscribe (DELETE): `{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`.
 	ManageUrl string `json:"manage_url"`
 
-	// Subscription The new subscription (status `active`, with its `id`).
+	// Subscription The new subscription (status `active`, `verified` false, with its `id`).
 	Subscription WebhookSubscription `json:"subscription"`
 
 	// VerifyUrl Address of the status read (GET): `{base_url}/api/v1/webhooks?id=<id>`.
@@ -6736,6 +6739,9 @@ type WebhookSubscription struct {
 
 	// Status `active` (deliveries are made) or `deactivated` (deliveries have stopped for good).
 	Status WebhookSubscriptionStatus `json:"status"`
+
+	// Verified True once the callback has echoed the verification challenge; events are delivered to verified subscriptions only (see `createWebhook`).
+	Verified bool `json:"verified"`
 }
 
 // WebhookSubscriptionDeactivatedReason defines model for WebhookSubscription.DeactivatedReason.
@@ -8086,6 +8092,9 @@ type GetValidationParams struct {
 type DeleteWebhookParams struct {
 	// Id Subscription ID (UUID) returned when subscribing; an unknown ID answers 404.
 	Id WebhookSubscriptionId `form:"id" json:"id"`
+
+	// Token The `manage_token` returned when the subscription was created.
+	Token string `form:"token" json:"token"`
 }
 
 // GetWebhookParams defines parameters for GetWebhook.
@@ -9432,7 +9441,7 @@ type ClientInterface interface {
 
 	// DeleteWebhook Unsubscribe
 	//
-	// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`. Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404.
+	// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`: it needs the `token` shown once when the subscription was created (403 without the right one; the `verify_url` alone cannot unsubscribe anyone). Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404. A receiver can also stop deliveries by answering 410 Gone.
 	//
 	// Corresponds with DELETE /webhooks (the `DeleteWebhook` operationId).
 	DeleteWebhook(ctx context.Context, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9448,8 +9457,24 @@ type ClientInterface interface {
 	//
 	// Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 	// when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-	// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+	// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+	// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+	// without it is refused. A body over 1 MiB answers 413.
+	//
+	// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+	// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+	// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+	// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+	// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+	// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+	// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+	// a subscription cannot aim traffic at someone else.
+	//
+	// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+	// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+	// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+	// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 	//
 	// Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 	// an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -9458,10 +9483,18 @@ type ClientInterface interface {
 	// - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 	//   (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 	// - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+	// - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+	//   (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+	//   form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+	//   covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+	//   handled refuses replays, which `X-Service-Signature` alone cannot tell.
 	//
-	// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-	// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+	// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+	// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+	// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+	// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+	// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 	// subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 	// (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 	// not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -9475,8 +9508,24 @@ type ClientInterface interface {
 	//
 	// Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 	// when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-	// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+	// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+	// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+	// without it is refused. A body over 1 MiB answers 413.
+	//
+	// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+	// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+	// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+	// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+	// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+	// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+	// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+	// a subscription cannot aim traffic at someone else.
+	//
+	// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+	// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+	// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+	// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 	//
 	// Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 	// an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -9485,10 +9534,18 @@ type ClientInterface interface {
 	// - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 	//   (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 	// - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+	// - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+	//   (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+	//   form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+	//   covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+	//   handled refuses replays, which `X-Service-Signature` alone cannot tell.
 	//
-	// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-	// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+	// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+	// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+	// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+	// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+	// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 	// subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 	// (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 	// not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -10969,7 +11026,7 @@ func (c *Client) GetValidation(ctx context.Context, id string, params *GetValida
 
 // DeleteWebhook Unsubscribe
 //
-// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`. Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404.
+// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`: it needs the `token` shown once when the subscription was created (403 without the right one; the `verify_url` alone cannot unsubscribe anyone). Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404. A receiver can also stop deliveries by answering 410 Gone.
 //
 // Corresponds with DELETE /webhooks (the `DeleteWebhook` operationId).
 func (c *Client) DeleteWebhook(ctx context.Context, params *DeleteWebhookParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -11005,8 +11062,24 @@ func (c *Client) GetWebhook(ctx context.Context, params *GetWebhookParams, reqEd
 //
 // Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 // when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+// without it is refused. A body over 1 MiB answers 413.
+//
+// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+// a subscription cannot aim traffic at someone else.
+//
+// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 //
 // Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 // an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -11015,10 +11088,18 @@ func (c *Client) GetWebhook(ctx context.Context, params *GetWebhookParams, reqEd
 //   - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 //     (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 //   - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+//   - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+//     (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+//     form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+//     covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+//     handled refuses replays, which `X-Service-Signature` alone cannot tell.
 //
-// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 // subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 // (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 // not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -11042,8 +11123,24 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 //
 // Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 // when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+// without it is refused. A body over 1 MiB answers 413.
+//
+// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+// a subscription cannot aim traffic at someone else.
+//
+// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 //
 // Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 // an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -11052,10 +11149,18 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 //   - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 //     (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 //   - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+//   - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+//     (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+//     form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+//     covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+//     handled refuses replays, which `X-Service-Signature` alone cannot tell.
 //
-// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 // subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 // (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 // not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -18101,6 +18206,14 @@ func NewDeleteWebhookRequest(server string, params *DeleteWebhookParams) (*http.
 			}
 		}
 
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -19166,7 +19279,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteWebhookWithResponse Unsubscribe
 	//
-	// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`. Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404.
+	// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`: it needs the `token` shown once when the subscription was created (403 without the right one; the `verify_url` alone cannot unsubscribe anyone). Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404. A receiver can also stop deliveries by answering 410 Gone.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19186,8 +19299,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 	// when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-	// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+	// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+	// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+	// without it is refused. A body over 1 MiB answers 413.
+	//
+	// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+	// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+	// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+	// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+	// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+	// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+	// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+	// a subscription cannot aim traffic at someone else.
+	//
+	// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+	// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+	// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+	// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 	//
 	// Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 	// an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -19196,10 +19325,18 @@ type ClientWithResponsesInterface interface {
 	// - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 	//   (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 	// - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+	// - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+	//   (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+	//   form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+	//   covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+	//   handled refuses replays, which `X-Service-Signature` alone cannot tell.
 	//
-	// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-	// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+	// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+	// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+	// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+	// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+	// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 	// subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 	// (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 	// not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -19213,8 +19350,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 	// when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-	// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+	// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+	// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+	// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+	// without it is refused. A body over 1 MiB answers 413.
+	//
+	// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+	// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+	// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+	// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+	// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+	// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+	// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+	// a subscription cannot aim traffic at someone else.
+	//
+	// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+	// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+	// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+	// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 	//
 	// Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 	// an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -19223,10 +19376,18 @@ type ClientWithResponsesInterface interface {
 	// - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 	//   (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 	// - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+	// - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+	// - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+	//   (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+	//   form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+	//   covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+	//   handled refuses replays, which `X-Service-Signature` alone cannot tell.
 	//
-	// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-	// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+	// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+	// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+	// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+	// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+	// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 	// subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 	// (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 	// not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -26525,6 +26686,8 @@ type DeleteWebhookResponse struct {
 	JSON200 *WebhookDeleteResponse
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *BadRequest
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Error
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -26547,6 +26710,11 @@ func (r DeleteWebhookResponse) GetJSON200() *WebhookDeleteResponse {
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
 func (r DeleteWebhookResponse) GetJSON400() *BadRequest {
 	return r.JSON400
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteWebhookResponse) GetJSON403() *Error {
+	return r.JSON403
 }
 
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
@@ -26714,10 +26882,12 @@ type CreateWebhookResponse struct {
 	JSON400 *BadRequest
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *Error
 	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *TooManyRequests
+	JSON429 *Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -26743,13 +26913,18 @@ func (r CreateWebhookResponse) GetJSON404() *NotFound {
 	return r.JSON404
 }
 
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateWebhookResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateWebhookResponse) GetJSON413() *Error {
 	return r.JSON413
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r CreateWebhookResponse) GetJSON429() *TooManyRequests {
+func (r CreateWebhookResponse) GetJSON429() *Error {
 	return r.JSON429
 }
 
@@ -28178,7 +28353,7 @@ func (c *ClientWithResponses) GetValidationWithResponse(ctx context.Context, id 
 
 // DeleteWebhookWithResponse Unsubscribe
 //
-// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`. Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404.
+// Deactivates the subscription (`deactivated_reason` `unsubscribed`); deliveries stop. This is the subscription's `manage_url`: it needs the `token` shown once when the subscription was created (403 without the right one; the `verify_url` alone cannot unsubscribe anyone). Deleting an already deactivated subscription answers 200 again and keeps its original reason. An unknown ID answers 404. A receiver can also stop deliveries by answering 410 Gone.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28210,8 +28385,24 @@ func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, params
 //
 // Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 // when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+// without it is refused. A body over 1 MiB answers 413.
+//
+// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+// a subscription cannot aim traffic at someone else.
+//
+// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 //
 // Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 // an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -28220,10 +28411,18 @@ func (c *ClientWithResponses) GetWebhookWithResponse(ctx context.Context, params
 //   - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 //     (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 //   - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+//   - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+//     (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+//     form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+//     covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+//     handled refuses replays, which `X-Service-Signature` alone cannot tell.
 //
-// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 // subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 // (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 // not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -28243,8 +28442,24 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 //
 // Creates an `active` subscription that pushes the listed `events` for the listed `providers` (all providers
 // when `providers` is null or absent; an unknown provider ID answers 404) to `callback_url`. The response
-// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET) and
-// `manage_url` (the same address, used with DELETE to unsubscribe). A body over 1 MiB answers 413.
+// carries the subscription, `verify_url` (`{base_url}/api/v1/webhooks?id=<id>`, read with GET),
+// `manage_token` and `manage_url` (`{base_url}/api/v1/webhooks?id=<id>&token=<manage_token>`, used with
+// DELETE to unsubscribe). The token is shown once, in this response: only its hash is stored, and DELETE
+// without it is refused. A body over 1 MiB answers 413.
+//
+// Verification: a new subscription receives no event until its callback has answered a challenge. Right
+// after creation the service POSTs a `WebhookVerificationRequest` (`event` `webhook.verify`, with
+// `payload.challenge`), signed like a delivery, to `callback_url`; the callback must answer 2xx within the
+// delivery timeout with the challenge echoed, either as JSON `{"challenge": "<challenge>"}` or as the bare
+// text. Until then `verified` is false and `last_error` says what the last attempt got. Unanswered
+// challenges are sent again after 1, 5 and 30 minutes; then the subscription is deactivated
+// (`delivery_failures`). An address that never asked for events does not echo a value it has never seen, so
+// a subscription cannot aim traffic at someone else.
+//
+// Limits: a client (its address) may create 10 subscriptions per hour, deactivated ones included (429 with
+// `Retry-After`); one callback host name may have 10 live subscriptions and the service 10,000 in all (409).
+// Operators change them with `SWITCHBOARD_WEBHOOK_MAX_PER_CLIENT`, `SWITCHBOARD_WEBHOOK_MAX_PER_HOST` and
+// `SWITCHBOARD_WEBHOOK_MAX_TOTAL`.
 //
 // Delivery: events fire within seconds after a 10-minute poll cycle detects a status change. Each delivery is
 // an HTTP POST of a JSON `WebhookEvent` body (`event`, `timestamp`, `payload`; see the `WebhookEvent`,
@@ -28253,10 +28468,18 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 //   - `X-Service-Signature`: hex HMAC-SHA256 of the raw request body keyed with the subscription `secret`
 //     (absent when the subscription has no secret). Receivers compute the HMAC over the raw body and compare;
 //   - `webhook-id`: unique ID of the message, the same on every retry of it (Standard Webhooks);
-//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks).
+//   - `webhook-timestamp`: Unix time in seconds of the attempt (Standard Webhooks);
+//   - `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`
+//     (Standard Webhooks; absent without a secret). The key is the secret's bytes, or, for a secret of the
+//     form `whsec_<base64>`, the decoded bytes, so the Standard Webhooks libraries verify it as given. It
+//     covers the id and the time: a receiver that refuses timestamps more than 5 minutes away and ids it has
+//     handled refuses replays, which `X-Service-Signature` alone cannot tell.
 //
-// The timeout is 15 s and any 2xx status is success. Failed attempts are retried immediately, then after
-// 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. A 410 Gone answer deactivates the
+// The timeout is 5 s (3 s to connect) and any 2xx status is success. Failed attempts are retried immediately,
+// then after 5 s, 5 min, 30 min, 2 h, 5 h and 10 h, honouring a `Retry-After` header. Deliveries go out
+// round-robin over callback hosts, status events before catalog events, with at most 2 in flight per host;
+// a host whose attempts get no answer 3 times in a row is left alone for a minute (its deliveries wait), so
+// receivers that never answer cannot delay the others. A 410 Gone answer deactivates the
 // subscription at once (`deactivated_reason` `gone`); 10 consecutive failed attempts deactivate it
 // (`delivery_failures`); so does the end of `expires_in_hours` (`expired`). Callback URLs must be https and may
 // not reach loopback, private, link-local, CGNAT or metadata addresses (checked when dialling).
@@ -35580,6 +35803,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.JSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35768,6 +35998,13 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35776,7 +36013,7 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -42406,6 +42643,19 @@ func (siw *ServerInterfaceWrapper) DeleteWebhook(w http.ResponseWriter, r *http.
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Required query parameter "token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "token", r.URL.Query(), &params.Token, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "token"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "token", Err: err})
 		}
 		return
 	}
@@ -51101,6 +51351,20 @@ func (response DeleteWebhook400JSONResponse) VisitDeleteWebhookResponse(w http.R
 	return err
 }
 
+type DeleteWebhook403JSONResponse Error
+
+func (response DeleteWebhook403JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteWebhook404JSONResponse struct{ NotFoundJSONResponse }
 
 func (response DeleteWebhook404JSONResponse) VisitDeleteWebhookResponse(w http.ResponseWriter) error {
@@ -51321,6 +51585,20 @@ func (response CreateWebhook404JSONResponse) VisitCreateWebhookResponse(w http.R
 	return err
 }
 
+type CreateWebhook409JSONResponse Error
+
+func (response CreateWebhook409JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateWebhook413JSONResponse Error
 
 func (response CreateWebhook413JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
@@ -51335,7 +51613,14 @@ func (response CreateWebhook413JSONResponse) VisitCreateWebhookResponse(w http.R
 	return err
 }
 
-type CreateWebhook429JSONResponse struct{ TooManyRequestsJSONResponse }
+type CreateWebhook429ResponseHeaders struct {
+	RetryAfter *int
+}
+
+type CreateWebhook429JSONResponse struct {
+	Body    Error
+	Headers CreateWebhook429ResponseHeaders
+}
 
 func (response CreateWebhook429JSONResponse) VisitCreateWebhookResponse(w http.ResponseWriter) error {
 

@@ -123,6 +123,7 @@ type WebhookDelivery struct {
 	LastStatus     *int64
 	CreatedAt      time.Time
 	FinishedAt     *time.Time
+	Priority       int64
 }
 
 type WebhookFannedEvent struct {
@@ -147,4 +148,10 @@ type WebhookSubscription struct {
 	ConsecutiveFailures int64
 	LastError           *string
 	LastDeliveryAt      *time.Time
+	CallbackHost        string
+	Creator             *string
+	ManageTokenHash     *string
+	VerifiedAt          *time.Time
+	VerifyAttempts      int64
+	VerifyNextAt        *time.Time
 }

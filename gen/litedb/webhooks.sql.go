@@ -40,47 +40,26 @@ func (q *Queries) CancelWebhookDeliveries(ctx context.Context, db DBTX, arg Canc
 	return result.RowsAffected()
 }
 
-const claimWebhookDeliveries = `-- name: ClaimWebhookDeliveries :many
-UPDATE webhook_deliveries SET locked_until = ?1
-WHERE id IN (
-    SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-    WHERE d.status = 'pending' AND d.next_attempt_at <= ?2
-      AND (d.locked_until IS NULL OR d.locked_until <= ?2)
-      AND s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?2)
-    ORDER BY d.next_attempt_at, d.id
-    LIMIT ?3)
-RETURNING id
+const countLiveWebhookSubscriptions = `-- name: CountLiveWebhookSubscriptions :one
+SELECT count(*) FROM webhook_subscriptions WHERE status = 'active'
 `
 
-type ClaimWebhookDeliveriesParams struct {
-	LockedUntil *time.Time
-	Now         time.Time
-	MaxRows     int64
+func (q *Queries) CountLiveWebhookSubscriptions(ctx context.Context, db DBTX) (int64, error) {
+	row := db.QueryRowContext(ctx, countLiveWebhookSubscriptions)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
-// Due deliveries of active, unexpired subscriptions that no worker holds, oldest due first; the lease keeps
-// other workers off them while they are being sent. SQLite has one writer: the transaction is the lock.
-func (q *Queries) ClaimWebhookDeliveries(ctx context.Context, db DBTX, arg ClaimWebhookDeliveriesParams) ([]int64, error) {
-	rows, err := db.QueryContext(ctx, claimWebhookDeliveries, arg.LockedUntil, arg.Now, arg.MaxRows)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		items = append(items, id)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+const countLiveWebhookSubscriptionsForHost = `-- name: CountLiveWebhookSubscriptionsForHost :one
+SELECT count(*) FROM webhook_subscriptions WHERE status = 'active' AND callback_host = ?1
+`
+
+func (q *Queries) CountLiveWebhookSubscriptionsForHost(ctx context.Context, db DBTX, callbackHost string) (int64, error) {
+	row := db.QueryRowContext(ctx, countLiveWebhookSubscriptionsForHost, callbackHost)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const countWebhookFailure = `-- name: CountWebhookFailure :one
@@ -107,6 +86,23 @@ func (q *Queries) CountWebhookFailure(ctx context.Context, db DBTX, arg CountWeb
 	var i CountWebhookFailureRow
 	err := row.Scan(&i.ConsecutiveFailures, &i.Status)
 	return i, err
+}
+
+const countWebhookSubscriptionsByCreator = `-- name: CountWebhookSubscriptionsByCreator :one
+SELECT count(*) FROM webhook_subscriptions WHERE creator = ?1 AND created_at > ?2
+`
+
+type CountWebhookSubscriptionsByCreatorParams struct {
+	Creator *string
+	Since   time.Time
+}
+
+// Deactivated ones count too: creating and deleting in a loop must not get round the quota.
+func (q *Queries) CountWebhookSubscriptionsByCreator(ctx context.Context, db DBTX, arg CountWebhookSubscriptionsByCreatorParams) (int64, error) {
+	row := db.QueryRowContext(ctx, countWebhookSubscriptionsByCreator, arg.Creator, arg.Since)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const countWebhookSuccess = `-- name: CountWebhookSuccess :exec
@@ -152,6 +148,117 @@ DELETE FROM webhook_fanned_events WHERE event_id <= ?
 func (q *Queries) DeleteFannedWebhookEvents(ctx context.Context, db DBTX, eventID int64) error {
 	_, err := db.ExecContext(ctx, deleteFannedWebhookEvents, eventID)
 	return err
+}
+
+const dueWebhookDeliveries = `-- name: DueWebhookDeliveries :many
+SELECT d.id, d.priority, d.next_attempt_at, s.callback_host
+FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+  AND (d.locked_until IS NULL OR d.locked_until <= ?1)
+  AND s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > ?1)
+  AND s.callback_host NOT IN (SELECT value FROM json_each(?2))
+ORDER BY d.priority, d.next_attempt_at, d.id
+LIMIT ?3
+`
+
+type DueWebhookDeliveriesParams struct {
+	Now          time.Time
+	ExcludeHosts interface{}
+	ScanRows     int64
+}
+
+type DueWebhookDeliveriesRow struct {
+	ID            int64
+	Priority      int64
+	NextAttemptAt time.Time
+	CallbackHost  string
+}
+
+// Due deliveries of active, unexpired subscriptions that no worker holds and whose host the worker does not
+// exclude (at its in-flight bound or behind an open breaker): status events before catalog events, then oldest
+// due first. The scan reads the priority index in order and stops after scan_rows; the caller picks round-robin
+// over hosts from it and leases its picks in the same transaction (SQLite has one writer: the transaction is the
+// lock).
+func (q *Queries) DueWebhookDeliveries(ctx context.Context, db DBTX, arg DueWebhookDeliveriesParams) ([]DueWebhookDeliveriesRow, error) {
+	rows, err := db.QueryContext(ctx, dueWebhookDeliveries, arg.Now, arg.ExcludeHosts, arg.ScanRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []DueWebhookDeliveriesRow
+	for rows.Next() {
+		var i DueWebhookDeliveriesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Priority,
+			&i.NextAttemptAt,
+			&i.CallbackHost,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const dueWebhookVerifications = `-- name: DueWebhookVerifications :many
+SELECT s.id, s.callback_host, s.verify_next_at, COALESCE(s.creator, s.id) AS creator_key FROM webhook_subscriptions s
+WHERE s.status = 'active' AND s.verified_at IS NULL AND s.verify_next_at <= ?1
+  AND (s.expires_at IS NULL OR s.expires_at > ?1)
+  AND s.callback_host NOT IN (SELECT value FROM json_each(?2))
+ORDER BY s.verify_next_at, s.id
+LIMIT ?3
+`
+
+type DueWebhookVerificationsParams struct {
+	Now          *time.Time
+	ExcludeHosts interface{}
+	ScanRows     int64
+}
+
+type DueWebhookVerificationsRow struct {
+	ID           string
+	CallbackHost string
+	VerifyNextAt *time.Time
+	CreatorKey   string
+}
+
+// Subscriptions whose verification handshake is due, oldest due first, none of the hosts the worker excludes
+// (busy or behind an open breaker). The caller keeps one per creator, so that one client's many subscriptions
+// to receivers that never answer cannot hold other clients' handshakes back, and leases them in the same
+// transaction.
+func (q *Queries) DueWebhookVerifications(ctx context.Context, db DBTX, arg DueWebhookVerificationsParams) ([]DueWebhookVerificationsRow, error) {
+	rows, err := db.QueryContext(ctx, dueWebhookVerifications, arg.Now, arg.ExcludeHosts, arg.ScanRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []DueWebhookVerificationsRow
+	for rows.Next() {
+		var i DueWebhookVerificationsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CallbackHost,
+			&i.VerifyNextAt,
+			&i.CreatorKey,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const expireWebhookSubscriptions = `-- name: ExpireWebhookSubscriptions :many
@@ -235,7 +342,7 @@ func (q *Queries) GetWebhookCursor(ctx context.Context, db DBTX) (int64, error) 
 }
 
 const getWebhookSubscription = `-- name: GetWebhookSubscription :one
-SELECT id, callback_url, events, providers, secret, metadata, status, deactivated_reason, deactivated_at, created_at, expires_at, fire_count, fail_count, consecutive_failures, last_error, last_delivery_at FROM webhook_subscriptions WHERE id = ?
+SELECT id, callback_url, events, providers, secret, metadata, status, deactivated_reason, deactivated_at, created_at, expires_at, fire_count, fail_count, consecutive_failures, last_error, last_delivery_at, callback_host, creator, manage_token_hash, verified_at, verify_attempts, verify_next_at FROM webhook_subscriptions WHERE id = ?
 `
 
 func (q *Queries) GetWebhookSubscription(ctx context.Context, db DBTX, id string) (WebhookSubscription, error) {
@@ -258,37 +365,45 @@ func (q *Queries) GetWebhookSubscription(ctx context.Context, db DBTX, id string
 		&i.ConsecutiveFailures,
 		&i.LastError,
 		&i.LastDeliveryAt,
+		&i.CallbackHost,
+		&i.Creator,
+		&i.ManageTokenHash,
+		&i.VerifiedAt,
+		&i.VerifyAttempts,
+		&i.VerifyNextAt,
 	)
 	return i, err
 }
 
 const insertWebhookDeliveries = `-- name: InsertWebhookDeliveries :execrows
-INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at)
-SELECT s.id, ?1, 'pending', 0, ?2, ?2
+INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at, priority)
+SELECT s.id, ?1, 'pending', 0, ?2, ?2, ?3
 FROM webhook_subscriptions s
-WHERE s.status = 'active'
+WHERE s.status = 'active' AND s.verified_at IS NOT NULL
   AND (s.expires_at IS NULL OR s.expires_at > ?2)
-  AND s.created_at <= ?3
-  AND instr(s.events, CAST(?4 AS TEXT)) > 0
-  AND (s.providers IS NULL OR instr(s.providers, CAST(?5 AS TEXT)) > 0)
+  AND s.created_at <= ?4
+  AND instr(s.events, CAST(?5 AS TEXT)) > 0
+  AND (s.providers IS NULL OR instr(s.providers, CAST(?6 AS TEXT)) > 0)
 ON CONFLICT (subscription_id, event_id) DO NOTHING
 `
 
 type InsertWebhookDeliveriesParams struct {
 	EventID        int64
 	Now            time.Time
+	Priority       int64
 	EventCreatedAt time.Time
 	EventNeedle    string
 	ProviderNeedle string
 }
 
-// One pending delivery for every active, unexpired subscription that existed when the event happened and
+// One pending delivery for every active, verified, unexpired subscription that existed when the event happened and
 // whose filters match it. events and providers are JSON arrays of plain identifiers (no quotes or escapes in
 // them), so looking for the quoted value is an exact element match.
 func (q *Queries) InsertWebhookDeliveries(ctx context.Context, db DBTX, arg InsertWebhookDeliveriesParams) (int64, error) {
 	result, err := db.ExecContext(ctx, insertWebhookDeliveries,
 		arg.EventID,
 		arg.Now,
+		arg.Priority,
 		arg.EventCreatedAt,
 		arg.EventNeedle,
 		arg.ProviderNeedle,
@@ -300,19 +415,25 @@ func (q *Queries) InsertWebhookDeliveries(ctx context.Context, db DBTX, arg Inse
 }
 
 const insertWebhookSubscription = `-- name: InsertWebhookSubscription :exec
-INSERT INTO webhook_subscriptions (id, callback_url, events, providers, secret, metadata, status, created_at, expires_at)
-VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?)
+INSERT INTO webhook_subscriptions (id, callback_url, events, providers, secret, metadata, status, created_at, expires_at,
+    callback_host, creator, manage_token_hash, verified_at, verify_next_at)
+VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?)
 `
 
 type InsertWebhookSubscriptionParams struct {
-	ID          string
-	CallbackUrl string
-	Events      string
-	Providers   *string
-	Secret      *string
-	Metadata    *string
-	CreatedAt   time.Time
-	ExpiresAt   *time.Time
+	ID              string
+	CallbackUrl     string
+	Events          string
+	Providers       *string
+	Secret          *string
+	Metadata        *string
+	CreatedAt       time.Time
+	ExpiresAt       *time.Time
+	CallbackHost    string
+	Creator         *string
+	ManageTokenHash *string
+	VerifiedAt      *time.Time
+	VerifyNextAt    *time.Time
 }
 
 func (q *Queries) InsertWebhookSubscription(ctx context.Context, db DBTX, arg InsertWebhookSubscriptionParams) error {
@@ -325,12 +446,103 @@ func (q *Queries) InsertWebhookSubscription(ctx context.Context, db DBTX, arg In
 		arg.Metadata,
 		arg.CreatedAt,
 		arg.ExpiresAt,
+		arg.CallbackHost,
+		arg.Creator,
+		arg.ManageTokenHash,
+		arg.VerifiedAt,
+		arg.VerifyNextAt,
 	)
 	return err
 }
 
+const leaseWebhookDeliveries = `-- name: LeaseWebhookDeliveries :exec
+UPDATE webhook_deliveries SET locked_until = ?1 WHERE id IN (/*SLICE:ids*/?)
+`
+
+type LeaseWebhookDeliveriesParams struct {
+	LockedUntil *time.Time
+	Ids         []int64
+}
+
+func (q *Queries) LeaseWebhookDeliveries(ctx context.Context, db DBTX, arg LeaseWebhookDeliveriesParams) error {
+	query := leaseWebhookDeliveries
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.LockedUntil)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	_, err := db.ExecContext(ctx, query, queryParams...)
+	return err
+}
+
+const leaseWebhookVerifications = `-- name: LeaseWebhookVerifications :many
+UPDATE webhook_subscriptions SET verify_next_at = ?1
+WHERE id IN (/*SLICE:ids*/?)
+RETURNING id, callback_url, callback_host, secret, verify_attempts
+`
+
+type LeaseWebhookVerificationsParams struct {
+	LeaseUntil *time.Time
+	Ids        []string
+}
+
+type LeaseWebhookVerificationsRow struct {
+	ID             string
+	CallbackUrl    string
+	CallbackHost   string
+	Secret         *string
+	VerifyAttempts int64
+}
+
+// verify_next_at moves to the lease's end: a worker that dies mid-handshake leaves a subscription that comes due
+// again then.
+func (q *Queries) LeaseWebhookVerifications(ctx context.Context, db DBTX, arg LeaseWebhookVerificationsParams) ([]LeaseWebhookVerificationsRow, error) {
+	query := leaseWebhookVerifications
+	var queryParams []interface{}
+	queryParams = append(queryParams, arg.LeaseUntil)
+	if len(arg.Ids) > 0 {
+		for _, v := range arg.Ids {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:ids*/?", strings.Repeat(",?", len(arg.Ids))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:ids*/?", "NULL", 1)
+	}
+	rows, err := db.QueryContext(ctx, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LeaseWebhookVerificationsRow
+	for rows.Next() {
+		var i LeaseWebhookVerificationsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CallbackUrl,
+			&i.CallbackHost,
+			&i.Secret,
+			&i.VerifyAttempts,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listWebhookDeliveries = `-- name: ListWebhookDeliveries :many
-SELECT id, subscription_id, event_id, status, attempts, next_attempt_at, locked_until, last_attempt_at, last_error, last_status, created_at, finished_at FROM webhook_deliveries WHERE subscription_id = ?1 ORDER BY id LIMIT ?2
+SELECT id, subscription_id, event_id, status, attempts, next_attempt_at, locked_until, last_attempt_at, last_error, last_status, created_at, finished_at, priority FROM webhook_deliveries WHERE subscription_id = ?1 ORDER BY id LIMIT ?2
 `
 
 type ListWebhookDeliveriesParams struct {
@@ -360,6 +572,7 @@ func (q *Queries) ListWebhookDeliveries(ctx context.Context, db DBTX, arg ListWe
 			&i.LastStatus,
 			&i.CreatedAt,
 			&i.FinishedAt,
+			&i.Priority,
 		); err != nil {
 			return nil, err
 		}
@@ -439,6 +652,82 @@ func (q *Queries) MarkWebhookEventFanned(ctx context.Context, db DBTX, arg MarkW
 	return err
 }
 
+const markWebhookVerified = `-- name: MarkWebhookVerified :execrows
+UPDATE webhook_subscriptions SET verified_at = ?1, verify_attempts = verify_attempts + 1, verify_next_at = NULL,
+    last_error = NULL
+WHERE id = ?2 AND status = 'active' AND verified_at IS NULL
+`
+
+type MarkWebhookVerifiedParams struct {
+	At *time.Time
+	ID string
+}
+
+func (q *Queries) MarkWebhookVerified(ctx context.Context, db DBTX, arg MarkWebhookVerifiedParams) (int64, error) {
+	result, err := db.ExecContext(ctx, markWebhookVerified, arg.At, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const markWebhookVerifyFailed = `-- name: MarkWebhookVerifyFailed :execrows
+UPDATE webhook_subscriptions SET verify_attempts = verify_attempts + 1, verify_next_at = ?1,
+    last_error = ?2
+WHERE id = ?3 AND status = 'active' AND verified_at IS NULL
+`
+
+type MarkWebhookVerifyFailedParams struct {
+	NextAt    *time.Time
+	LastError *string
+	ID        string
+}
+
+// next_at NULL ends the handshake: the caller deactivates the subscription.
+func (q *Queries) MarkWebhookVerifyFailed(ctx context.Context, db DBTX, arg MarkWebhookVerifyFailedParams) (int64, error) {
+	result, err := db.ExecContext(ctx, markWebhookVerifyFailed, arg.NextAt, arg.LastError, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const plainWebhookSecrets = `-- name: PlainWebhookSecrets :many
+SELECT id, secret FROM webhook_subscriptions
+WHERE secret IS NOT NULL AND secret NOT LIKE 'enc:v1:%'
+ORDER BY id
+LIMIT ?1
+`
+
+type PlainWebhookSecretsRow struct {
+	ID     string
+	Secret *string
+}
+
+// Secrets stored as given (before an operator key was set), to be sealed.
+func (q *Queries) PlainWebhookSecrets(ctx context.Context, db DBTX, maxRows int64) ([]PlainWebhookSecretsRow, error) {
+	rows, err := db.QueryContext(ctx, plainWebhookSecrets, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []PlainWebhookSecretsRow
+	for rows.Next() {
+		var i PlainWebhookSecretsRow
+		if err := rows.Scan(&i.ID, &i.Secret); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const pruneWebhookDeliveries = `-- name: PruneWebhookDeliveries :execrows
 DELETE FROM webhook_deliveries WHERE id IN (
     SELECT p.id FROM webhook_deliveries p WHERE p.status <> 'pending' AND p.finished_at < ?1 LIMIT ?2)
@@ -451,6 +740,24 @@ type PruneWebhookDeliveriesParams struct {
 
 func (q *Queries) PruneWebhookDeliveries(ctx context.Context, db DBTX, arg PruneWebhookDeliveriesParams) (int64, error) {
 	result, err := db.ExecContext(ctx, pruneWebhookDeliveries, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const replaceWebhookSecret = `-- name: ReplaceWebhookSecret :execrows
+UPDATE webhook_subscriptions SET secret = ?1 WHERE id = ?2 AND secret = ?3
+`
+
+type ReplaceWebhookSecretParams struct {
+	Sealed *string
+	ID     string
+	Plain  *string
+}
+
+func (q *Queries) ReplaceWebhookSecret(ctx context.Context, db DBTX, arg ReplaceWebhookSecretParams) (int64, error) {
+	result, err := db.ExecContext(ctx, replaceWebhookSecret, arg.Sealed, arg.ID, arg.Plain)
 	if err != nil {
 		return 0, err
 	}
@@ -510,7 +817,7 @@ func (q *Queries) UnfannedOutboxEvents(ctx context.Context, db DBTX, arg Unfanne
 }
 
 const webhookSendsByID = `-- name: WebhookSendsByID :many
-SELECT d.id, d.subscription_id, d.event_id, d.attempts, s.callback_url, s.secret,
+SELECT d.id, d.subscription_id, d.event_id, d.attempts, s.callback_url, s.secret, s.callback_host,
        o.event_type, o.provider_id, o.payload, o.created_at AS event_created_at
 FROM webhook_deliveries d
 JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -526,6 +833,7 @@ type WebhookSendsByIDRow struct {
 	Attempts       int64
 	CallbackUrl    string
 	Secret         *string
+	CallbackHost   string
 	EventType      string
 	ProviderID     string
 	Payload        string
@@ -558,6 +866,7 @@ func (q *Queries) WebhookSendsByID(ctx context.Context, db DBTX, ids []int64) ([
 			&i.Attempts,
 			&i.CallbackUrl,
 			&i.Secret,
+			&i.CallbackHost,
 			&i.EventType,
 			&i.ProviderID,
 			&i.Payload,

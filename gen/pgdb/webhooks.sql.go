@@ -29,25 +29,34 @@ func (q *Queries) CancelWebhookDeliveries(ctx context.Context, db DBTX, arg Canc
 }
 
 const claimWebhookDeliveries = `-- name: ClaimWebhookDeliveries :many
-WITH due AS (
-    SELECT d.id, d.subscription_id FROM webhook_deliveries d
-    WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-      AND (d.locked_until IS NULL OR d.locked_until <= $1)
-    ORDER BY d.next_attempt_at, d.id
-    LIMIT $2
+WITH scan AS (
+    SELECT d.id, d.priority, d.next_attempt_at, s.callback_host
+    FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+      AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
+      AND s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > $1::timestamptz)
+      AND NOT (s.callback_host = ANY($2::text[]))
+    ORDER BY d.priority, d.next_attempt_at, d.id
+    LIMIT $3
+), ranked AS (
+    SELECT scan.id, scan.priority, scan.next_attempt_at,
+           ROW_NUMBER() OVER (PARTITION BY scan.callback_host ORDER BY scan.priority, scan.next_attempt_at, scan.id) AS rn
+    FROM scan
+), picked AS (
+    SELECT ranked.id FROM ranked WHERE ranked.rn <= $4::bigint
+    ORDER BY ranked.priority, ranked.rn, ranked.next_attempt_at, ranked.id
+    LIMIT $5
+), locked AS (
+    SELECT d.id FROM webhook_deliveries d
+    WHERE d.id = ANY(ARRAY(SELECT picked.id FROM picked)) AND d.status = 'pending'
+      AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
     FOR UPDATE SKIP LOCKED
-), live AS (
-    SELECT due.id FROM due JOIN webhook_subscriptions s ON s.id = due.subscription_id
-    WHERE s.status = 'active' AND (s.expires_at IS NULL OR s.expires_at > $1)
-), dropped AS (
-    UPDATE webhook_deliveries SET status = 'cancelled', finished_at = $1, locked_until = NULL
-    WHERE webhook_deliveries.id = ANY(ARRAY(SELECT due.id FROM due EXCEPT SELECT live.id FROM live))
 ), claimed AS (
-    UPDATE webhook_deliveries SET locked_until = $3
-    WHERE webhook_deliveries.id = ANY(ARRAY(SELECT live.id FROM live))
+    UPDATE webhook_deliveries SET locked_until = $6::timestamptz
+    WHERE webhook_deliveries.id = ANY(ARRAY(SELECT locked.id FROM locked))
     RETURNING webhook_deliveries.id, webhook_deliveries.subscription_id, webhook_deliveries.event_id, webhook_deliveries.attempts
 )
-SELECT c.id, c.subscription_id, c.event_id, c.attempts, s.callback_url, s.secret,
+SELECT c.id, c.subscription_id, c.event_id, c.attempts, s.callback_url, s.secret, s.callback_host,
        o.event_type, o.provider_id, o.payload, o.created_at AS event_created_at
 FROM claimed c
 JOIN webhook_subscriptions s ON s.id = c.subscription_id
@@ -55,9 +64,12 @@ JOIN outbox o ON o.id = c.event_id
 `
 
 type ClaimWebhookDeliveriesParams struct {
-	Now         time.Time
-	MaxRows     int32
-	LockedUntil *time.Time
+	Now          time.Time
+	ExcludeHosts []string
+	ScanRows     int32
+	PerHost      int64
+	MaxRows      int32
+	LockedUntil  time.Time
 }
 
 type ClaimWebhookDeliveriesRow struct {
@@ -67,22 +79,29 @@ type ClaimWebhookDeliveriesRow struct {
 	Attempts       int64
 	CallbackUrl    string
 	Secret         *string
+	CallbackHost   string
 	EventType      string
 	ProviderID     string
 	Payload        string
 	EventCreatedAt time.Time
 }
 
-// Due deliveries that no worker holds, oldest due first. SKIP LOCKED lets replicas claim side by side without
-// waiting on or taking each other's rows; the lease (locked_until) keeps the others off a claimed row while it
-// is being sent, after this transaction has ended.
-// Plan stability: "due" reads the partial index alone, in its order, and stops after max_rows. Joining the
-// subscriptions there lets the planner, when its statistics lag behind a large fan-out, sort every pending row
-// on each claim. The subscription check runs on the few rows found; a delivery whose subscription expired or
-// was deactivated in the meantime is cancelled, never sent. IDs go through arrays so each step is an index
-// lookup.
+// Due deliveries of active, unexpired subscriptions that no worker holds, at most per_host per callback host and
+// none for the hosts the worker excludes (at their in-flight bound or behind an open breaker): status events
+// before catalog events, then oldest due first, then round-robin over hosts (each host's first delivery before
+// any host's second). The scan reads the priority index in order and stops after scan_rows. SKIP LOCKED lets
+// replicas claim side by side without waiting on or taking each other's rows; the lease (locked_until) keeps the
+// others off a claimed row while it is being sent, after this transaction has ended. IDs go through arrays so
+// each step is an index lookup.
 func (q *Queries) ClaimWebhookDeliveries(ctx context.Context, db DBTX, arg ClaimWebhookDeliveriesParams) ([]ClaimWebhookDeliveriesRow, error) {
-	rows, err := db.Query(ctx, claimWebhookDeliveries, arg.Now, arg.MaxRows, arg.LockedUntil)
+	rows, err := db.Query(ctx, claimWebhookDeliveries,
+		arg.Now,
+		arg.ExcludeHosts,
+		arg.ScanRows,
+		arg.PerHost,
+		arg.MaxRows,
+		arg.LockedUntil,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +116,7 @@ func (q *Queries) ClaimWebhookDeliveries(ctx context.Context, db DBTX, arg Claim
 			&i.Attempts,
 			&i.CallbackUrl,
 			&i.Secret,
+			&i.CallbackHost,
 			&i.EventType,
 			&i.ProviderID,
 			&i.Payload,
@@ -110,6 +130,105 @@ func (q *Queries) ClaimWebhookDeliveries(ctx context.Context, db DBTX, arg Claim
 		return nil, err
 	}
 	return items, nil
+}
+
+const claimWebhookVerifications = `-- name: ClaimWebhookVerifications :many
+WITH scan AS (
+    SELECT s.id, COALESCE(s.creator, s.id) AS creator_key, s.verify_next_at FROM webhook_subscriptions s
+    WHERE s.status = 'active' AND s.verified_at IS NULL AND s.verify_next_at <= $2::timestamptz
+      AND (s.expires_at IS NULL OR s.expires_at > $2::timestamptz)
+      AND NOT (s.callback_host = ANY($3::text[]))
+    ORDER BY s.verify_next_at, s.id
+    LIMIT $4
+), ranked AS (
+    SELECT scan.id, scan.verify_next_at, ROW_NUMBER() OVER (PARTITION BY scan.creator_key ORDER BY scan.verify_next_at, scan.id) AS rn
+    FROM scan
+), picked AS (
+    SELECT ranked.id FROM ranked WHERE ranked.rn = 1 ORDER BY ranked.verify_next_at, ranked.id LIMIT $5
+), locked AS (
+    SELECT s.id FROM webhook_subscriptions s
+    WHERE s.id = ANY(ARRAY(SELECT picked.id FROM picked)) AND s.status = 'active' AND s.verified_at IS NULL
+      AND s.verify_next_at <= $2::timestamptz
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE webhook_subscriptions SET verify_next_at = $1::timestamptz
+WHERE webhook_subscriptions.id = ANY(ARRAY(SELECT locked.id FROM locked))
+RETURNING webhook_subscriptions.id, webhook_subscriptions.callback_url, webhook_subscriptions.callback_host,
+    webhook_subscriptions.secret, webhook_subscriptions.verify_attempts
+`
+
+type ClaimWebhookVerificationsParams struct {
+	LeaseUntil   time.Time
+	Now          time.Time
+	ExcludeHosts []string
+	ScanRows     int32
+	MaxRows      int32
+}
+
+type ClaimWebhookVerificationsRow struct {
+	ID             string
+	CallbackUrl    string
+	CallbackHost   string
+	Secret         *string
+	VerifyAttempts int64
+}
+
+// Subscriptions whose verification handshake is due, at most one per creator (so that one client's many
+// subscriptions to receivers that never answer cannot hold other clients' handshakes back) and none of the hosts
+// the worker excludes (busy or behind an open breaker); verify_next_at is moved to the lease's end, so a worker
+// that dies mid-handshake leaves a subscription that comes due again. SKIP LOCKED lets replicas claim side by side.
+func (q *Queries) ClaimWebhookVerifications(ctx context.Context, db DBTX, arg ClaimWebhookVerificationsParams) ([]ClaimWebhookVerificationsRow, error) {
+	rows, err := db.Query(ctx, claimWebhookVerifications,
+		arg.LeaseUntil,
+		arg.Now,
+		arg.ExcludeHosts,
+		arg.ScanRows,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ClaimWebhookVerificationsRow
+	for rows.Next() {
+		var i ClaimWebhookVerificationsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CallbackUrl,
+			&i.CallbackHost,
+			&i.Secret,
+			&i.VerifyAttempts,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const countLiveWebhookSubscriptions = `-- name: CountLiveWebhookSubscriptions :one
+SELECT count(*) FROM webhook_subscriptions WHERE status = 'active'
+`
+
+func (q *Queries) CountLiveWebhookSubscriptions(ctx context.Context, db DBTX) (int64, error) {
+	row := db.QueryRow(ctx, countLiveWebhookSubscriptions)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const countLiveWebhookSubscriptionsForHost = `-- name: CountLiveWebhookSubscriptionsForHost :one
+SELECT count(*) FROM webhook_subscriptions WHERE status = 'active' AND callback_host = $1::text
+`
+
+func (q *Queries) CountLiveWebhookSubscriptionsForHost(ctx context.Context, db DBTX, callbackHost string) (int64, error) {
+	row := db.QueryRow(ctx, countLiveWebhookSubscriptionsForHost, callbackHost)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const countWebhookFailure = `-- name: CountWebhookFailure :one
@@ -136,6 +255,23 @@ func (q *Queries) CountWebhookFailure(ctx context.Context, db DBTX, arg CountWeb
 	var i CountWebhookFailureRow
 	err := row.Scan(&i.ConsecutiveFailures, &i.Status)
 	return i, err
+}
+
+const countWebhookSubscriptionsByCreator = `-- name: CountWebhookSubscriptionsByCreator :one
+SELECT count(*) FROM webhook_subscriptions WHERE creator = $1::text AND created_at > $2::timestamptz
+`
+
+type CountWebhookSubscriptionsByCreatorParams struct {
+	Creator string
+	Since   time.Time
+}
+
+// Deactivated ones count too: creating and deleting in a loop must not get round the quota.
+func (q *Queries) CountWebhookSubscriptionsByCreator(ctx context.Context, db DBTX, arg CountWebhookSubscriptionsByCreatorParams) (int64, error) {
+	row := db.QueryRow(ctx, countWebhookSubscriptionsByCreator, arg.Creator, arg.Since)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const countWebhookSuccesses = `-- name: CountWebhookSuccesses :exec
@@ -252,7 +388,7 @@ func (q *Queries) FannedWebhookEventsAfter(ctx context.Context, db DBTX, arg Fan
 }
 
 const getWebhookSubscription = `-- name: GetWebhookSubscription :one
-SELECT id, callback_url, events, providers, secret, metadata, status, deactivated_reason, deactivated_at, created_at, expires_at, fire_count, fail_count, consecutive_failures, last_error, last_delivery_at FROM webhook_subscriptions WHERE id = $1
+SELECT id, callback_url, events, providers, secret, metadata, status, deactivated_reason, deactivated_at, created_at, expires_at, fire_count, fail_count, consecutive_failures, last_error, last_delivery_at, callback_host, creator, manage_token_hash, verified_at, verify_attempts, verify_next_at FROM webhook_subscriptions WHERE id = $1
 `
 
 func (q *Queries) GetWebhookSubscription(ctx context.Context, db DBTX, id string) (WebhookSubscription, error) {
@@ -275,37 +411,45 @@ func (q *Queries) GetWebhookSubscription(ctx context.Context, db DBTX, id string
 		&i.ConsecutiveFailures,
 		&i.LastError,
 		&i.LastDeliveryAt,
+		&i.CallbackHost,
+		&i.Creator,
+		&i.ManageTokenHash,
+		&i.VerifiedAt,
+		&i.VerifyAttempts,
+		&i.VerifyNextAt,
 	)
 	return i, err
 }
 
 const insertWebhookDeliveries = `-- name: InsertWebhookDeliveries :execrows
-INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at)
-SELECT s.id, $1::bigint, 'pending', 0, $2::timestamptz, $2::timestamptz
+INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, next_attempt_at, created_at, priority)
+SELECT s.id, $1::bigint, 'pending', 0, $2::timestamptz, $2::timestamptz, $3::bigint
 FROM webhook_subscriptions s
-WHERE s.status = 'active'
+WHERE s.status = 'active' AND s.verified_at IS NOT NULL
   AND (s.expires_at IS NULL OR s.expires_at > $2::timestamptz)
-  AND s.created_at <= $3::timestamptz
-  AND strpos(s.events, $4::text) > 0
-  AND (s.providers IS NULL OR strpos(s.providers, $5::text) > 0)
+  AND s.created_at <= $4::timestamptz
+  AND strpos(s.events, $5::text) > 0
+  AND (s.providers IS NULL OR strpos(s.providers, $6::text) > 0)
 ON CONFLICT (subscription_id, event_id) DO NOTHING
 `
 
 type InsertWebhookDeliveriesParams struct {
 	EventID        int64
 	Now            time.Time
+	Priority       int64
 	EventCreatedAt time.Time
 	EventNeedle    string
 	ProviderNeedle string
 }
 
-// One pending delivery for every active, unexpired subscription that existed when the event happened and
+// One pending delivery for every active, verified, unexpired subscription that existed when the event happened and
 // whose filters match it. events and providers are JSON arrays of plain identifiers (no quotes or escapes in
 // them), so looking for the quoted value is an exact element match.
 func (q *Queries) InsertWebhookDeliveries(ctx context.Context, db DBTX, arg InsertWebhookDeliveriesParams) (int64, error) {
 	result, err := db.Exec(ctx, insertWebhookDeliveries,
 		arg.EventID,
 		arg.Now,
+		arg.Priority,
 		arg.EventCreatedAt,
 		arg.EventNeedle,
 		arg.ProviderNeedle,
@@ -317,19 +461,25 @@ func (q *Queries) InsertWebhookDeliveries(ctx context.Context, db DBTX, arg Inse
 }
 
 const insertWebhookSubscription = `-- name: InsertWebhookSubscription :exec
-INSERT INTO webhook_subscriptions (id, callback_url, events, providers, secret, metadata, status, created_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8)
+INSERT INTO webhook_subscriptions (id, callback_url, events, providers, secret, metadata, status, created_at, expires_at,
+    callback_host, creator, manage_token_hash, verified_at, verify_next_at)
+VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8, $9, $10, $11, $12, $13)
 `
 
 type InsertWebhookSubscriptionParams struct {
-	ID          string
-	CallbackUrl string
-	Events      string
-	Providers   *string
-	Secret      *string
-	Metadata    *string
-	CreatedAt   time.Time
-	ExpiresAt   *time.Time
+	ID              string
+	CallbackUrl     string
+	Events          string
+	Providers       *string
+	Secret          *string
+	Metadata        *string
+	CreatedAt       time.Time
+	ExpiresAt       *time.Time
+	CallbackHost    string
+	Creator         *string
+	ManageTokenHash *string
+	VerifiedAt      *time.Time
+	VerifyNextAt    *time.Time
 }
 
 func (q *Queries) InsertWebhookSubscription(ctx context.Context, db DBTX, arg InsertWebhookSubscriptionParams) error {
@@ -342,12 +492,17 @@ func (q *Queries) InsertWebhookSubscription(ctx context.Context, db DBTX, arg In
 		arg.Metadata,
 		arg.CreatedAt,
 		arg.ExpiresAt,
+		arg.CallbackHost,
+		arg.Creator,
+		arg.ManageTokenHash,
+		arg.VerifiedAt,
+		arg.VerifyNextAt,
 	)
 	return err
 }
 
 const listWebhookDeliveries = `-- name: ListWebhookDeliveries :many
-SELECT id, subscription_id, event_id, status, attempts, next_attempt_at, locked_until, last_attempt_at, last_error, last_status, created_at, finished_at FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY id LIMIT $2
+SELECT id, subscription_id, event_id, status, attempts, next_attempt_at, locked_until, last_attempt_at, last_error, last_status, created_at, finished_at, priority FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY id LIMIT $2
 `
 
 type ListWebhookDeliveriesParams struct {
@@ -377,6 +532,7 @@ func (q *Queries) ListWebhookDeliveries(ctx context.Context, db DBTX, arg ListWe
 			&i.LastStatus,
 			&i.CreatedAt,
 			&i.FinishedAt,
+			&i.Priority,
 		); err != nil {
 			return nil, err
 		}
@@ -411,6 +567,16 @@ func (q *Queries) LockWebhookCursor(ctx context.Context, db DBTX) ([]int64, erro
 		return nil, err
 	}
 	return items, nil
+}
+
+const lockWebhookSubscriptionCreation = `-- name: LockWebhookSubscriptionCreation :exec
+SELECT pg_advisory_xact_lock($1::bigint)
+`
+
+// Creations take turns (until the transaction ends), so two at once cannot both pass a cap with one place left.
+func (q *Queries) LockWebhookSubscriptionCreation(ctx context.Context, db DBTX, key int64) error {
+	_, err := db.Exec(ctx, lockWebhookSubscriptionCreation, key)
+	return err
 }
 
 const markWebhookDeliveriesSucceeded = `-- name: MarkWebhookDeliveriesSucceeded :exec
@@ -481,6 +647,79 @@ func (q *Queries) MarkWebhookEventFanned(ctx context.Context, db DBTX, arg MarkW
 	return err
 }
 
+const markWebhookVerified = `-- name: MarkWebhookVerified :execrows
+UPDATE webhook_subscriptions SET verified_at = $1, verify_attempts = verify_attempts + 1, verify_next_at = NULL,
+    last_error = NULL
+WHERE id = $2 AND status = 'active' AND verified_at IS NULL
+`
+
+type MarkWebhookVerifiedParams struct {
+	At *time.Time
+	ID string
+}
+
+func (q *Queries) MarkWebhookVerified(ctx context.Context, db DBTX, arg MarkWebhookVerifiedParams) (int64, error) {
+	result, err := db.Exec(ctx, markWebhookVerified, arg.At, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const markWebhookVerifyFailed = `-- name: MarkWebhookVerifyFailed :execrows
+UPDATE webhook_subscriptions SET verify_attempts = verify_attempts + 1, verify_next_at = $1,
+    last_error = $2
+WHERE id = $3 AND status = 'active' AND verified_at IS NULL
+`
+
+type MarkWebhookVerifyFailedParams struct {
+	NextAt    *time.Time
+	LastError *string
+	ID        string
+}
+
+// next_at NULL ends the handshake: the caller deactivates the subscription.
+func (q *Queries) MarkWebhookVerifyFailed(ctx context.Context, db DBTX, arg MarkWebhookVerifyFailedParams) (int64, error) {
+	result, err := db.Exec(ctx, markWebhookVerifyFailed, arg.NextAt, arg.LastError, arg.ID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const plainWebhookSecrets = `-- name: PlainWebhookSecrets :many
+SELECT id, secret FROM webhook_subscriptions
+WHERE secret IS NOT NULL AND secret NOT LIKE 'enc:v1:%'
+ORDER BY id
+LIMIT $1
+`
+
+type PlainWebhookSecretsRow struct {
+	ID     string
+	Secret *string
+}
+
+// Secrets stored as given (before an operator key was set), to be sealed.
+func (q *Queries) PlainWebhookSecrets(ctx context.Context, db DBTX, maxRows int32) ([]PlainWebhookSecretsRow, error) {
+	rows, err := db.Query(ctx, plainWebhookSecrets, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []PlainWebhookSecretsRow
+	for rows.Next() {
+		var i PlainWebhookSecretsRow
+		if err := rows.Scan(&i.ID, &i.Secret); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const pruneWebhookDeliveries = `-- name: PruneWebhookDeliveries :execrows
 DELETE FROM webhook_deliveries WHERE id IN (
     SELECT p.id FROM webhook_deliveries p WHERE p.status <> 'pending' AND p.finished_at < $1 LIMIT $2)
@@ -493,6 +732,24 @@ type PruneWebhookDeliveriesParams struct {
 
 func (q *Queries) PruneWebhookDeliveries(ctx context.Context, db DBTX, arg PruneWebhookDeliveriesParams) (int64, error) {
 	result, err := db.Exec(ctx, pruneWebhookDeliveries, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const replaceWebhookSecret = `-- name: ReplaceWebhookSecret :execrows
+UPDATE webhook_subscriptions SET secret = $1 WHERE id = $2 AND secret = $3
+`
+
+type ReplaceWebhookSecretParams struct {
+	Sealed *string
+	ID     string
+	Plain  *string
+}
+
+func (q *Queries) ReplaceWebhookSecret(ctx context.Context, db DBTX, arg ReplaceWebhookSecretParams) (int64, error) {
+	result, err := db.Exec(ctx, replaceWebhookSecret, arg.Sealed, arg.ID, arg.Plain)
 	if err != nil {
 		return 0, err
 	}
