@@ -33,7 +33,9 @@ func slowBody(t *testing.T, addr, forwardedFor string) net.Conn {
 }
 
 // admissionWatch hands the test the admission's state (Options.ObserveAdmission).
-type admissionWatch struct{ stats atomic.Pointer[func() server.AdmissionStats] }
+type admissionWatch struct {
+	stats atomic.Pointer[func() server.AdmissionStats]
+}
 
 func (a *admissionWatch) observe(f func() server.AdmissionStats) { a.stats.Store(&f) }
 func (a *admissionWatch) now() server.AdmissionStats             { return (*a.stats.Load())() }
@@ -75,7 +77,7 @@ func TestSlowBodiesDoNotStallTheAPI(t *testing.T) {
 		TrustedProxies: []string{"127.0.0.0/8"}, ObserveAdmission: watch.observe}, nil)
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	get(t, srv.URL+"/api/v1/health", nil) // the catalogs load on the first request, ahead of the timing below
-	const sockets = 40 // ten times the slots, each from a client of its own
+	const sockets = 40                    // ten times the slots, each from a client of its own
 	conns := make([]net.Conn, sockets)
 	for i := range conns {
 		conns[i] = slowBody(t, addr, fmt.Sprintf("198.51.100.%d", i+1))
@@ -236,4 +238,3 @@ func TestMCPToolCallHoldsOneSlot(t *testing.T) {
 		t.Errorf("admission after the call: %+v, want nothing refused and the slot free", s)
 	}
 }
-
