@@ -69,6 +69,10 @@ type Options struct {
 	// MCPHosts are the Host and Origin headers the MCP endpoint accepts (NewHostPolicy); the zero value accepts
 	// local names only.
 	MCPHosts HostPolicy
+	// GuardHosts applies MCPHosts' Host check to the whole API and the pages (421 otherwise), not only to the
+	// MCP endpoint: set it when the server listens on loopback, where a page of another site whose name
+	// resolves to 127.0.0.1 (DNS rebinding) could otherwise read and write the API from a browser.
+	GuardHosts bool
 }
 
 // NewHandler returns the service's whole HTTP handler.
@@ -142,6 +146,9 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	// and reads no body); the others pass the gate (per-client bound, body read, in-flight bound) and are made
 	// within the deadline, compressed and given an ETag.
 	guards := []func(http.Handler) http.Handler{identify(o.TrustedProxies)}
+	if o.GuardHosts {
+		guards = append([]func(http.Handler) http.Handler{guardHosts(o.MCPHosts, o.Logger)}, guards...)
+	}
 	if o.RateLimitPerMinute > 0 {
 		guards = append(guards, rateLimitClients(o.RateLimitPerMinute))
 	}
