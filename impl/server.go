@@ -42,6 +42,9 @@ type Deps struct {
 	// PollInterval is the time between poll cycles (config.DefaultPollInterval when not positive): the
 	// Retry-After of a decision whose candidates are all down when no recovery estimate is known.
 	PollInterval time.Duration
+	// TrustQuota is how many attestations and handoffs one client may create per day (SWITCHBOARD_TRUST_QUOTA);
+	// 0 is no quota.
+	TrustQuota int
 }
 
 // Server implements every operation of the document: the assertion below fails to compile when one is missing.
@@ -87,7 +90,7 @@ func New(deps Deps) *Server {
 	s := &Server{
 		catalogs: catalogs,
 		deps:     deps,
-		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
+		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known, Quota: deps.TrustQuota},
 		health:   deps.Health,
 		payments: newPayments(deps),
 		webhooks: &webhooks.Service{

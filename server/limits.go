@@ -3,6 +3,8 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -297,4 +299,17 @@ func timeoutRequests(d time.Duration) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
+}
+
+// ClientKey is an opaque key of the client of the request ctx belongs to (as identify names it), for the
+// quotas kept in the database: a hash, so that no table holds client addresses. Clients that cannot be told
+// apart share one key; "" means a request made in process, which has no client.
+func ClientKey(ctx context.Context) string {
+	a := admissionOf(ctx)
+	if a == nil {
+		return ""
+	}
+	b, _ := a.client.MarshalBinary() // never fails; empty for the zero Addr
+	sum := sha256.Sum256(append([]byte("switchboard client\x00"), b...))
+	return hex.EncodeToString(sum[:16])
 }

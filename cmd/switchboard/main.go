@@ -186,7 +186,7 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	h, err := server.NewHandler(ctx, server.Options{
 		Pages: pages,
 		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
-			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval,
+			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval, TrustQuota: st.TrustQuota,
 			Catalogs: func() api.CatalogsState { return catalogsState(catalogs.State()) }}),
 		Store:      s,
 		Logger:     log,
@@ -220,6 +220,12 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		return err
 	}
 	defer stopWebhooks(hooks, log)
+	retentionDone := make(chan struct{})
+	go func() {
+		defer close(retentionDone)
+		retention{store: s, trust: st.TrustRetention, webhooks: st.WebhookRetention, log: log.With("component", "retention")}.run(ctx)
+	}()
+	defer func() { <-retentionDone }() // ctx has ended by then; a purge in flight stops before the store closes
 	catalogsCtx, stopCatalogs := context.WithCancel(ctx)
 	catalogsDone := make(chan struct{})
 	go func() {
