@@ -31,8 +31,11 @@ pids+=($!)
 "$bin" simulate --addr "$sim" --log-level error &
 pids+=($!)
 wait_for "http://$sim/_control"
+# All the load comes from one address: the per-client bound (64 requests at once) is raised, or a pause of the
+# server (a GC, a poll cycle) would turn the open loop's backlog into 429s.
 "$bin" serve --addr "$api" --database-url "sqlite://$dir/soak.db" --status-base-url "http://$sim" \
-  --poll-interval 10s --log-level warn --webhook-allow-loopback=true --metrics-addr "$metrics" 2>"$dir/serve.log" &
+  --poll-interval 10s --log-level warn --webhook-allow-loopback=true --metrics-addr "$metrics" \
+  --max-per-client 1024 2>"$dir/serve.log" &
 pids+=($!)
 wait_for "http://$api/readyz"
 curl -fsS -X POST "http://$api/api/v1/webhooks" -H 'Content-Type: application/json' \
