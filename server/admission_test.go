@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -236,5 +237,41 @@ func TestMCPToolCallHoldsOneSlot(t *testing.T) {
 	}
 	if s := watch.now(); s.RefusedBusy != 0 || s.InFlight != 0 {
 		t.Errorf("admission after the call: %+v, want nothing refused and the slot free", s)
+	}
+}
+
+// TestReadTimeoutDoesNotCutLongAnswers: the server's ReadTimeout (10 s in serve) and the gate's body deadline
+// bound reading the request, not the answer: a handler working past both keeps its context (net/http cancels
+// a request's context when a read deadline passes on its connection, so one left set would cut it).
+func TestReadTimeoutDoesNotCutLongAnswers(t *testing.T) {
+	t.Parallel()
+	got := make(chan error, 1)
+	pages := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(300 * time.Millisecond):
+			got <- nil
+		case <-r.Context().Done():
+			got <- r.Context().Err()
+		}
+	})
+	h := limitedServer(t, server.Options{BodyReadTimeout: 100 * time.Millisecond}, pages).Config.Handler
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ReadTimeout = 100 * time.Millisecond
+	srv.Start()
+	t.Cleanup(srv.Close)
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		var body io.Reader
+		if method == http.MethodPost {
+			body = strings.NewReader("x")
+		}
+		req, _ := http.NewRequest(method, srv.URL+"/", body)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if err := <-got; err != nil {
+			t.Errorf("%s: the handler's context ended after ReadTimeout: %v", method, err)
+		}
 	}
 }

@@ -239,16 +239,14 @@ func (g *gate) middleware(next http.Handler) http.Handler {
 }
 
 // readBody reads r's whole body (bounded by limitBody) within the gate's body deadline and hands the handlers a
-// copy in memory, or answers the request itself and returns false. Then it lifts the connection's read
-// deadline (the server's ReadTimeout): the request has been read, and a read deadline passing while the
-// handler works would cancel the request's context.
+// copy in memory, or answers the request itself and returns false. The deadline ends with the body: net/http
+// lifts a connection's read deadline once the body has been read to its end (and before a handler runs when
+// there is none), so neither it nor the server's ReadTimeout cuts a handler that works longer.
 func (g *gate) readBody(w http.ResponseWriter, r *http.Request) bool {
-	rc := http.NewResponseController(w)
 	if r.Body == nil || r.Body == http.NoBody {
-		_ = rc.SetReadDeadline(time.Time{}) // ErrNotSupported in process: nothing to lift
 		return true
 	}
-	_ = rc.SetReadDeadline(time.Now().Add(g.bodyTimeout))
+	setReadDeadline(w, time.Now().Add(g.bodyTimeout))
 	body, err := readAll(r.Body, r.ContentLength)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -265,9 +263,24 @@ func (g *gate) readBody(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return false
 	}
-	_ = rc.SetReadDeadline(time.Time{})
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return true
+}
+
+// setReadDeadline sets the read deadline of w's connection, as http.ResponseController does, without its
+// allocations (a controller, and an error for a writer without a connection: a request made in process).
+func setReadDeadline(w http.ResponseWriter, t time.Time) {
+	for {
+		switch v := w.(type) {
+		case interface{ SetReadDeadline(time.Time) error }:
+			_ = v.SetReadDeadline(t)
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = v.Unwrap()
+		default:
+			return
+		}
+	}
 }
 
 // readAll reads a body whose length is declared (or -1), growing the buffer only when the declaration was absent

@@ -141,24 +141,27 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": o.Store.Engine()})
 	})
 
-	// guarded is everything but the probes and metrics: the client is named first, then the rate limit (a
-	// client over its quota must not take a slot); then the answers kept are replayed (a replay holds no slot
-	// and reads no body); the others pass the gate (per-client bound, body read, in-flight bound) and are made
-	// within the deadline, compressed and given an ETag.
-	guards := []func(http.Handler) http.Handler{identify(o.TrustedProxies)}
+	// guarded is everything but the probes and metrics: the client is named, and the rate limit applied, first (a
+	// client over its quota must not take a slot); then the answers kept are replayed (a replay holds no slot,
+	// reads no body, and, without a rate limit, needs no client); the others pass the gate (per-client bound,
+	// body read, in-flight bound) and are made within the deadline, compressed and given an ETag.
+	var guards []func(http.Handler) http.Handler
 	if o.GuardHosts {
-		guards = append([]func(http.Handler) http.Handler{guardHosts(o.MCPHosts, o.Logger)}, guards...)
+		guards = append(guards, guardHosts(o.MCPHosts, o.Logger))
 	}
 	if o.RateLimitPerMinute > 0 {
-		guards = append(guards, rateLimitClients(o.RateLimitPerMinute))
+		guards = append(guards, identify(o.TrustedProxies), rateLimitClients(o.RateLimitPerMinute))
 	}
 	live, _ := o.API.(LiveEpocher)
+	guards = append(guards, answerCache(answerReuse(doc), live, time.Now))
+	if o.RateLimitPerMinute <= 0 {
+		guards = append(guards, identify(o.TrustedProxies))
+	}
 	g := newGate(o.MaxInFlight, o.MaxPerClient, o.QueueWait, o.BodyReadTimeout)
 	if o.ObserveAdmission != nil {
 		o.ObserveAdmission(g.stats)
 	}
-	guards = append(guards, answerCache(answerReuse(doc), live, time.Now), g.middleware,
-		timeoutRequests(o.RequestTimeout), gzip, etags)
+	guards = append(guards, g.middleware, timeoutRequests(o.RequestTimeout), gzip, etags)
 	guarded := r.With(guards...)
 	if o.Pages != nil {
 		for _, p := range []string{"/", "/providers/*", "/badge/*", "/docs", "/docs/*", "/assets/*"} {

@@ -268,8 +268,8 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
-		// Headers and body within 10 s; the handler reads the body within SWITCHBOARD_BODY_READ_TIMEOUT and then
-		// lifts the deadline, so a long answer is not cut by it.
+		// Headers and body within 10 s (the body within SWITCHBOARD_BODY_READ_TIMEOUT, read before a slot is
+		// taken); net/http lifts the deadline once the request is read, so it never cuts a long answer.
 		ReadTimeout:    10 * time.Second,
 		WriteTimeout:   60 * time.Second,
 		IdleTimeout:    120 * time.Second,
