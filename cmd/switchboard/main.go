@@ -319,7 +319,11 @@ func serveMetrics(ctx context.Context, addr string, metrics http.Handler, log *s
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", metrics)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+	nosniff := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff") // as on every answer of the service
+		mux.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: nosniff, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

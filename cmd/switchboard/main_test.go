@@ -62,7 +62,7 @@ func TestServeAndShutdown(t *testing.T) {
 	if res, err := http.Get("http://" + addr + "/metrics"); err != nil || res.StatusCode != http.StatusNotFound {
 		t.Errorf("/metrics on the public listener: %v %v, want 404", res, err)
 	}
-	if res, err := http.Get("http://" + metricsAddr + "/metrics"); err != nil || res.StatusCode != 200 {
+	if res, err := http.Get("http://" + metricsAddr + "/metrics"); err != nil || res.StatusCode != 200 || res.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("/metrics on %s: %v %v", metricsAddr, res, err)
 	} else {
 		b, _ := io.ReadAll(res.Body)
