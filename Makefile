@@ -57,7 +57,7 @@ TEST_JSON := $(BIN)/test.json
 # so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work
 # (the catalog build, the decisions over the whole catalogs) five to ten times slower. Everything else runs
 # with -race.
-NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./catalogbuild/pipeline ./cmd/catalogbuild \
+NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./cmd/catalogbuild \
 	./cmd/testreport ./config ./decide ./gateway ./openapi ./poller/parse ./seeds ./tokens
 RACE_PKGS = $(filter-out $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))

@@ -51,7 +51,7 @@ type Options struct {
 	// Pages is handed to server.Options (the dashboard, badges and API reference of package web).
 	Pages http.Handler
 	// MCPHosts is handed to server.Options; the zero value accepts local names, as the loopback test server
-	// needs.
+	// needs. A policy for loopback (not Public) guards the whole API, as serve does on loopback.
 	MCPHosts server.HostPolicy
 }
 
@@ -78,7 +78,8 @@ func Start(t testing.TB, o Options) *Server {
 		}
 		o.API = impl.New(deps)
 	}
-	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log, Pages: o.Pages, MCPHosts: o.MCPHosts})
+	h, err := server.NewHandler(ctx, server.Options{API: o.API, Store: o.Store, Logger: log, Pages: o.Pages, MCPHosts: o.MCPHosts,
+		GuardHosts: !o.MCPHosts.Public})
 	if err != nil {
 		t.Fatalf("building the handler: %v", err)
 	}
@@ -171,6 +172,9 @@ func (s *Server) Do(method, path string, body any, header http.Header) *Response
 // Check validates one answer against the document. Answers outside the documented routes (unknown paths,
 // wrong methods, /healthz) must still be the service's JSON error or status shape.
 func (s *Server) Check(req *http.Request, r *Response) error {
+	if r.Header.Get("X-Content-Type-Options") != "nosniff" {
+		return errors.New("no X-Content-Type-Options: nosniff")
+	}
 	if r.Status == http.StatusNotModified || req.Method == http.MethodHead {
 		return s.checkBodiless(req, r)
 	}
@@ -193,8 +197,10 @@ func (s *Server) Check(req *http.Request, r *Response) error {
 		}
 		return checkErrorBody(r.Body)
 	}
-	if r.Status == http.StatusMethodNotAllowed || r.Status == http.StatusRequestEntityTooLarge && route.Operation.Responses.Status(413) == nil {
-		// Answered by the router or the body limit before any operation ran: same error shape everywhere.
+	if r.Status == http.StatusMethodNotAllowed || r.Status == http.StatusMisdirectedRequest || r.Status == http.StatusRequestTimeout ||
+		r.Status == http.StatusRequestEntityTooLarge && route.Operation.Responses.Status(413) == nil {
+		// Answered by the router, the Host check, the body deadline or the body limit before any operation
+		// ran: same error shape everywhere.
 		return checkErrorBody(r.Body)
 	}
 	// kin-openapi checks the status and the headers; the body is checked against the schema compiled once.

@@ -59,6 +59,17 @@ type Settings struct {
 	TrustedProxies []string      // SWITCHBOARD_TRUSTED_PROXIES: comma-separated CIDRs whose X-Forwarded-For names the client
 	MaxInFlight    int           // SWITCHBOARD_MAX_IN_FLIGHT: requests served at once before 503
 	RequestTimeout time.Duration // SWITCHBOARD_REQUEST_TIMEOUT: every request's deadline
+	MaxPerClient   int           // SWITCHBOARD_MAX_PER_CLIENT: requests of one client at once before 429
+	// BodyReadTimeout is how long a request body may take to arrive; it is read before the request takes a slot.
+	BodyReadTimeout time.Duration // SWITCHBOARD_BODY_READ_TIMEOUT
+	// MetricsAddr is the listen address of /metrics, a listener of its own; empty (the default): not served.
+	MetricsAddr string // SWITCHBOARD_METRICS_ADDR
+	// TrustQuota is how many attestations and handoffs one client may create per day; 0 is no quota.
+	TrustQuota int // SWITCHBOARD_TRUST_QUOTA
+	// TrustRetention is how long attestations and handoffs are kept; WebhookRetention how long a deactivated
+	// webhook subscription is kept. Older ones are purged hourly.
+	TrustRetention   time.Duration // SWITCHBOARD_TRUST_RETENTION
+	WebhookRetention time.Duration // SWITCHBOARD_WEBHOOK_RETENTION
 	// MCPAllowedHosts are hosts the MCP endpoint accepts in Host and Origin besides the local names (bound to
 	// loopback) or the base URL's host; "*" accepts any.
 	MCPAllowedHosts []string // SWITCHBOARD_MCP_ALLOWED_HOSTS
@@ -172,6 +183,8 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	var raw struct {
 		addr, db, base, poll, status, slow, polling, loopback, lease, logFormat, logLevel string
 		rateLimit, proxies, inFlight, timeout, mcpHosts                                   string
+		perClient, bodyTimeout, metricsAddr                                               string
+		trustQuota, trustRetention, webhookRetention                                      string
 		hookKey, hookPerClient, hookPerHost, hookTotal                                    string
 		catalogRefresh, catalogSources, catalogNPM                                        string
 		outLoopback, outCIDRs, outProxy, outRedirects                                     string
@@ -212,7 +225,13 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 		{"SWITCHBOARD_TRUSTED_PROXIES", "trusted-proxies", "", "comma-separated CIDRs of reverse proxies whose X-Forwarded-For names the client for the rate limit", text, forServe, &raw.proxies},
 		{"SWITCHBOARD_MAX_IN_FLIGHT", "max-in-flight", "256", "requests served at once; beyond it requests wait briefly, then get 503", number, forServe, &raw.inFlight},
 		{"SWITCHBOARD_REQUEST_TIMEOUT", "request-timeout", "30s", "deadline of every request", duration, forServe, &raw.timeout},
-		{"SWITCHBOARD_MCP_ALLOWED_HOSTS", "mcp-allowed-hosts", "", "comma-separated hosts (name or name:port) the MCP endpoint accepts in Host and Origin besides local names (bound to loopback) or the base URL's host; * for any", text, forServe, &raw.mcpHosts},
+		{"SWITCHBOARD_MAX_PER_CLIENT", "max-per-client", "64", "requests of one client at once, counted before the shared in-flight slots; beyond it 429", number, forServe, &raw.perClient},
+		{"SWITCHBOARD_BODY_READ_TIMEOUT", "body-read-timeout", "5s", "how long a request body may take to arrive (read before the request takes an in-flight slot); beyond it 408", duration, forServe, &raw.bodyTimeout},
+		{"SWITCHBOARD_METRICS_ADDR", "metrics-addr", "", "listen address of /metrics, a listener of its own such as 127.0.0.1:9090 (empty: metrics are not served)", text, forServe, &raw.metricsAddr},
+		{"SWITCHBOARD_TRUST_QUOTA", "trust-quota", "1000", "attestations and handoffs one client may create per day; beyond it 429 (0: no quota)", number, forServe, &raw.trustQuota},
+		{"SWITCHBOARD_TRUST_RETENTION", "trust-retention", "2160h", "how long attestations and handoffs are kept (default 90 days); older ones are purged", duration, forServe, &raw.trustRetention},
+		{"SWITCHBOARD_WEBHOOK_RETENTION", "webhook-retention", "720h", "how long a deactivated webhook subscription is kept (default 30 days); older ones are purged with their deliveries", duration, forServe, &raw.webhookRetention},
+		{"SWITCHBOARD_MCP_ALLOWED_HOSTS", "mcp-allowed-hosts", "", "comma-separated hosts (name or name:port) accepted in Host (and Origin on MCP) besides local names or the base URL's host: by the MCP endpoint, and by the whole API when bound to loopback; * for any", text, forServe, &raw.mcpHosts},
 	}
 	cmd, ok := commands[name]
 	if !ok {
@@ -332,6 +351,26 @@ func Load(name string, args []string, getenv func(string) string, output io.Writ
 	}
 	if st.RequestTimeout, err = time.ParseDuration(raw.timeout); err != nil || st.RequestTimeout <= 0 {
 		return Settings{}, fmt.Errorf("%s %q: want a positive Go duration such as 30s", source("request-timeout"), raw.timeout)
+	}
+	if st.MaxPerClient, err = strconv.Atoi(raw.perClient); err != nil || st.MaxPerClient < 1 {
+		return Settings{}, fmt.Errorf("%s %q: want a positive whole number", source("max-per-client"), raw.perClient)
+	}
+	if st.BodyReadTimeout, err = time.ParseDuration(raw.bodyTimeout); err != nil || st.BodyReadTimeout <= 0 {
+		return Settings{}, fmt.Errorf("%s %q: want a positive Go duration such as 5s", source("body-read-timeout"), raw.bodyTimeout)
+	}
+	if st.MetricsAddr = raw.metricsAddr; st.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(st.MetricsAddr); err != nil {
+			return Settings{}, fmt.Errorf("%s %q: want host:port: %w", source("metrics-addr"), st.MetricsAddr, err)
+		}
+	}
+	if st.TrustQuota, err = strconv.Atoi(raw.trustQuota); err != nil || st.TrustQuota < 0 {
+		return Settings{}, fmt.Errorf("%s %q: want a whole number of records per day, 0 for none", source("trust-quota"), raw.trustQuota)
+	}
+	if st.TrustRetention, err = time.ParseDuration(raw.trustRetention); err != nil || st.TrustRetention < time.Hour {
+		return Settings{}, fmt.Errorf("%s %q: want a Go duration of at least 1h, such as 2160h", source("trust-retention"), raw.trustRetention)
+	}
+	if st.WebhookRetention, err = time.ParseDuration(raw.webhookRetention); err != nil || st.WebhookRetention < time.Hour {
+		return Settings{}, fmt.Errorf("%s %q: want a Go duration of at least 1h, such as 720h", source("webhook-retention"), raw.webhookRetention)
 	}
 
 	for _, h := range strings.Split(raw.mcpHosts, ",") {

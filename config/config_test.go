@@ -23,6 +23,27 @@ func TestDefaults(t *testing.T) {
 	if st.RateLimit != 0 || st.TrustedProxies != nil || st.MaxInFlight != 256 || st.RequestTimeout != 30*time.Second {
 		t.Errorf("limit defaults = %d %v %d %v", st.RateLimit, st.TrustedProxies, st.MaxInFlight, st.RequestTimeout)
 	}
+	if st.TrustQuota != 1000 || st.TrustRetention != 90*24*time.Hour || st.WebhookRetention != 30*24*time.Hour {
+		t.Errorf("quota and retention defaults = %d %v %v", st.TrustQuota, st.TrustRetention, st.WebhookRetention)
+	}
+	if st.MaxPerClient != 64 || st.BodyReadTimeout != 5*time.Second || st.MetricsAddr != "" {
+		t.Errorf("admission defaults = %d %v, metrics %q (want not served)", st.MaxPerClient, st.BodyReadTimeout, st.MetricsAddr)
+	}
+}
+
+func TestAdmissionSettings(t *testing.T) {
+	st, err := config.Load("serve", []string{"-metrics-addr", "127.0.0.1:9090"}, env(map[string]string{
+		"SWITCHBOARD_MAX_PER_CLIENT": "8", "SWITCHBOARD_BODY_READ_TIMEOUT": "2s",
+	}), io.Discard)
+	if err != nil || st.MaxPerClient != 8 || st.BodyReadTimeout != 2*time.Second || st.MetricsAddr != "127.0.0.1:9090" {
+		t.Errorf("settings = %d %v %q, %v", st.MaxPerClient, st.BodyReadTimeout, st.MetricsAddr, err)
+	}
+	for k, v := range map[string]string{"SWITCHBOARD_MAX_PER_CLIENT": "0", "SWITCHBOARD_BODY_READ_TIMEOUT": "-1s", "SWITCHBOARD_METRICS_ADDR": "9090",
+		"SWITCHBOARD_TRUST_QUOTA": "-1", "SWITCHBOARD_TRUST_RETENTION": "1m", "SWITCHBOARD_WEBHOOK_RETENTION": "soon"} {
+		if _, err := config.Load("serve", nil, env(map[string]string{k: v}), io.Discard); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%s: %v, want an error naming it", k, v, err)
+		}
+	}
 }
 
 func TestLimits(t *testing.T) {

@@ -12,9 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5/middleware"
-
 	"github.com/switchboard/switchboard/gen/api"
+	"github.com/switchboard/switchboard/server"
 	"github.com/switchboard/switchboard/tools"
 	"github.com/switchboard/switchboard/x402"
 )
@@ -101,22 +100,10 @@ func (s *Server) premiumAnswer(ctx context.Context) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// clientOf names the caller for the paid route's per-client limit: the address the server resolved for the
-// request (the proxies' word when trusted, see server), or for a tool call that of the MCP request that made it.
-func clientOf(ctx context.Context) string {
-	if outer := tools.OuterContext(ctx); outer != nil {
-		ctx = outer
-	}
-	if ip := middleware.GetClientIPAddr(ctx); ip.IsValid() {
-		if ip = ip.Unmap(); ip.Is6() {
-			// One host usually holds a whole /64: count it as one client, as the rate limit does.
-			p, _ := ip.Prefix(64)
-			return p.String()
-		}
-		return ip.String()
-	}
-	return ""
-}
+// clientOf names the caller for the per-client limits (the paid route, the webhook quota): the client the
+// server named for the request (server.ClientKey: the connection's address, or the trusted proxies' word; IPv6
+// per /64), which a tool call inherits from the MCP request that made it. "" for a request made in process.
+func clientOf(ctx context.Context) string { return server.ClientKey(ctx) }
 
 // unavailable is the premium route's 503, with Retry-After when a wait is known.
 type unavailable struct {

@@ -49,6 +49,9 @@ type Deps struct {
 	// MCPMaxAnswerBytes bounds what one MCP request may gather from endpoint answers
 	// (tools.DefaultMaxAnswerBytes when not positive); tests lower it.
 	MCPMaxAnswerBytes int
+	// TrustQuota is how many attestations and handoffs one client may create per day (SWITCHBOARD_TRUST_QUOTA);
+	// 0 is no quota.
+	TrustQuota int
 }
 
 // Server implements every operation of the document: the assertion below fails to compile when one is missing.
@@ -94,7 +97,7 @@ func New(deps Deps) *Server {
 	s := &Server{
 		catalogs: catalogs,
 		deps:     deps,
-		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known},
+		trust:    &trust.Service{Store: deps.Store, KnownProvider: deps.Providers.Known, Quota: deps.TrustQuota},
 		health:   deps.Health,
 		payments: newPayments(deps),
 		webhooks: &webhooks.Service{

@@ -221,3 +221,33 @@ func (m *Metrics) RegisterWebhooks(stats func() webhooks.Stats) {
 			func(s webhooks.Stats) int64 { return s.BreakersOpened }),
 	)
 }
+
+// RegisterAdmission exposes the admission's saturation, read at each scrape from stats (server.Options'
+// ObserveAdmission hands it over): slots in use against the limit, their ratio, the clients in the gate and
+// the requests refused by reason. Call it once.
+func (m *Metrics) RegisterAdmission(stats func() server.AdmissionStats) {
+	gauge := func(name, help string, f func(server.AdmissionStats) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: Namespace, Name: name, Help: help},
+			func() float64 { return f(stats()) })
+	}
+	refused := func(reason string, f func(server.AdmissionStats) uint64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: Namespace, Name: "http_admission_refused_total",
+			Help: "Requests refused before a handler ran: busy (every slot taken, 503), client_busy (one client's " +
+				"requests at once over its bound, 429), slow_body (a body not received in time, 408).",
+			ConstLabels: prometheus.Labels{"reason": reason}},
+			func() float64 { return float64(f(stats())) })
+	}
+	m.reg.MustRegister(
+		gauge("http_in_flight_requests", "Requests holding an in-flight slot.",
+			func(s server.AdmissionStats) float64 { return float64(s.InFlight) }),
+		gauge("http_in_flight_limit", "In-flight slots (SWITCHBOARD_MAX_IN_FLIGHT).",
+			func(s server.AdmissionStats) float64 { return float64(s.Capacity) }),
+		gauge("http_saturation", "Share of the in-flight slots in use, 0 to 1: near 1, requests start to be refused with 503.",
+			server.AdmissionStats.Saturation),
+		gauge("http_admission_clients", "Clients with a request being read, waiting or served.",
+			func(s server.AdmissionStats) float64 { return float64(s.Clients) }),
+		refused("busy", func(s server.AdmissionStats) uint64 { return s.RefusedBusy }),
+		refused("client_busy", func(s server.AdmissionStats) uint64 { return s.RefusedClient }),
+		refused("slow_body", func(s server.AdmissionStats) uint64 { return s.RefusedSlowBody }),
+	)
+}

@@ -62,7 +62,7 @@ func startWith(t *testing.T, payments *x402.Config) *env {
 	}
 	h, err := server.NewHandler(ctx, server.Options{
 		API: impl.New(deps), Store: st, Logger: log,
-		Metrics: m.Handler(), Instrument: m.Middleware,
+		Metrics: m.Handler(), Instrument: m.Middleware, MaxInFlight: 8, ObserveAdmission: m.RegisterAdmission,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -282,4 +282,34 @@ func TestCatalogSourceAges(t *testing.T) {
 		return
 	}
 	t.Fatal("no switchboard_catalog_source_age_days")
+}
+
+// TestAdmissionSaturation: the admission's state is scraped as gauges (slots in use, the limit, their ratio)
+// and refusals by reason.
+func TestAdmissionSaturation(t *testing.T) {
+	e := start(t)
+	fams := e.scrape(t)
+	for name, want := range map[string]float64{
+		"switchboard_http_in_flight_requests": 0, // the scrape holds no slot: /metrics is outside the API
+		"switchboard_http_in_flight_limit":    8,
+		"switchboard_http_saturation":         0,
+	} {
+		f, ok := fams[name]
+		if !ok {
+			t.Errorf("%s missing", name)
+			continue
+		}
+		if v, _ := value(f, nil); v != want {
+			t.Errorf("%s = %v, want %v", name, v, want)
+		}
+	}
+	f, ok := fams["switchboard_http_admission_refused_total"]
+	if !ok {
+		t.Fatal("switchboard_http_admission_refused_total missing")
+	}
+	for _, reason := range []string{"busy", "client_busy", "slow_body"} {
+		if _, ok := value(f, map[string]string{"reason": reason}); !ok {
+			t.Errorf("no refusals series for reason %s", reason)
+		}
+	}
 }

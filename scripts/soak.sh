@@ -11,6 +11,7 @@ loadgen=${2:-./loadgen}
 receiver=${3:-./webhook-receiver}
 sim=127.0.0.1:${SOAK_SIM_PORT:-18290}
 api=127.0.0.1:${SOAK_API_PORT:-18280}
+metrics=127.0.0.1:${SOAK_METRICS_PORT:-18283} # /metrics has a listener of its own
 hook=127.0.0.1:${SOAK_HOOK_PORT:-18295}
 rate=${SOAK_RATE:-1000}
 dur=${SOAK_DURATION:-10m}
@@ -30,8 +31,11 @@ pids+=($!)
 "$bin" simulate --addr "$sim" --log-level error &
 pids+=($!)
 wait_for "http://$sim/_control"
+# All the load comes from one address: the per-client bound (64 requests at once) is raised, or a pause of the
+# server (a GC, a poll cycle) would turn the open loop's backlog into 429s.
 "$bin" serve --addr "$api" --database-url "sqlite://$dir/soak.db" --status-base-url "http://$sim" \
-  --poll-interval 10s --log-level warn --webhook-allow-loopback=true --outbound-allow-loopback=true 2>"$dir/serve.log" &
+  --poll-interval 10s --log-level warn --webhook-allow-loopback=true --outbound-allow-loopback=true --metrics-addr "$metrics" \
+  --max-per-client 1024 2>"$dir/serve.log" &
 pids+=($!)
 wait_for "http://$api/readyz"
 curl -fsS -X POST "http://$api/api/v1/webhooks" -H 'Content-Type: application/json' \
@@ -53,7 +57,7 @@ pids+=($!)
 a=http://$api/api/v1
 echo "== soak: $rate requests/s for $dur, five providers flapping every 10 s, webhooks to $hook"
 set +e
-"$loadgen" -rate "$rate" -d "$dur" -every 30s -metrics "http://$api/metrics" \
+"$loadgen" -rate "$rate" -d "$dur" -every 30s -metrics "http://$metrics/metrics" \
   "60=$a/health" "8=$a/pick?task=llm" "5=$a/failover?primary=openai" "5=$a/cheapest?task=llm" \
   "4=$a/pricing?provider=openai" "4=$a/models?provider=anthropic" "3=$a/latency?provider=openai" \
   "3=$a/incidents?hours=168" "2=$a/changelog?provider=openai" "2=$a/json-mode?provider=openai" "2=$a/sla" \

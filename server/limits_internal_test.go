@@ -15,29 +15,6 @@ import (
 	"github.com/switchboard/switchboard/store"
 )
 
-// An in-process request made on behalf of an admitted one (an MCP tool call) must not need a second slot:
-// with one slot, the nested request would otherwise wait and be refused.
-func TestNestedRequestPassesTheBound(t *testing.T) {
-	var h http.Handler
-	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	outer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/inner" {
-			inner.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequestWithContext(r.Context(), http.MethodGet, "/inner", nil))
-		w.WriteHeader(rec.Code)
-	})
-	h = rateLimitClients(1, nil)(limitInFlight(1, 10*time.Millisecond)(outer))
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodGet, "/outer", nil)
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusNoContent {
-		t.Errorf("nested request: %d, want 204 (no second slot or quota needed)", rec.Code)
-	}
-}
-
 func TestHandlerDeadlineIs503(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/switchboard/switchboard/tools"
 )
 
 // The JSON-RPC endpoints of the document (operations marked `x-jsonrpc`, the MCP endpoint) answer every error
@@ -106,6 +108,23 @@ func (p HostPolicy) check(r *http.Request) string {
 		return "the Origin header names a site this server does not serve MCP for (DNS rebinding protection)"
 	}
 	return ""
+}
+
+// guardHosts refuses, with 421 Misdirected Request, a request whose Host the policy does not allow: this
+// server does not answer for that name. The JSON-RPC paths keep their own check (guardJSONRPC), which also
+// reads Origin and answers in JSON-RPC.
+func guardHosts(policy HostPolicy, log *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if policy.allows(r.Host) || tools.IsToolCall(r.Context()) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			log.WarnContext(r.Context(), "request for another host refused", "host", r.Host)
+			WriteError(w, http.StatusMisdirectedRequest, "the Host header names a host this server does not serve "+
+				"(DNS rebinding protection); the operator can allow it with SWITCHBOARD_MCP_ALLOWED_HOSTS")
+		})
+	}
 }
 
 // jsonrpcPaths are the URL paths of the document's JSON-RPC operations.

@@ -111,11 +111,32 @@ func TestMCPHostAndOrigin(t *testing.T) {
 	if !strings.Contains(s.Logs.String(), `"host":"evil.example.com"`) {
 		t.Error("a refused request is not logged with its host")
 	}
-	// The rest of the API does not look at Host.
-	req, _ := http.NewRequest(http.MethodGet, s.URL+"/api/v1/health", nil)
+	// Bound to loopback, the rest of the API (and the pages) refuse a foreign Host too (421); the probes answer.
+	for path, want := range map[string]int{"/api/v1/health": 421, "/api/v1/pick?task=llm": 421, "/healthz": 200} {
+		req, _ := http.NewRequest(http.MethodGet, s.URL+path, nil)
+		req.Host = "evil.example.com"
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != want || want == 421 && (!strings.Contains(string(b), "DNS rebinding") || r.Header.Get("X-Content-Type-Options") != "nosniff") {
+			t.Errorf("GET %s with a foreign Host on loopback: %d %s, want %d", path, r.StatusCode, b, want)
+		}
+	}
+	for _, host := range []string{host, "localhost:8080", "[::1]:8080"} {
+		req, _ := http.NewRequest(http.MethodGet, s.URL+"/api/v1/health", nil)
+		req.Host = host
+		if r, err := http.DefaultClient.Do(req); err != nil || r.StatusCode != 200 {
+			t.Errorf("GET /health with Host %s: %v %v", host, r, err)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/api/v1/attest", strings.NewReader(`{}`))
 	req.Host = "evil.example.com"
-	if r, err := http.DefaultClient.Do(req); err != nil || r.StatusCode != 200 {
-		t.Errorf("GET /health with a foreign Host: %v %v", r, err)
+	req.Header.Set("Content-Type", "application/json")
+	if r, err := http.DefaultClient.Do(req); err != nil || r.StatusCode != 421 {
+		t.Errorf("POST /attest with a foreign Host on loopback: %v %v, want 421", r, err)
 	}
 
 	// Listening beyond loopback: only the public name (and the listed ones) pass.
@@ -126,6 +147,12 @@ func TestMCPHostAndOrigin(t *testing.T) {
 		if r.StatusCode != want {
 			t.Errorf("public server, Host %s: %d, want %d", hostHeader, r.StatusCode, want)
 		}
+	}
+	// There, the rest of the API answers any Host (a proxy in front names the public host).
+	req, _ = http.NewRequest(http.MethodGet, pub.URL+"/api/v1/health", nil)
+	req.Host = "evil.example.com"
+	if r, err := http.DefaultClient.Do(req); err != nil || r.StatusCode != 200 {
+		t.Errorf("public server, GET /health with another Host: %v %v", r, err)
 	}
 }
 

@@ -71,7 +71,11 @@ func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
 			if id == "" || len(id) > 64 {
 				id = newRequestID()
 			}
-			w.Header()["X-Request-Id"] = []string{id} // the canonical form already
+			h := w.Header()
+			h["X-Request-Id"] = []string{id} // the canonical form already
+			// Every answer, JSON, HTML or an error of the router: a browser must never read one as something
+			// else (a JSON body carrying markup rendered as HTML). One shared value, never appended to.
+			h["X-Content-Type-Options"] = nosniff
 			rec := RecordStatus(w)
 			next.ServeHTTP(rec, r)
 			status := rec.Status()
@@ -94,6 +98,8 @@ func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
 		})
 	}
 }
+
+var nosniff = []string{"nosniff"}
 
 // newRequestID is 64 random bits in hex. A request ID only has to tell requests apart in the logs, so it comes
 // from the runtime's per-thread generator, not from the kernel on every request.

@@ -50,6 +50,15 @@ type Options struct {
 	// long a request waits for a slot before 503 (DefaultQueueWait when not positive).
 	MaxInFlight int
 	QueueWait   time.Duration
+	// MaxPerClient bounds the requests of one client at once, ahead of the shared slots (DefaultMaxPerClient
+	// when not positive); 429 beyond.
+	MaxPerClient int
+	// BodyReadTimeout is how long a request's body may take to arrive, read before it takes a slot
+	// (DefaultBodyReadTimeout when not positive); 408 beyond.
+	BodyReadTimeout time.Duration
+	// ObserveAdmission, when set, is handed the function that reads the admission's state (the saturation
+	// metrics), once.
+	ObserveAdmission func(stats func() AdmissionStats)
 	// RequestTimeout is every request's deadline (DefaultRequestTimeout when not positive).
 	RequestTimeout time.Duration
 	// RateLimitPerMinute, when positive, limits each client to that many requests per minute (429 beyond).
@@ -60,6 +69,10 @@ type Options struct {
 	// MCPHosts are the Host and Origin headers the MCP endpoint accepts (NewHostPolicy); the zero value accepts
 	// local names only.
 	MCPHosts HostPolicy
+	// GuardHosts applies MCPHosts' Host check to the whole API and the pages (421 otherwise), not only to the
+	// MCP endpoint: set it when the server listens on loopback, where a page of another site whose name
+	// resolves to 127.0.0.1 (DNS rebinding) could otherwise read and write the API from a browser.
+	GuardHosts bool
 }
 
 // NewHandler returns the service's whole HTTP handler.
@@ -78,6 +91,12 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 	}
 	if o.QueueWait <= 0 {
 		o.QueueWait = DefaultQueueWait
+	}
+	if o.MaxPerClient <= 0 {
+		o.MaxPerClient = DefaultMaxPerClient
+	}
+	if o.BodyReadTimeout <= 0 {
+		o.BodyReadTimeout = DefaultBodyReadTimeout
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = DefaultRequestTimeout
@@ -122,19 +141,27 @@ func NewHandler(ctx context.Context, o Options) (http.Handler, error) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": o.Store.Engine()})
 	})
 
-	// guarded is everything but the probes and metrics: rate limit first (a client over its quota must not
-	// take a slot), then the in-flight bound, then the deadline.
-	// The client's address is resolved for every request, rate limited or not: the paid route limits payment
-	// attempts per client, and the webhook creation quota counts per client too.
-	guards := []func(http.Handler) http.Handler{resolveClient(o.TrustedProxies)}
-	if o.RateLimitPerMinute > 0 {
-		guards = append(guards, rateLimitClients(o.RateLimitPerMinute, o.TrustedProxies))
+	// guarded is everything but the probes and metrics: the client is named, and the rate limit applied, first (a
+	// client over its quota must not take a slot); then the answers kept are replayed (a replay holds no slot,
+	// reads no body, and, without a rate limit, needs no client); the others pass the gate (per-client bound,
+	// body read, in-flight bound) and are made within the deadline, compressed and given an ETag.
+	var guards []func(http.Handler) http.Handler
+	if o.GuardHosts {
+		guards = append(guards, guardHosts(o.MCPHosts, o.Logger))
 	}
-	// Then the answers kept are replayed, ahead of the in-flight bound and the deadline (a replay holds no slot);
-	// the others are made within both, compressed and given an ETag.
+	if o.RateLimitPerMinute > 0 {
+		guards = append(guards, identify(o.TrustedProxies), rateLimitClients(o.RateLimitPerMinute))
+	}
 	live, _ := o.API.(LiveEpocher)
-	guards = append(guards, answerCache(answerReuse(doc), live, time.Now), limitInFlight(o.MaxInFlight, o.QueueWait),
-		timeoutRequests(o.RequestTimeout), gzip, etags)
+	guards = append(guards, answerCache(answerReuse(doc), live, time.Now))
+	if o.RateLimitPerMinute <= 0 {
+		guards = append(guards, identify(o.TrustedProxies))
+	}
+	g := newGate(o.MaxInFlight, o.MaxPerClient, o.QueueWait, o.BodyReadTimeout)
+	if o.ObserveAdmission != nil {
+		o.ObserveAdmission(g.stats)
+	}
+	guards = append(guards, g.middleware, timeoutRequests(o.RequestTimeout), gzip, etags)
 	guarded := r.With(guards...)
 	if o.Pages != nil {
 		for _, p := range []string{"/", "/providers/*", "/badge/*", "/docs", "/docs/*", "/assets/*"} {

@@ -102,7 +102,7 @@ func (s *postgresStore) CreateTrustRecord(ctx context.Context, r TrustRecord) er
 	err := s.q.InsertTrustRecord(ctx, s.pool, pgdb.InsertTrustRecordParams{
 		ID: r.ID, Kind: string(r.Kind), CreatedAt: normTime(r.CreatedAt), ProviderID: r.ProviderID, Model: r.Model,
 		PayloadHash: r.PayloadHash, AgentID: r.AgentID, FromAgent: r.FromAgent, ToAgent: r.ToAgent,
-		TaskID: r.TaskID, ContextHash: r.ContextHash,
+		TaskID: r.TaskID, ContextHash: r.ContextHash, Creator: r.Creator,
 	})
 	if err != nil {
 		return fmt.Errorf("storing %s: %w", r.Kind, err)

@@ -105,7 +105,7 @@ func (s *sqliteStore) CreateTrustRecord(ctx context.Context, r TrustRecord) erro
 	err := s.q.InsertTrustRecord(ctx, s.db, litedb.InsertTrustRecordParams{
 		ID: r.ID, Kind: string(r.Kind), CreatedAt: normTime(r.CreatedAt), ProviderID: r.ProviderID, Model: r.Model,
 		PayloadHash: r.PayloadHash, AgentID: r.AgentID, FromAgent: r.FromAgent, ToAgent: r.ToAgent,
-		TaskID: r.TaskID, ContextHash: r.ContextHash,
+		TaskID: r.TaskID, ContextHash: r.ContextHash, Creator: r.Creator,
 	})
 	if err != nil {
 		return fmt.Errorf("storing %s: %w", r.Kind, err)

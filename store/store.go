@@ -87,6 +87,9 @@ type TrustRecord struct {
 	ToAgent     *string
 	TaskID      *string
 	ContextHash *string
+	// Creator is an opaque key of the client that made the record, for the creation quota; written, never read
+	// back.
+	Creator *string
 }
 
 // Store is the storage the service needs. Times go in and come out in UTC, truncated to microseconds so that
@@ -98,6 +101,8 @@ type Store interface {
 	PaymentStore
 	// CatalogStore keeps refreshed catalog builds and the catalog change feed (store/catalogs.go).
 	CatalogStore
+	// RetentionStore counts and purges what clients create (store/retention.go).
+	RetentionStore
 
 	// Engine names the implementation: "sqlite" or "postgres".
 	Engine() string

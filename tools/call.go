@@ -53,6 +53,18 @@ type callInfo struct {
 	outer context.Context
 }
 
+type callerKey struct{}
+
+// WithCaller records in ctx who admitted the request an MCP message came in (the HTTP server's admission: the
+// client charged for it and the slot it holds). The bridge runs each tool call on a fresh context and carries
+// this one value into it, so a tool call is charged to the same client and holds no second slot.
+func WithCaller(ctx context.Context, caller any) context.Context {
+	return context.WithValue(ctx, callerKey{}, caller)
+}
+
+// Caller is the value WithCaller recorded in ctx, or nil.
+func Caller(ctx context.Context) any { return ctx.Value(callerKey{}) }
+
 // IsToolCall reports whether ctx belongs to a request the bridge sent for a tool call. The MCP endpoint refuses
 // such requests, so a tool can never reach the bridge again, however the document evolves.
 func IsToolCall(ctx context.Context) bool { return ctx.Value(innerCall{}) != nil }
@@ -89,9 +101,14 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.R
 	}
 	// The endpoint's request starts from a fresh context, as a request from a new connection would: values the
 	// MCP request picked up on its way in (the router's own routing state above all) must not leak into it.
-	// It still ends when the MCP request ends, or after the call timeout.
+	// It still ends when the MCP request ends, or after the call timeout. Only the caller (WithCaller) comes
+	// along: the call is the outer request's work, charged to its client and run in its slot.
 	info := callInfo{limit: min(MaxResultBytes, budget.left), outer: ctx}
-	inner, cancel := context.WithTimeout(context.WithValue(context.Background(), innerCall{}, info), b.timeout)
+	fresh := context.WithValue(context.Background(), innerCall{}, info)
+	if c := Caller(ctx); c != nil {
+		fresh = WithCaller(fresh, c)
+	}
+	inner, cancel := context.WithTimeout(fresh, b.timeout)
 	defer cancel()
 	defer context.AfterFunc(ctx, cancel)()
 	ctx = inner

@@ -5,6 +5,7 @@
 package trust
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -37,6 +38,46 @@ type Service struct {
 	Store         store.Store
 	KnownProvider func(id string) bool
 	Now           func() time.Time // defaults to time.Now
+	// Quota is how many records one client may create per QuotaWindow (DefaultQuotaWindow when not positive);
+	// 0 is no quota. Records made without a creator (in process) count against nobody.
+	Quota       int
+	QuotaWindow time.Duration
+}
+
+// Defaults of the creation quota.
+const (
+	DefaultQuota       = 1000
+	DefaultQuotaWindow = 24 * time.Hour
+)
+
+// QuotaError is a record refused because its creator made Max records in the last Window.
+type QuotaError struct {
+	Max    int
+	Window time.Duration
+}
+
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("quota exceeded: at most %d attestations and handoffs per client in %s", e.Max, e.Window)
+}
+
+// create stores rec after checking its creator's quota. Count then insert is not one atomic step: concurrent
+// requests of one client can pass the count together, at most the server's per-client bound on requests at
+// once (SWITCHBOARD_MAX_PER_CLIENT) beyond the quota.
+func (s *Service) create(ctx context.Context, rec store.TrustRecord, creator string) error {
+	if creator != "" {
+		rec.Creator = &creator
+		if s.Quota > 0 {
+			window := cmp.Or(s.QuotaWindow, DefaultQuotaWindow)
+			n, err := s.Store.CountTrustRecordsByCreator(ctx, creator, rec.CreatedAt.Add(-window))
+			if err != nil {
+				return fmt.Errorf("counting the client's records: %w", err)
+			}
+			if n >= int64(s.Quota) {
+				return &QuotaError{Max: s.Quota, Window: window}
+			}
+		}
+	}
+	return s.Store.CreateTrustRecord(ctx, rec)
 }
 
 func (s *Service) now() time.Time {
@@ -53,6 +94,7 @@ type AttestInput struct {
 	Output      *string // hashed here; exactly one of Output and PayloadHash
 	PayloadHash *string // 64 hex characters, stored lower-cased
 	AgentID     *string // self-declared
+	Creator     string  // the client's opaque key, for the quota; "" for none
 }
 
 // Attest stores an attestation and returns the record.
@@ -82,7 +124,7 @@ func (s *Service) Attest(ctx context.Context, in AttestInput) (store.TrustRecord
 		ID: uuid.NewString(), Kind: store.TrustAttestation, CreatedAt: s.now().UTC().Truncate(time.Microsecond),
 		ProviderID: &in.Provider, Model: &in.Model, PayloadHash: &hash, AgentID: in.AgentID,
 	}
-	if err := s.Store.CreateTrustRecord(ctx, rec); err != nil {
+	if err := s.create(ctx, rec, in.Creator); err != nil {
 		return store.TrustRecord{}, fmt.Errorf("recording attestation: %w", err)
 	}
 	return rec, nil
@@ -93,6 +135,7 @@ type HandoffInput struct {
 	FromAgent, ToAgent string
 	TaskID             *string
 	Context            *string // hashed here, never stored
+	Creator            string  // the client's opaque key, for the quota; "" for none
 }
 
 // Handoff stores a handoff and returns the record.
@@ -111,7 +154,7 @@ func (s *Service) Handoff(ctx context.Context, in HandoffInput) (store.TrustReco
 		h := HashText(*in.Context)
 		rec.ContextHash = &h
 	}
-	if err := s.Store.CreateTrustRecord(ctx, rec); err != nil {
+	if err := s.create(ctx, rec, in.Creator); err != nil {
 		return store.TrustRecord{}, fmt.Errorf("recording handoff: %w", err)
 	}
 	return rec, nil

@@ -370,3 +370,42 @@ func TestDashboardBannerWithoutNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesRunNoInlineScript: every page's policy allows scripts from the service's own files only, and no
+// page carries a script in its text, so markup injected into a page (a provider's incident title, say) cannot
+// run even if escaping failed.
+func TestPagesRunNoInlineScript(t *testing.T) {
+	srv := newServer(t)
+	for _, path := range []string{"/", "/providers/openai", "/docs", "/no-such-page"} {
+		resp, body := get(t, srv.URL+path)
+		csp := resp.Header.Get("Content-Security-Policy")
+		scripts := ""
+		for _, d := range strings.Split(csp, ";") {
+			if d = strings.TrimSpace(d); strings.HasPrefix(d, "script-src ") {
+				scripts = d
+			}
+		}
+		if scripts != "script-src 'self'" {
+			t.Errorf("%s: Content-Security-Policy %q, want script-src 'self' alone", path, csp)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: no nosniff", path)
+		}
+		for rest := body; ; {
+			i := strings.Index(rest, "<script")
+			if i < 0 {
+				break
+			}
+			tag := rest[i : i+strings.IndexByte(rest[i:], '>')+1]
+			if !strings.Contains(tag, " src=") {
+				t.Errorf("%s: an inline script: %.80s", path, rest[i:])
+			}
+			rest = rest[i+len(tag):]
+		}
+	}
+	for _, asset := range []string{"/assets/dashboard.js", "/assets/docs.js"} {
+		if resp, _ := get(t, srv.URL+asset); resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", asset, resp.StatusCode)
+		}
+	}
+}

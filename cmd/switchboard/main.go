@@ -204,22 +204,27 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	if err != nil {
 		return fmt.Errorf("building the pages: %w", err)
 	}
+	hosts := server.NewHostPolicy(st.Addr, st.BaseURL, st.MCPAllowedHosts)
 	h, err := server.NewHandler(ctx, server.Options{
 		Pages: pages,
 		API: impl.New(impl.Deps{Store: s, BaseURL: st.BaseURL, Logger: log, Providers: reg, Health: view, Payments: payments,
 			WebhookAllowLoopback: st.WebhookAllowLoopback, PollInterval: st.PollInterval, WebhookSecrets: hookSecrets,
 			WebhookLimits: webhooks.Limits{PerClient: st.WebhookMaxPerClient, PerHost: st.WebhookMaxPerHost, Total: st.WebhookMaxTotal},
+			TrustQuota:    st.TrustQuota,
 			Catalogs:      func() api.CatalogsState { return catalogsState(catalogs.State()) }}),
 		Store:      s,
 		Logger:     log,
-		Metrics:    mx.Handler(),
 		Instrument: mx.Middleware,
 
 		MaxInFlight:        st.MaxInFlight,
+		MaxPerClient:       st.MaxPerClient,
+		BodyReadTimeout:    st.BodyReadTimeout,
 		RequestTimeout:     st.RequestTimeout,
 		RateLimitPerMinute: st.RateLimit,
 		TrustedProxies:     st.TrustedProxies,
-		MCPHosts:           server.NewHostPolicy(st.Addr, st.BaseURL, st.MCPAllowedHosts),
+		MCPHosts:           hosts,
+		GuardHosts:         !hosts.Public, // bound to loopback: DNS rebinding must not reach the API
+		ObserveAdmission:   mx.RegisterAdmission,
 	})
 	if err != nil {
 		return err
@@ -241,6 +246,12 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 		return err
 	}
 	defer stopWebhooks(hooks, log)
+	retentionDone := make(chan struct{})
+	go func() {
+		defer close(retentionDone)
+		retention{store: s, trust: st.TrustRetention, webhooks: st.WebhookRetention, log: log.With("component", "retention")}.run(ctx)
+	}()
+	defer func() { <-retentionDone }() // ctx has ended by then; a purge in flight stops before the store closes
 	catalogsCtx, stopCatalogs := context.WithCancel(ctx)
 	catalogsDone := make(chan struct{})
 	go func() {
@@ -273,14 +284,23 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	} else {
 		close(pollDone)
 	}
+	if st.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(ctx, st.MetricsAddr, mx.Handler(), log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// Headers and body within 10 s (the body within SWITCHBOARD_BODY_READ_TIMEOUT, read before a slot is
+		// taken); net/http lifts the deadline once the request is read, so it never cuts a long answer.
+		ReadTimeout:    10 * time.Second,
+		WriteTimeout:   60 * time.Second,
+		IdleTimeout:    120 * time.Second,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		// Requests do not inherit the signal's context: Shutdown lets those in flight finish instead of
 		// cancelling them the moment SIGTERM arrives.
 	}
@@ -316,6 +336,31 @@ func serve(ctx context.Context, st config.Settings, log *slog.Logger, ready chan
 	stopWebhooks(hooks, log)
 	log.Info("stopped")
 	return nil
+}
+
+// serveMetrics serves /metrics alone on a listener of its own (SWITCHBOARD_METRICS_ADDR): the metrics name
+// internal state (routes, clients in the gate, payments) that the public listener does not show. It returns
+// the function that stops it.
+func serveMetrics(ctx context.Context, addr string, metrics http.Handler, log *slog.Logger) (func(), error) {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening for metrics on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	nosniff := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff") // as on every answer of the service
+		mux.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: nosniff, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("the metrics listener stopped", "error", err)
+		}
+	}()
+	log.Info("serving metrics", "addr", ln.Addr().String())
+	return func() { _ = srv.Close() }, nil
 }
 
 // stopWebhooks lets the deliveries in flight finish (each within its 15 s timeout) and records them. Any it

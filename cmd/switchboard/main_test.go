@@ -26,7 +26,13 @@ import (
 // as SIGTERM does and expects a clean return.
 func TestServeAndShutdown(t *testing.T) {
 	db := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
-	st, err := config.Load("serve", []string{"--addr", "127.0.0.1:0", "--database-url", db, "--poll=false"}, func(string) string { return "" }, io.Discard)
+	free, err := net.Listen("tcp", "127.0.0.1:0") // a free port for the metrics listener
+	if err != nil {
+		t.Fatal(err)
+	}
+	metricsAddr := free.Addr().String()
+	free.Close()
+	st, err := config.Load("serve", []string{"--addr", "127.0.0.1:0", "--database-url", db, "--poll=false", "--metrics-addr", metricsAddr}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +58,25 @@ func TestServeAndShutdown(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Errorf("%s = %d", p, res.StatusCode)
 		}
+	}
+	// Metrics are on their own listener only; the public one answers 404 there.
+	if res, err := http.Get("http://" + addr + "/metrics"); err != nil || res.StatusCode != http.StatusNotFound {
+		t.Errorf("/metrics on the public listener: %v %v, want 404", res, err)
+	}
+	if res, err := http.Get("http://" + metricsAddr + "/metrics"); err != nil || res.StatusCode != 200 || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("/metrics on %s: %v %v", metricsAddr, res, err)
+	} else {
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(b), "switchboard_http_saturation") {
+			t.Error("no saturation gauge in /metrics")
+		}
+	}
+	// Bound to loopback, a foreign Host is refused by the whole API (DNS rebinding).
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/api/v1/health", nil)
+	req.Host = "rebind.example.com"
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusMisdirectedRequest || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("a foreign Host on loopback: %v %v, want 421 with nosniff", res, err)
 	}
 	cancel()
 	select {

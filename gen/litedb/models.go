@@ -103,6 +103,7 @@ type TrustRecord struct {
 	ToAgent     *string
 	TaskID      *string
 	ContextHash *string
+	Creator     *string
 }
 
 type WebhookCursor struct {

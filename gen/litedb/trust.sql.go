@@ -10,15 +10,65 @@ import (
 	"time"
 )
 
+const countTrustRecordsByCreator = `-- name: CountTrustRecordsByCreator :one
+SELECT count(*) FROM trust_records WHERE creator = ?1 AND created_at >= ?2
+`
+
+type CountTrustRecordsByCreatorParams struct {
+	Creator *string
+	Since   time.Time
+}
+
+func (q *Queries) CountTrustRecordsByCreator(ctx context.Context, db DBTX, arg CountTrustRecordsByCreatorParams) (int64, error) {
+	row := db.QueryRowContext(ctx, countTrustRecordsByCreator, arg.Creator, arg.Since)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const deleteTrustRecordsBefore = `-- name: DeleteTrustRecordsBefore :execrows
+DELETE FROM trust_records WHERE id IN (
+    SELECT old.id FROM trust_records old WHERE old.created_at < ?1 ORDER BY old.created_at LIMIT ?2
+)
+`
+
+type DeleteTrustRecordsBeforeParams struct {
+	Before  time.Time
+	MaxRows int64
+}
+
+// The oldest first, at most limit of them: one statement never holds the database for long.
+func (q *Queries) DeleteTrustRecordsBefore(ctx context.Context, db DBTX, arg DeleteTrustRecordsBeforeParams) (int64, error) {
+	result, err := db.ExecContext(ctx, deleteTrustRecordsBefore, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const getTrustRecord = `-- name: GetTrustRecord :one
 SELECT id, kind, created_at, provider_id, model, payload_hash, agent_id, from_agent, to_agent, task_id, context_hash
 FROM trust_records
 WHERE id = ?
 `
 
-func (q *Queries) GetTrustRecord(ctx context.Context, db DBTX, id string) (TrustRecord, error) {
+type GetTrustRecordRow struct {
+	ID          string
+	Kind        string
+	CreatedAt   time.Time
+	ProviderID  *string
+	Model       *string
+	PayloadHash *string
+	AgentID     *string
+	FromAgent   *string
+	ToAgent     *string
+	TaskID      *string
+	ContextHash *string
+}
+
+func (q *Queries) GetTrustRecord(ctx context.Context, db DBTX, id string) (GetTrustRecordRow, error) {
 	row := db.QueryRowContext(ctx, getTrustRecord, id)
-	var i TrustRecord
+	var i GetTrustRecordRow
 	err := row.Scan(
 		&i.ID,
 		&i.Kind,
@@ -36,8 +86,8 @@ func (q *Queries) GetTrustRecord(ctx context.Context, db DBTX, id string) (Trust
 }
 
 const insertTrustRecord = `-- name: InsertTrustRecord :exec
-INSERT INTO trust_records (id, kind, created_at, provider_id, model, payload_hash, agent_id, from_agent, to_agent, task_id, context_hash)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO trust_records (id, kind, created_at, provider_id, model, payload_hash, agent_id, from_agent, to_agent, task_id, context_hash, creator)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 `
 
 type InsertTrustRecordParams struct {
@@ -52,6 +102,7 @@ type InsertTrustRecordParams struct {
 	ToAgent     *string
 	TaskID      *string
 	ContextHash *string
+	Creator     *string
 }
 
 func (q *Queries) InsertTrustRecord(ctx context.Context, db DBTX, arg InsertTrustRecordParams) error {
@@ -67,6 +118,7 @@ func (q *Queries) InsertTrustRecord(ctx context.Context, db DBTX, arg InsertTrus
 		arg.ToAgent,
 		arg.TaskID,
 		arg.ContextHash,
+		arg.Creator,
 	)
 	return err
 }
