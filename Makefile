@@ -50,9 +50,10 @@ catalogs-fetch:
 ## test: vet, then every test with the race detector, the store suite's subtests listed so the output shows both
 ## engines. PostgreSQL tests run when TEST_DATABASE_URL is set (CI sets it). The service binary is built once for
 ## the packages that run it. The browser test needs a Chromium on PATH (or CHROMIUM=/path): without one, make test
-## stops at once and says what to install. The raw `go test -json` goes to $(TEST_JSON) for `make test-times`.
+## stops at once and says what to install. The raw `go test -json` goes to $(TEST_JSON).* for `make test-times`.
 TEST_BIN  := $(BIN)/switchboard-test
 TEST_JSON := $(BIN)/test.json
+TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1
 # NORACE_PKGS are packages whose code and tests start no goroutine (TestNoRacePackagesStartNoGoroutines keeps it
 # so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work
 # (the catalog build, the decisions over the whole catalogs) five to ten times slower. Everything else runs
@@ -67,11 +68,10 @@ test: $(NODE_OK)
 	mkdir -p $(BIN)
 	$(GO) build -o $(TEST_BIN) ./cmd/switchboard
 	$(GO) build -o $(BIN)/testreport ./cmd/testreport
-	SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 \
-		$(GO) test -count=1 -json $(NORACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
-	SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1 \
-		$(GO) test -count=1 -race -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
-	cat $(TEST_JSON).norace $(TEST_JSON).race > $(TEST_JSON)
+	@echo "go test -count=1 \$$NORACE_PKGS (no goroutines: no -race)"
+	@$(TEST_ENV) $(GO) test -count=1 -json $(NORACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
+	@echo "go test -count=1 -race (every other package)"
+	@$(TEST_ENV) $(GO) test -count=1 -race -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
 
 ## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
 ## PostgreSQL, node, a browser, the built binary or the whole catalog build (each skip says why)
@@ -80,8 +80,8 @@ test-short:
 
 ## test-times: each package's time in the last make test, slowest first, and the slowest tests
 test-times:
-	@test -f $(TEST_JSON) || { echo "no $(TEST_JSON): run make test first"; exit 1; }
-	$(GO) run ./cmd/testreport times $(TEST_JSON)
+	@test -f $(TEST_JSON).race || { echo "no $(TEST_JSON).race: run make test first"; exit 1; }
+	@$(GO) run ./cmd/testreport times $(wildcard $(TEST_JSON).norace) $(TEST_JSON).race
 
 ## test-mcp: the MCP clients others wrote, alone (part of test): the TypeScript SDK over HTTP and stdio, the
 ## Inspector CLI, and the conformance suite's scenarios for a tools-only server (on npm's Node 22)

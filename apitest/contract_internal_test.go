@@ -13,7 +13,7 @@ func TestCheckFailsOnContractBreaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Server{t: t, contract: c, Doc: c.doc}
-	jsonHeader := http.Header{"Content-Type": {"application/json"}}
+	jsonHeader := http.Header{"Content-Type": {"application/json"}, "X-Content-Type-Options": {"nosniff"}}
 	cases := []struct {
 		name, path string
 		status     int
@@ -26,7 +26,7 @@ func TestCheckFailsOnContractBreaks(t *testing.T) {
 		{"missing required fields", "/api/v1/health", 200, jsonHeader, `{}`, false},
 		{"not JSON", "/api/v1/health", 200, jsonHeader, `{"providers": [`, false},
 		{"undocumented status", "/api/v1/health", 418, jsonHeader, `{"error": "teapot"}`, false},
-		{"undocumented content type", "/api/v1/health", 200, http.Header{"Content-Type": {"text/plain"}}, `{}`, false},
+		{"undocumented content type", "/api/v1/health", 200, http.Header{"Content-Type": {"text/plain"}, "X-Content-Type-Options": {"nosniff"}}, `{}`, false},
 		{"an extra member of an error", "/api/v1/validate/6f1c1e52", 400, jsonHeader, `{"error": "x", "extra": 1}`, false},
 	}
 	for _, tc := range cases {

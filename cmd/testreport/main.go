@@ -1,6 +1,6 @@
 // Command testreport reads `go test -json` and turns it into what a person reads: `testreport run` prints each
 // package's result as `go test` would (with the output of failed tests and build errors, and the subtests of the
-// packages named by -list) and keeps the raw events in a file; `testreport times` prints from such a file each
+// packages named by -list) and keeps the raw events in a file; `testreport times` prints from such files each
 // package's time, slowest first, and the slowest tests. `make test` runs the first, `make test-times` the second.
 package main
 
@@ -52,7 +52,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: go test -json ... | testreport run [-o file] [-list regexp]\n       testreport times [-tests n] file")
+	fmt.Fprintln(os.Stderr, "usage: go test -json ... | testreport run [-o file] [-list regexp]\n       testreport times [-tests n] file...")
 	os.Exit(2)
 }
 
@@ -149,15 +149,19 @@ func timesCmd(args []string) error {
 	fs := flag.NewFlagSet("times", flag.ExitOnError)
 	n := fs.Int("tests", 15, "how many of the slowest tests to list")
 	fs.Parse(args)
-	if fs.NArg() != 1 {
+	if fs.NArg() == 0 {
 		usage()
 	}
-	f, err := os.Open(fs.Arg(0))
-	if err != nil {
-		return fmt.Errorf("%w (make test writes it)", err)
+	var readers []io.Reader
+	for _, name := range fs.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("%w (make test writes it)", err)
+		}
+		defer f.Close()
+		readers = append(readers, f)
 	}
-	defer f.Close()
-	return times(f, os.Stdout, *n)
+	return times(io.MultiReader(readers...), os.Stdout, *n)
 }
 
 type timing struct {
