@@ -53,6 +53,9 @@ catalogs-fetch:
 ## stops at once and says what to install. The raw `go test -json` goes to $(TEST_JSON).* for `make test-times`.
 TEST_BIN  := $(BIN)/switchboard-test
 TEST_JSON := $(BIN)/test.json
+# Packages tested at once: more than the cores, because the end-to-end and fault tests spend most of their time
+# waiting on the processes and intervals they run, and a waiting package would hold a core's turn.
+TEST_P    ?= 4
 TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1
 # NORACE_PKGS are packages whose code and tests start no goroutine (TestNoRacePackagesStartNoGoroutines keeps it
 # so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work
@@ -60,6 +63,10 @@ TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM
 # with -race.
 NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./cmd/catalogbuild \
 	./cmd/testreport ./config ./decide ./gateway ./openapi ./poller/parse ./seeds ./tokens
+# DATA_ONLY_PKGS run in both: their tests that work on the whole catalogs in one goroutine sit in files marked
+# //go:build !race, which the -race run leaves out and the plain run takes (the same check keeps those files free
+# of goroutines); the rest of the package runs with -race as everywhere else.
+DATA_ONLY_PKGS := ./refresh
 RACE_PKGS = $(filter-out $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
 test: $(NODE_OK)
@@ -68,10 +75,10 @@ test: $(NODE_OK)
 	mkdir -p $(BIN)
 	$(GO) build -o $(TEST_BIN) ./cmd/switchboard
 	$(GO) build -o $(BIN)/testreport ./cmd/testreport
-	@echo "go test -count=1 \$$NORACE_PKGS (no goroutines: no -race)"
-	@$(TEST_ENV) $(GO) test -count=1 -json $(NORACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
+	@echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"
+	@$(TEST_ENV) $(GO) test -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
 	@echo "go test -count=1 -race (every other package)"
-	@$(TEST_ENV) $(GO) test -count=1 -race -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
+	@$(TEST_ENV) $(GO) test -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
 
 ## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
 ## PostgreSQL, node, a browser, the built binary or the whole catalog build (each skip says why)

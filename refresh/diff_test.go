@@ -1,66 +1,17 @@
+// These tests work on the whole catalogs in one goroutine: they run without the race detector (make test runs
+// the package twice, see DATA_ONLY_PKGS in the Makefile), where they take a tenth of the time.
+
+//go:build !race
+
 package refresh_test
 
 import (
 	"encoding/json"
-	"maps"
 	"testing"
 
 	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/seeds"
 )
-
-// edit returns the embedded catalogs with fn applied to the records of one catalog.
-func edit(t *testing.T, name string, fn func(recs []map[string]any) []map[string]any) *seeds.Set {
-	t.Helper()
-	emb, err := seeds.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return editFiles(t, maps.Clone(emb.Files()), name, fn)
-}
-
-// core returns the five core catalogs of the embedded set alone (a set a fifth the size, quicker to make and
-// check), with fn applied to the records of one of them when fn is set.
-func core(t *testing.T, name string, fn func(recs []map[string]any) []map[string]any) *seeds.Set {
-	t.Helper()
-	emb, err := seeds.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, n := range seeds.CoreCatalogNames() {
-		files[n] = emb.Files()[n]
-	}
-	if fn == nil {
-		set, err := seeds.NewSet(files, "embedded")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return set
-	}
-	return editFiles(t, files, name, fn)
-}
-
-func editFiles(t *testing.T, files map[string][]byte, name string, fn func(recs []map[string]any) []map[string]any) *seeds.Set {
-	t.Helper()
-	var err error
-	var c map[string]any
-	if err := json.Unmarshal(files[name], &c); err != nil {
-		t.Fatal(err)
-	}
-	var recs []map[string]any
-	b, _ := json.Marshal(c["records"])
-	json.Unmarshal(b, &recs)
-	c["records"] = fn(recs)
-	if files[name], err = json.Marshal(c); err != nil {
-		t.Fatal(err)
-	}
-	set, err := seeds.NewSet(files, "refresh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return set
-}
 
 // TestDiff: the same catalogs give no event; each kind of change gives its one event, with its payload.
 func TestDiff(t *testing.T) {

@@ -21,7 +21,6 @@ var concurrentImports = map[string]bool{
 	"os/exec":                    true,
 	"github.com/switchboard/switchboard/apitest": true,
 	"github.com/switchboard/switchboard/dbtest":  true,
-	"github.com/switchboard/switchboard/store":   true,
 }
 
 // TestNoRacePackagesStartNoGoroutines: the packages `make test` runs without -race (NORACE_PKGS in the Makefile)
@@ -32,27 +31,65 @@ func TestNoRacePackagesStartNoGoroutines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?m)^NORACE_PKGS := ((?:.*\\\n)*.*)$`).FindSubmatch(makefile)
-	if m == nil {
-		t.Fatal("the Makefile has no NORACE_PKGS")
-	}
-	pkgs := strings.Fields(strings.ReplaceAll(string(m[1]), "\\\n", " "))
+	pkgs := makeList(t, makefile, "NORACE_PKGS")
 	if len(pkgs) < 5 {
 		t.Fatalf("NORACE_PKGS = %v: the pattern did not read the list", pkgs)
 	}
 	for _, pkg := range pkgs {
-		dir := filepath.Join("..", "..", filepath.FromSlash(strings.TrimPrefix(pkg, "./")))
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil || len(files) == 0 {
-			t.Errorf("%s: no Go files (%v)", pkg, err)
-			continue
-		}
-		for _, f := range files {
+		for _, f := range goFiles(t, pkg) {
 			for _, problem := range concurrency(t, f) {
 				t.Errorf("%s: %s, but the Makefile runs it without -race (NORACE_PKGS)", f, problem)
 			}
 		}
 	}
+	// DATA_ONLY_PKGS: only their files marked //go:build !race run without the race detector alone.
+	data := makeList(t, makefile, "DATA_ONLY_PKGS")
+	if len(data) == 0 {
+		t.Fatal("the Makefile has no DATA_ONLY_PKGS")
+	}
+	for _, pkg := range data {
+		marked := 0
+		for _, f := range goFiles(t, pkg) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !regexp.MustCompile(`(?m)^//go:build !race$`).Match(src) {
+				continue
+			}
+			marked++
+			if !strings.HasSuffix(f, "_test.go") {
+				t.Errorf("%s: only test files may leave the race detector", f)
+			}
+			for _, problem := range concurrency(t, f) {
+				t.Errorf("%s: %s, but it is marked //go:build !race (DATA_ONLY_PKGS)", f, problem)
+			}
+		}
+		if marked == 0 {
+			t.Errorf("%s is in DATA_ONLY_PKGS but has no file marked //go:build !race", pkg)
+		}
+	}
+}
+
+// makeList reads the packages of a Makefile variable (NAME := ./a ./b \ ./c).
+func makeList(t *testing.T, makefile []byte, name string) []string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^` + name + ` := ((?:.*\\\n)*.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		return nil
+	}
+	return strings.Fields(strings.ReplaceAll(string(m[1]), "\\\n", " "))
+}
+
+// goFiles are the Go files of a package given as ./dir from the repository's root.
+func goFiles(t *testing.T, pkg string) []string {
+	t.Helper()
+	dir := filepath.Join("..", "..", filepath.FromSlash(strings.TrimPrefix(pkg, "./")))
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Errorf("%s: no Go files (%v)", pkg, err)
+	}
+	return files
 }
 
 // concurrency lists what in a Go file starts goroutines.
@@ -74,8 +111,15 @@ func concurrency(t *testing.T, path string) []string {
 		case *ast.GoStmt:
 			out = append(out, fset.Position(n.Pos()).String()+": go statement")
 		case *ast.CallExpr:
-			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Parallel" && len(n.Args) == 0 {
+			sel, ok := n.Fun.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			if sel.Sel.Name == "Parallel" && len(n.Args) == 0 {
 				out = append(out, fset.Position(n.Pos()).String()+": t.Parallel")
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "store" && sel.Sel.Name == "Open" {
+				out = append(out, fset.Position(n.Pos()).String()+": store.Open (a database pool)")
 			}
 		}
 		return true
@@ -83,15 +127,16 @@ func concurrency(t *testing.T, path string) []string {
 	return out
 }
 
-// TestConcurrencyCheckSeesGoroutines: the check above finds a go statement, a parallel test and a server.
+// TestConcurrencyCheckSeesGoroutines: the check above finds a go statement, a parallel test, a server and a
+// database pool.
 func TestConcurrencyCheckSeesGoroutines(t *testing.T) {
 	dir := t.TempDir()
-	src := "package x\nimport \"net/http/httptest\"\nvar _ = httptest.NewServer\ntype s struct{ Parallel bool }\nfunc f(t interface{ Parallel() }, v s) { go f(t, v); t.Parallel(); _ = v.Parallel }\n"
+	src := "package x\nimport \"net/http/httptest\"\nvar _ = httptest.NewServer\ntype s struct{ Parallel bool }\nfunc f(t interface{ Parallel() }, v s) { go f(t, v); t.Parallel(); _ = v.Parallel; store.Open(nil) }\n"
 	p := filepath.Join(dir, "x.go")
 	if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := concurrency(t, p); len(got) != 3 {
-		t.Errorf("concurrency = %v, want the import, the go statement and t.Parallel", got)
+	if got := concurrency(t, p); len(got) != 4 {
+		t.Errorf("concurrency = %v, want the import, the go statement, t.Parallel and store.Open", got)
 	}
 }
