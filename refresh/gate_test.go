@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard/switchboard/decide"
 	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/seeds"
 )
@@ -134,5 +135,44 @@ func TestTrimmedSourceHoldsTheBuild(t *testing.T) {
 	})
 	if h, err := refresh.Count(emb, many); err != nil || !h.Held() || !strings.Contains(h.Reasons(), "prices change") {
 		t.Errorf("a tenth of the prices changed: %+v (%v)", h, err)
+	}
+}
+
+// TestFakeFreeModelNeverTopsCheapest reproduces the fake "$0 ...:free" model a poisoned source added: the name
+// makes nothing free, the $0 from one source is held (the price stays unknown), and a cheap model new on one
+// source's word stays out of rankings until a second source or 7 days.
+func TestFakeFreeModelNeverTopsCheapest(t *testing.T) {
+	t.Cleanup(func() { seeds.Install(nil) })
+	_, checked, prob, now := fakeFree(t)
+	seeds.Install(checked.WithProbation(prob))
+	for _, c := range []struct {
+		day  string
+		want bool // cheap may be first
+	}{{"2026-11-28", false}, {"2026-12-04", false}, {"2026-12-05", true}} {
+		ix, err := decide.LoadAt(c.day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := ix.Cheapest(decide.CheapestQuery{Task: "llm", Input: 1000, Output: 1000, Limit: 100}, decide.Statuses{})
+		ranked := false
+		for _, r := range res {
+			ranked = ranked || r.Model == cheap
+			if r.Model == free {
+				t.Errorf("%s: the fake free model is ranked by /cheapest", c.day)
+			}
+		}
+		if ranked != c.want {
+			t.Errorf("%s: the cheap model new on one source's word is ranked: %v, want %v", c.day, ranked, c.want)
+		}
+	}
+	// A second source ends the probation at once.
+	agreed := edit(t, seeds.CatalogPricing, func(recs []map[string]any) []map[string]any {
+		return append(recs, map[string]any{"provider_id": "openrouter", "model": cheap, "task": "llm", "free_tier": false,
+			"pricing": map[string]any{"input_per_1m_tokens": 0.000001, "output_per_1m_tokens": 0.000001, "cached_input_per_1m_tokens": nil,
+				"per_image": nil, "per_minute_audio": nil, "per_1k_characters": nil, "per_request": nil, "per_second_video": nil},
+			"sources": []string{"models-dev", "litellm"}, "confidence": "agreed"})
+	})
+	if prob, err := refresh.NextProbation(checked.WithProbation(prob), agreed, now.Add(24*time.Hour)); err != nil || len(prob) != 0 {
+		t.Errorf("probation with a second source = %v (%v), want none", prob, err)
 	}
 }

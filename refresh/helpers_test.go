@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"maps"
 	"testing"
+	"time"
 
+	"github.com/switchboard/switchboard/refresh"
 	"github.com/switchboard/switchboard/seeds"
 )
 
@@ -90,3 +92,42 @@ func singlePriced(recs []map[string]any, n int) []map[string]any {
 	}
 	return out
 }
+
+// fakeFree is the embedded set with a fake "$0 ...:free" model and a cheap model new on one source's word added
+// to pricing, after the price check (checked) and with the probation it gives (prob), as of now.
+func fakeFree(t *testing.T) (emb, checked *seeds.Set, prob map[string]string, now time.Time) {
+	t.Helper()
+	var err error
+	if emb, err = seeds.Embedded(); err != nil {
+		t.Fatal(err)
+	}
+	poisoned := edit(t, seeds.CatalogPricing, func(recs []map[string]any) []map[string]any {
+		for _, m := range []struct {
+			id    string
+			price float64
+		}{{free, 0}, {cheap, 0.000001}} {
+			recs = append(recs, map[string]any{"provider_id": "openrouter", "model": m.id, "task": "llm", "free_tier": m.price == 0,
+				"pricing": map[string]any{"input_per_1m_tokens": m.price, "output_per_1m_tokens": m.price, "cached_input_per_1m_tokens": nil,
+					"per_image": nil, "per_minute_audio": nil, "per_1k_characters": nil, "per_request": nil, "per_second_video": nil},
+				"sources": []string{"models-dev"}, "confidence": "single"})
+		}
+		return recs
+	})
+	if checked, _, err = refresh.HoldPrices(emb, poisoned); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := priceOf(t, checked, "openrouter", free); !ok || got != nil {
+		t.Fatalf("%s: input price %v, want null (a $0 from one source and a name)", free, got)
+	}
+	now = time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	if prob, err = refresh.NextProbation(emb, checked, now); err != nil {
+		t.Fatal(err)
+	}
+	if prob["openrouter/"+cheap] != "2026-12-05" || len(prob) != 2 {
+		t.Fatalf("probation = %v, want both new models until 2026-12-05", prob)
+	}
+	return emb, checked, prob, now
+}
+
+// The fake models of fakeFree.
+const free, cheap = "evil/gpt-5:free", "evil/gpt-5-cheap"
