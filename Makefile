@@ -67,7 +67,9 @@ NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./cmd
 # //go:build !race, which the -race run leaves out and the plain run takes (the same check keeps those files free
 # of goroutines); the rest of the package runs with -race as everywhere else.
 DATA_ONLY_PKGS := ./refresh
-RACE_PKGS = $(filter-out $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
+# The slowest packages start first (go test runs them in the order given): the last to finish sets the time.
+SLOW_FIRST := refresh e2e impl server store tools faults
+RACE_PKGS = $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
 test: $(NODE_OK)
 	@test -n "$(CHROMIUM)" || { echo "make test: no Chromium for the browser test; install it (Debian: apt-get install chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }
