@@ -464,7 +464,7 @@ func checkOutboundTargets(st Settings, source func(string) string) error {
 			if netguard.IsLoopbackHost(u.Hostname()) {
 				hint = "set SWITCHBOARD_OUTBOUND_ALLOW_LOOPBACK=true (the simulator, local stand-ins and tests)"
 			}
-			return fmt.Errorf("%s %q: outbound calls may not reach it (%v): %s", source(t.flag), t.url, err, hint)
+			return fmt.Errorf("%s %q: outbound calls may not reach it (%w): %s", source(t.flag), t.url, err, hint)
 		}
 	}
 	return nil

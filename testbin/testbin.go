@@ -4,11 +4,13 @@
 package testbin
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // Env names the prebuilt binary.
@@ -39,7 +41,9 @@ func find() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "switchboard")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/switchboard/switchboard/cmd/switchboard").CombinedOutput()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // a cold build under load takes minutes
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/switchboard/switchboard/cmd/switchboard").CombinedOutput()
 	if err != nil {
 		os.RemoveAll(dir)
 		return "", fmt.Errorf("go build ./cmd/switchboard: %w\n%s", err, out)

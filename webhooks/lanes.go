@@ -89,11 +89,3 @@ func (l *lanes) release(host string, answered bool, now time.Time) (opened bool)
 	}
 	return opened
 }
-
-// open reports whether host's breaker is open at now (tests).
-func (l *lanes) open(host string, now time.Time) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	ln := l.m[host]
-	return ln != nil && now.Before(ln.openUntil)
-}

@@ -62,7 +62,7 @@ func runCmd(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	out := fs.String("o", "", "write the raw events to this file")
 	list := fs.String("list", "", "print the subtest results of packages whose import path matches")
-	fs.Parse(args)
+	_ = fs.Parse(args) // ExitOnError: a bad flag has already ended the program
 	var listRE *regexp.Regexp
 	if *list != "" {
 		var err error
@@ -70,7 +70,8 @@ func runCmd(args []string) error {
 			return fmt.Errorf("-list: %w", err)
 		}
 	}
-	var raw io.Writer = io.Discard
+	var raw io.Writer // io.Discard unless -o names a file
+	raw = io.Discard
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
@@ -148,7 +149,7 @@ func report(r io.Reader, w io.Writer, raw io.Writer, list *regexp.Regexp) (faile
 func timesCmd(args []string) error {
 	fs := flag.NewFlagSet("times", flag.ExitOnError)
 	n := fs.Int("tests", 15, "how many of the slowest tests to list")
-	fs.Parse(args)
+	_ = fs.Parse(args) // ExitOnError: a bad flag has already ended the program
 	if fs.NArg() == 0 {
 		usage()
 	}

@@ -60,7 +60,11 @@ func TestTimesSlowestFirst(t *testing.T) {
 	if !strings.Contains(got, "12.5") { // the sum of 9.5 and 3
 		t.Errorf("no sum:\n%s", got)
 	}
-	tests := got[strings.Index(got, "slowest tests"):]
+	at := strings.Index(got, "slowest tests")
+	if at < 0 {
+		t.Fatalf("no slowest tests:\n%s", got)
+	}
+	tests := got[at:]
 	if strings.Index(tests, "TestBad") > strings.Index(tests, "TestOK") || strings.Contains(tests, "TestSuite/sqlite") {
 		t.Errorf("tests not slowest first, or subtests listed:\n%s", tests)
 	}
