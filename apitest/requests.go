@@ -2,6 +2,7 @@ package apitest
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"sort"
 	"strconv"
@@ -36,7 +37,7 @@ var sampleByName = map[string]string{
 }
 
 // sampleBodies are bodies for operations whose rules the schema cannot express (exactly one of two fields).
-var sampleBodies = map[string]any{
+var sampleBodies = map[string]map[string]any{
 	"createAttestation": map[string]any{"provider": "openai", "model": "gpt-4o", "output": "sample output"},
 }
 
@@ -74,7 +75,8 @@ func (o Operation) MinimalRequest() (path string, body any, err error) {
 		path += "?" + q.Encode()
 	}
 	if b, ok := sampleBodies[o.ID]; ok {
-		return path, b, nil
+		// A copy: callers add to the body they get (the contract fuzzer does, from several goroutines).
+		return path, maps.Clone(b), nil
 	}
 	if rb := o.Op.RequestBody; rb != nil && rb.Value.Required {
 		mt := rb.Value.Content.Get("application/json")

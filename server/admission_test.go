@@ -127,8 +127,18 @@ func TestOneClientCannotTakeThePool(t *testing.T) {
 	for range 3 {
 		slowBody(t, addr, attacker["X-Forwarded-For"])
 	}
-	watch.until(t, "the client's three requests in the gate", func(s server.AdmissionStats) bool { return s.Clients == 1 })
-	resp, msg := get(t, srv.URL+"/api/v1/health", attacker)
+	watch.until(t, "the client's three requests in the gate", func(s server.AdmissionStats) bool { return s.Clients == 1 && s.Requests == 3 })
+	// A POST: a GET of /health could be answered from the answers kept, which hold no place in the gate.
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/token-estimate", strings.NewReader(`{"text":"hello there"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", attacker["X-Forwarded-For"])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	msg := string(body)
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(msg, "at once") {
 		t.Errorf("the client's 4th request at once: %d Retry-After=%q %q, want 429", resp.StatusCode, resp.Header.Get("Retry-After"), msg)
 	}

@@ -153,6 +153,7 @@ type AdmissionStats struct {
 	InFlight int // requests holding a slot
 	Capacity int // the slots (Options.MaxInFlight)
 	Clients  int // clients with a request in the gate (reading its body, waiting or served)
+	Requests int // requests in the gate, of all clients
 	// Requests refused: every slot taken past the wait (503), a client over its own bound (429), a body not
 	// received in time (408).
 	RefusedBusy, RefusedClient, RefusedSlowBody uint64
@@ -168,9 +169,12 @@ func (s AdmissionStats) Saturation() float64 {
 
 func (g *gate) stats() AdmissionStats {
 	g.mu.Lock()
-	clients := len(g.clients)
+	clients, requests := len(g.clients), 0
+	for _, n := range g.clients { // bounded: the clients in the gate, each with a request held
+		requests += n
+	}
 	g.mu.Unlock()
-	return AdmissionStats{InFlight: len(g.slots), Capacity: cap(g.slots), Clients: clients,
+	return AdmissionStats{InFlight: len(g.slots), Capacity: cap(g.slots), Clients: clients, Requests: requests,
 		RefusedBusy: g.refusedBusy.Load(), RefusedClient: g.refusedClient.Load(), RefusedSlowBody: g.refusedBody.Load()}
 }
 
