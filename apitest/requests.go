@@ -38,7 +38,7 @@ var sampleByName = map[string]string{
 
 // sampleBodies are bodies for operations whose rules the schema cannot express (exactly one of two fields).
 var sampleBodies = map[string]map[string]any{
-	"createAttestation": map[string]any{"provider": "openai", "model": "gpt-4o", "output": "sample output"},
+	"createAttestation": {"provider": "openai", "model": "gpt-4o", "output": "sample output"},
 }
 
 // sampleQueries are query parameters for operations that need one of several optional parameters (a rule the
