@@ -56,7 +56,16 @@ function freePort() {
 async function portkeyGateway() {
   const require = createRequire(import.meta.url);
   const pkg = dirname(require.resolve('@portkey-ai/gateway/package.json'));
-  const port = await freePort();
+  // The free port is free when asked, not always when the gateway binds it: another test's server may take it
+  // in between (the gateway then exits, and that server answers). Such a start is tried again on a new port.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const gw = await startPortkey(pkg, await freePort());
+    if (gw) return gw;
+  }
+  fail("Portkey's gateway could not start on a free port in five attempts");
+}
+
+async function startPortkey(pkg, port) {
   const child = spawn(process.execPath, [join(pkg, 'build', 'start-server.js'), `--port=${port}`, '--headless'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,11 +83,18 @@ async function portkeyGateway() {
     return { refused: r.status === 400 && text.includes('Invalid config passed'), status: r.status, text };
   };
   for (let i = 0; ; i++) {
+    if (child.exitCode !== null || /EADDRINUSE/.test(log)) {
+      return null; // the port was taken before the gateway bound it
+    }
     try {
-      await check({});
+      const r = await check({});
+      if (r.text.includes('no such endpoint')) {
+        child.kill(); // Switchboard's own 404: another test's service holds the port
+        return null;
+      }
       break;
     } catch (e) {
-      if (i > 100 || child.exitCode !== null) fail(`Portkey's gateway did not start: ${e}\n${log}`);
+      if (i > 100) fail(`Portkey's gateway did not start: ${e}\n${log}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
