@@ -56,6 +56,9 @@ TEST_JSON := $(BIN)/test.json
 # Packages tested at once: more than the cores, because the end-to-end and fault tests spend most of their time
 # waiting on the processes and intervals they run, and a waiting package would hold a core's turn.
 TEST_P    ?= 4
+# -trimpath keeps the checkout's folder out of the build cache's keys: a fresh clone elsewhere (as CI makes) reuses
+# what an earlier run compiled instead of compiling every package again.
+TEST_FLAGS := -trimpath
 TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1
 # NORACE_PKGS are packages whose code and tests start no goroutine (TestNoRacePackagesStartNoGoroutines keeps it
 # so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work
@@ -73,14 +76,14 @@ RACE_PKGS = $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(fil
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
 test: $(NODE_OK)
 	@test -n "$(CHROMIUM)" || { echo "make test: no Chromium for the browser test; install it (Debian: apt-get install chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }
-	$(GO) vet ./...
+	$(GO) vet $(TEST_FLAGS) ./...
 	mkdir -p $(BIN)
-	$(GO) build -o $(TEST_BIN) ./cmd/switchboard
-	$(GO) build -o $(BIN)/testreport ./cmd/testreport
+	$(GO) build $(TEST_FLAGS) -o $(TEST_BIN) ./cmd/switchboard
+	$(GO) build $(TEST_FLAGS) -o $(BIN)/testreport ./cmd/testreport
 	@echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"
-	@$(TEST_ENV) $(GO) test -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
+	@$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
 	@echo "go test -count=1 -race (every other package)"
-	@$(TEST_ENV) $(GO) test -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
+	@$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
 
 ## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
 ## PostgreSQL, node, a browser, the built binary or the whole catalog build (each skip says why)
