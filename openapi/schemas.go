@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -65,17 +66,6 @@ func ComponentSchema(name string) (*jsonschema.Schema, error) {
 }
 
 // EscapePointer escapes one JSON pointer token (RFC 6901).
-func EscapePointer(s string) string {
-	var b bytes.Buffer
-	for _, r := range s {
-		switch r {
-		case '~':
-			b.WriteString("~0")
-		case '/':
-			b.WriteString("~1")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func EscapePointer(s string) string { return pointerEscaper.Replace(s) }
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")

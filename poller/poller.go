@@ -292,7 +292,7 @@ func (p *Poller) Run(ctx context.Context) error {
 	t := time.NewTicker(p.cfg.Interval)
 	defer t.Stop()
 	for {
-		if lease != nil && lost(lease) {
+		if lease != nil && lease.IsLost() {
 			// The lock went with its connection: another replica may hold it now. Stop acting as the poller;
 			// the next tick tries again, and loads the state afresh if it gets the lock back.
 			p.log.Warn("the poller lock was lost with its database connection; stepping down")
@@ -335,27 +335,9 @@ func (p *Poller) Run(ctx context.Context) error {
 	}
 }
 
-// runHeld runs one cycle while lease holds, cancelling it when the lease is lost: a replica that took the lock
-// over must not see this one's writes land after its own.
+// runHeld runs one cycle while lease holds, cancelled if the lease is lost.
 func (p *Poller) runHeld(ctx context.Context, lease *store.Lease) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := lease.Bound(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-lease.Lost():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	p.RunCycle(ctx)
-}
-
-// lost reports whether lease's lock is gone.
-func lost(lease *store.Lease) bool {
-	select {
-	case <-lease.Lost():
-		return true
-	default:
-		return false
-	}
 }

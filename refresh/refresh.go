@@ -168,15 +168,11 @@ func (r *Refresher) Run(ctx context.Context) {
 		}
 	}()
 	for {
-		if lease != nil {
-			select {
-			case <-lease.Lost():
-				// The lock went with its connection: another replica may refresh now. Step down; try again later.
-				r.o.Logger.Warn("catalog refresh: the lock was lost with its database connection; stepping down")
-				lease.Release()
-				lease = nil
-			default:
-			}
+		if lease != nil && lease.IsLost() {
+			// The lock went with its connection: another replica may refresh now. Step down; try again later.
+			r.o.Logger.Warn("catalog refresh: the lock was lost with its database connection; stepping down")
+			lease.Release()
+			lease = nil
 		}
 		if lease == nil {
 			l, err := r.o.Store.TryCatalogLock(ctx)
@@ -213,18 +209,11 @@ func (r *Refresher) Run(ctx context.Context) {
 	}
 }
 
-// onceHeld is Once, cancelled when lease is lost: a build must not be stored by a replica that no longer holds
-// the lock while the one that took it over stores its own.
+// onceHeld is Once, cancelled if lease is lost: a replica that no longer holds the lock must not store a build
+// beside the one that took it over.
 func (r *Refresher) onceHeld(ctx context.Context, lease *store.Lease) (Outcome, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := lease.Bound(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-lease.Lost():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	return r.Once(ctx)
 }
 

@@ -177,5 +177,31 @@ func heldForever() *Lease { return &Lease{release: func() {}} }
 // Lost is closed when the lock is gone without Release. It is nil (never ready) for a lease that cannot be lost.
 func (l *Lease) Lost() <-chan struct{} { return l.lost }
 
+// IsLost reports whether the lock is gone (Lost is closed).
+func (l *Lease) IsLost() bool {
+	select {
+	case <-l.lost:
+		return true
+	default:
+		return false
+	}
+}
+
+// Bound returns ctx cancelled as soon as the lock is lost: work done as the lock holder (a poll cycle, a
+// catalog build) must stop before a replica that took the lock over sees this one's writes land after its own.
+func (l *Lease) Bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if l.lost != nil {
+		go func() { // ends with ctx: the caller cancels when its work is done
+			select {
+			case <-l.lost:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
+}
+
 // Release gives the lock up; it is safe to call more than once.
 func (l *Lease) Release() { l.once.Do(l.release) }

@@ -49,8 +49,6 @@ type callInfo struct {
 	// limit is the largest 200 body the call can turn into a result (MaxResultBytes, or less when the MCP
 	// request's answer budget is nearly spent); pages are cut to fit instead (see shrink).
 	limit int
-	// outer is the MCP request's context, which carries what the server learnt of the client.
-	outer context.Context
 }
 
 type callerKey struct{}
@@ -77,13 +75,6 @@ func ResultLimit(ctx context.Context) (limit int, ok bool) {
 	return c.limit, ok
 }
 
-// OuterContext is, in a tool call's endpoint request, the context of the MCP request that made the call (the
-// client's address and the like); nil outside a tool call.
-func OuterContext(ctx context.Context) context.Context {
-	c, _ := ctx.Value(innerCall{}).(callInfo)
-	return c.outer
-}
-
 // budget is what is left of the bytes one MCP request may gather from endpoint answers.
 type budget struct{ left int }
 
@@ -103,7 +94,7 @@ func (b *Bridge) call(ctx context.Context, t *Tool, args, meta map[string]json.R
 	// MCP request picked up on its way in (the router's own routing state above all) must not leak into it.
 	// It still ends when the MCP request ends, or after the call timeout. Only the caller (WithCaller) comes
 	// along: the call is the outer request's work, charged to its client and run in its slot.
-	info := callInfo{limit: min(MaxResultBytes, budget.left), outer: ctx}
+	info := callInfo{limit: min(MaxResultBytes, budget.left)}
 	fresh := context.WithValue(context.Background(), innerCall{}, info)
 	if c := Caller(ctx); c != nil {
 		fresh = WithCaller(fresh, c)
