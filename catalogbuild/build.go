@@ -379,7 +379,7 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[api.Benchmarks
 	counts := map[string]int{}
 	recs := make([]api.BenchmarksRecord, 0, len(list))
 	for _, k := range list {
-		recs = append(recs, api.BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k]})
+		recs = append(recs, api.BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k], Evidence: []api.BenchmarkEvidence{}})
 		counts[k.provider]++
 	}
 	var sources []Source

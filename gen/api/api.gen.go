@@ -143,6 +143,24 @@ func (e AudioPricingRecordType) Valid() bool {
 	}
 }
 
+// Defines values for BenchmarkEvidenceUnit.
+const (
+	BenchmarkEvidenceUnitElo     BenchmarkEvidenceUnit = "elo"
+	BenchmarkEvidenceUnitPercent BenchmarkEvidenceUnit = "percent"
+)
+
+// Valid indicates whether the value is a known member of the BenchmarkEvidenceUnit enum.
+func (e BenchmarkEvidenceUnit) Valid() bool {
+	switch e {
+	case BenchmarkEvidenceUnitElo:
+		return true
+	case BenchmarkEvidenceUnitPercent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BenchmarksMetric.
 const (
 	BenchmarksMetricGpqa      BenchmarksMetric = "gpqa"
@@ -527,6 +545,27 @@ func (e LatencyResponseWindow) Valid() bool {
 	case LatencyResponseWindowN24h:
 		return true
 	case LatencyResponseWindowN6h:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LineupTierTier.
+const (
+	LineupTierTierBalanced LineupTierTier = "balanced"
+	LineupTierTierFast     LineupTierTier = "fast"
+	LineupTierTierFlagship LineupTierTier = "flagship"
+)
+
+// Valid indicates whether the value is a known member of the LineupTierTier enum.
+func (e LineupTierTier) Valid() bool {
+	switch e {
+	case LineupTierTierBalanced:
+		return true
+	case LineupTierTierFast:
+		return true
+	case LineupTierTierFlagship:
 		return true
 	default:
 		return false
@@ -2090,6 +2129,36 @@ type BatchApiResponse struct {
 	Meta BatchApiMeta `json:"meta"`
 }
 
+// BenchmarkEvidence One published result of a model on one benchmark.
+type BenchmarkEvidence struct {
+	// Benchmark Benchmark ID in snake case, for example `swe_bench_verified`, `terminal_bench`, `gpqa_diamond`, `tau_bench_retail`, `mmmu`, `aime_2025`, `humanitys_last_exam`, `mmlu_pro`.
+	Benchmark string `json:"benchmark"`
+
+	// Date Date of the result's publication (`YYYY-MM-DD`, or `YYYY-MM` when the source gives only the month).
+	Date string `json:"date"`
+
+	// Score The result in `unit`.
+	Score float64 `json:"score"`
+
+	// SelfReported True when the result is the provider's own published figure, not an independent run.
+	SelfReported bool `json:"self_reported"`
+
+	// Setting How the result was obtained when the source says (for example "with extended thinking"); null otherwise.
+	Setting *string `json:"setting,omitempty"`
+
+	// Source Id of the `meta.sources` entry the result comes from.
+	Source string `json:"source"`
+
+	// Task The task the benchmark measures, as the decision endpoints name tasks (`code`, `agent`, `llm`, `reasoning`, `math`, `vision`, `multilingual`, ...).
+	Task string `json:"task"`
+
+	// Unit Unit of `score`; percent results are 0-100.
+	Unit BenchmarkEvidenceUnit `json:"unit"`
+}
+
+// BenchmarkEvidenceUnit Unit of `score`; percent results are 0-100.
+type BenchmarkEvidenceUnit string
+
 // BenchmarksMeta Sort metric and catalog metadata.
 type BenchmarksMeta struct {
 	// AsOf Date the catalog data was checked (`YYYY-MM-DD`).
@@ -2113,6 +2182,9 @@ type BenchmarksRecord struct {
 	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
 	Confidence Confidence `json:"confidence"`
 
+	// Evidence Dated, sourced quality results of the model beyond `scores`: independent results where open data covers the model, and the provider's own published results (`self_reported: true`). Empty when none is recorded. Every entry names its source (an id of `meta.sources`) and its date.
+	Evidence []BenchmarkEvidence `json:"evidence"`
+
 	// ModelId Model ID (the provider's API name).
 	ModelId string `json:"model_id"`
 
@@ -2124,6 +2196,9 @@ type BenchmarksRecord struct {
 
 	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites, else of the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
+
+	// Tier The provider's own place for the model in its lineup, from its model pages; null when the provider does not say. Used as quality evidence where no score exists.
+	Tier *LineupTier `json:"tier"`
 }
 
 // BenchmarksResponse Benchmark records and catalog metadata.
@@ -3904,6 +3979,21 @@ type LatencyResponse struct {
 
 // LatencyResponseWindow Lookback window used.
 type LatencyResponseWindow string
+
+// LineupTier The provider's own place for a model in its lineup.
+type LineupTier struct {
+	// Date Date the source was checked (`YYYY-MM-DD`).
+	Date openapi_types.Date `json:"date"`
+
+	// Source Id of the `meta.sources` entry that places the model.
+	Source string `json:"source"`
+
+	// Tier `flagship`: the provider's most capable model; `balanced`: its middle of price and capability; `fast`: its fastest or cheapest.
+	Tier LineupTierTier `json:"tier"`
+}
+
+// LineupTierTier `flagship`: the provider's most capable model; `balanced`: its middle of price and capability; `fast`: its fastest or cheapest.
+type LineupTierTier string
 
 // LiteLLMConfig LiteLLM Router / proxy config.yaml (https://docs.litellm.ai/docs/proxy/reliability); LiteLLM reads provider keys from their usual environment variables.
 type LiteLLMConfig struct {
