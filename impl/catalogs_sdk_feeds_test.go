@@ -31,6 +31,76 @@ func TestSDKFeedsCatalogs(t *testing.T) {
 	at := time.Date(2026, 7, 1, 15, 4, 5, 0, time.UTC)
 	past := apitest.Start(t, apitest.Options{Deps: func(d *impl.Deps) { d.Now = func() time.Time { return at } }})
 	t.Run("ApiChangelogInData", func(t *testing.T) { testAPIChangelog(t, past, at) })
+	t.Run("ApiChangelogThisMonth", testAPIChangelogThisMonth)
+	t.Run("ApiChangelogFutureShutdown", testAPIChangelogFutureShutdown)
+}
+
+// atClock is a server whose clock reads at.
+func atClock(t *testing.T, at time.Time) *apitest.Server {
+	return apitest.Start(t, apitest.Options{Deps: func(d *impl.Deps) { d.Now = func() time.Time { return at } }})
+}
+
+// testAPIChangelogThisMonth reads the default window on 2026-11-28, the day the issue was filed: the providers'
+// pages hold shutdowns of the month, so the window is not empty, and every entry is within the last 30 days.
+func testAPIChangelogThisMonth(t *testing.T) {
+	at := time.Date(2026, 11, 28, 9, 30, 0, 0, time.UTC)
+	s := atClock(t, at)
+	testAPIChangelog(t, s, at)
+	b := catGet[api.ApiChangelogResponse](t, s, "/api/v1/changelog/api?limit=200")
+	if len(b.Changelog) == 0 {
+		t.Fatal("the default window on 2026-11-28 is empty")
+	}
+	verified := 0
+	for _, x := range b.Changelog {
+		d := x.Date.Format(time.DateOnly)
+		if d > "2026-11-28" || d < "2026-10-29" {
+			t.Errorf("%s %s: dated %s, outside the 30 days to 2026-11-28", x.ProviderId, x.Title, d)
+		}
+		if x.Confidence == api.ConfidenceVerified {
+			verified++
+			if x.SourceUrl == nil || len(x.Sources) == 0 {
+				t.Errorf("%s %s: a provider page's fact without its page", x.ProviderId, x.Title)
+			}
+		}
+	}
+	if verified == 0 {
+		t.Error("no entry of the window comes from a provider's page")
+	}
+}
+
+// testAPIChangelogFutureShutdown takes a shutdown the catalog holds for a day after 2026-11-28 and reads the feed
+// the day before it and on it: the entry is served from its day on, not before.
+func testAPIChangelogFutureShutdown(t *testing.T) {
+	recs, _ := catFile[gaChange](t, "api_changelog")
+	var future *gaChange
+	for i, r := range recs {
+		if r.ChangeType == "deprecation" && r.Date > "2026-11-28" && strings.HasPrefix(r.Title, "Model shutdown: ") {
+			future = &recs[i]
+			break
+		}
+	}
+	if future == nil {
+		t.Fatal("the catalog holds no shutdown after 2026-11-28")
+	}
+	day, err := time.Parse(time.DateOnly, future.Date)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/api/v1/changelog/api?days=1&type=deprecation&limit=200&provider=" + future.ProviderID
+	served := func(at time.Time) bool {
+		for _, x := range catGet[api.ApiChangelogResponse](t, atClock(t, at), path).Changelog {
+			if x.Title == future.Title && x.Date.Format(time.DateOnly) == future.Date {
+				return true
+			}
+		}
+		return false
+	}
+	if served(day.Add(-time.Minute)) {
+		t.Errorf("%s %s served before its day %s", future.ProviderID, future.Title, future.Date)
+	}
+	if !served(day.Add(12 * time.Hour)) {
+		t.Errorf("%s %s not served on its day %s", future.ProviderID, future.Title, future.Date)
+	}
 }
 
 type gaSDK struct {

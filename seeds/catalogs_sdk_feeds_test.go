@@ -131,18 +131,40 @@ func TestSDKFeedsModelIDsAreCataloged(t *testing.T) {
 			t.Errorf("streaming_latency: %s/%s is not in models.json", r.ProviderID, r.ModelID)
 		}
 	}
-	changes := testRecords[struct {
+	cat, changes := testCatalog[struct {
 		Date           string   `json:"date"`
 		ProviderID     string   `json:"provider_id"`
 		ChangeType     string   `json:"change_type"`
 		AffectedModels []string `json:"affected_models"`
+		SourceURL      *string  `json:"source_url"`
+		Sources        []string `json:"sources"`
+		Confidence     string   `json:"confidence"`
 	}](t, "api_changelog")
+	pages := map[string]string{} // the provider pages the catalog cites: id -> URL
+	for _, s := range cat.Sources {
+		if s.License == nil {
+			pages[s.ID] = s.URL
+		}
+	}
 	prev := "9999-12-31"
 	for i, r := range changes {
 		if r.Date > prev {
 			t.Errorf("api_changelog record %d (%s) is not newest first", i, r.Date)
 		}
 		prev = r.Date
+		if r.Confidence == "verified" {
+			// A fact of a provider's page: a retired model need not be in models.json any more, but the entry must
+			// point to a page the catalog lists, and its address must be that page's.
+			if len(r.Sources) == 0 || r.SourceURL == nil || pages[r.Sources[0]] != *r.SourceURL {
+				t.Errorf("api_changelog record %d: verified entry cites %v with source_url %v, not one of the catalog's pages", i, r.Sources, r.SourceURL)
+			}
+			for _, id := range r.Sources {
+				if _, ok := pages[id]; !ok {
+					t.Errorf("api_changelog record %d cites %q, not a page of the catalog", i, id)
+				}
+			}
+			continue
+		}
 		for _, m := range r.AffectedModels {
 			if r.ChangeType != "pricing_change" && !have[r.ProviderID+"/"+m] {
 				t.Errorf("api_changelog record %d: %s/%s is not in models.json", i, r.ProviderID, m)

@@ -30,13 +30,10 @@ const (
 	impactLow           = api.ApiChangelogImpactLow
 )
 
-// The as-of date of the feed: the newest snapshot of the three files it reads (SOURCES.md).
-const changelogAsOf = "2026-08-21"
-
 var (
-	changelogSrcModelsDev = seeds.Source{Name: "models.dev (anomalyco/models.dev, commit f3fc6922, 2026-07-02): release_date", URL: "https://github.com/anomalyco/models.dev", License: ptrTo("MIT")}
-	changelogSrcLiteLLM   = seeds.Source{Name: "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, 2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: ptrTo("MIT")}
-	changelogSrcGenAI     = seeds.Source{Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: ptrTo("MIT")}
+	changelogSrcModelsDev = seeds.Source{ID: catalogbuild.SourceModelsDev, Name: "models.dev (anomalyco/models.dev, commit f3fc6922, 2026-07-02): release_date", URL: "https://github.com/anomalyco/models.dev", License: ptrTo("MIT")}
+	changelogSrcLiteLLM   = seeds.Source{ID: catalogbuild.SourceLiteLLM, Name: "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, 2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: ptrTo("MIT")}
+	changelogSrcGenAI     = seeds.Source{ID: catalogbuild.SourceGenAI, Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: ptrTo("MIT")}
 )
 
 // gaDay is s as the record's date when it is a whole calendar day (YYYY-MM-DD); false else.
@@ -61,7 +58,7 @@ func newModelEntry(providerID, providerName, modelID string, released openapi_ty
 		Title: "New model: " + modelID,
 		Description: fmt.Sprintf("models.dev gives %s as the release date of %s, served by %s. It is the model's release date, "+
 			"which can precede its availability on this provider.", released, modelID, providerName),
-		AffectedModels: []string{modelID},
+		AffectedModels: []string{modelID}, Sources: api.RecordSources{catalogbuild.SourceModelsDev}, Confidence: api.ConfidenceSingle,
 	}
 }
 
@@ -73,7 +70,7 @@ func deprecationEntry(providerID, modelID string, shutdown openapi_types.Date) a
 		Title: "Model shutdown: " + modelID,
 		Description: fmt.Sprintf("litellm lists %s as the deprecation (shutdown) date of %s; requests to it fail after that day.",
 			shutdown, modelID),
-		AffectedModels: []string{modelID},
+		AffectedModels: []string{modelID}, Sources: api.RecordSources{catalogbuild.SourceLiteLLM}, Confidence: api.ConfidenceSingle,
 	}
 }
 
@@ -186,6 +183,7 @@ func pricingEntries(steps []genaiPriceStep, providerID, modelID string, sourceUR
 				formatPrice(before, "input_mtok"), formatPrice(after, "input_mtok"),
 				formatPrice(before, "output_mtok"), formatPrice(after, "output_mtok")),
 			AffectedModels: []string{modelID}, SourceUrl: sourceURL,
+			Sources: api.RecordSources{catalogbuild.SourceGenAI}, Confidence: api.ConfidenceSingle,
 		})
 	}
 	return out
@@ -225,6 +223,165 @@ func sortChangelog(recs []api.ApiChangelogRecord) {
 	})
 }
 
+// curatedChanges are the dated facts of the providers' own lifecycle pages (sources/official/lifecycle): for each
+// retirement, the day its deprecation was announced and the day it shuts down; for each current model, its launch
+// day. Each entry cites the page it was read from and is `verified`. Shutdowns and announcements still ahead are
+// kept: the server serves an entry only once its day has come.
+type curatedChanges struct {
+	entries []api.ApiChangelogRecord
+	// retired and launched are provider/model keys the pages give a retirement or a launch day for; the data sets'
+	// entries of the same kind for those models are left out (the provider's page outranks a data set).
+	retired, launched map[string]bool
+	pages             []seeds.Source
+}
+
+// pageRef is what an entry says of the page it comes from.
+type pageRef struct {
+	id, url, checked string
+}
+
+func pageOf(f *catalogbuild.LifecycleFile, id string) (pageRef, catalogbuild.OfficialPage, error) {
+	p, ok := f.Page(id)
+	if !ok {
+		return pageRef{}, p, fmt.Errorf("%s: page %q is not listed", f.ProviderID, id)
+	}
+	return pageRef{id: p.ID, url: p.URL, checked: p.Checked}, p, nil
+}
+
+// retirementEntries are the announcement and shutdown entries of one retirement. An announcement is `medium`:
+// callers must plan a migration, nothing fails yet. A shutdown is `high`: requests to the model fail from then on.
+func retirementEntries(providerID, providerName string, r *catalogbuild.Retirement, page pageRef) ([]api.ApiChangelogRecord, error) {
+	var out []api.ApiChangelogRecord
+	entry := func(day string, impact api.ApiChangelogImpact, title, desc string) error {
+		d, ok := gaDay(day)
+		if !ok {
+			return fmt.Errorf("%s/%s: %q is not a YYYY-MM-DD date", providerID, r.ModelID, day)
+		}
+		out = append(out, api.ApiChangelogRecord{
+			Date: d, ProviderId: providerID, ChangeType: changeDeprecation, Impact: impact, Title: title + r.ModelID,
+			Description: desc, AffectedModels: []string{r.ModelID}, SourceUrl: ptrTo(page.url),
+			Sources: api.RecordSources{page.id}, Confidence: api.ConfidenceVerified,
+		})
+		return nil
+	}
+	replacement := ""
+	if r.Replacement != nil {
+		replacement = " The replacement it names is " + *r.Replacement + "."
+	}
+	cited := fmt.Sprintf(" Source: %s, checked %s.", page.url, page.checked)
+	if r.Announced != nil {
+		when := "without a shutdown date"
+		if r.Shutdown != nil {
+			when = "with shutdown on " + *r.Shutdown
+		}
+		desc := fmt.Sprintf("%s announced the deprecation of %s on %s, %s.", providerName, r.ModelID, *r.Announced, when)
+		if err := entry(*r.Announced, impactMedium, "Deprecation announced: ", desc+replacement+cited); err != nil {
+			return nil, err
+		}
+	}
+	if r.Shutdown != nil {
+		desc := fmt.Sprintf("%s shuts %s down on %s; requests to it fail from then on.", providerName, r.ModelID, *r.Shutdown)
+		if err := entry(*r.Shutdown, impactHigh, "Model shutdown: ", desc+replacement+cited); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// launchEntry is the `new_model` entry of a current model the provider's page gives a launch day for; it cites
+// every page the curated record cites, the first being the one its address points to.
+func launchEntry(providerID, providerName string, m *catalogbuild.CurrentModel, first pageRef) (api.ApiChangelogRecord, error) {
+	d, ok := gaDay(*m.Released)
+	if !ok {
+		return api.ApiChangelogRecord{}, fmt.Errorf("%s/%s released: %q is not a YYYY-MM-DD date", providerID, m.ModelID, *m.Released)
+	}
+	return api.ApiChangelogRecord{
+		Date: d, ProviderId: providerID, ChangeType: changeNewModel, Impact: impactLow, Title: "New model: " + m.ModelID,
+		Description: fmt.Sprintf("%s launched %s on %s. Source: %s, checked %s.", providerName, m.ModelID, *m.Released,
+			first.url, first.checked),
+		AffectedModels: []string{m.ModelID}, SourceUrl: ptrTo(first.url),
+		Sources: slices.Clone(m.Sources), Confidence: api.ConfidenceVerified,
+	}, nil
+}
+
+// curatedChangeEntries reads every dated fact of the curated lifecycle files.
+func curatedChangeEntries(files map[string]*catalogbuild.LifecycleFile, providerName func(string) string) (*curatedChanges, error) {
+	out := &curatedChanges{retired: map[string]bool{}, launched: map[string]bool{}}
+	cited := map[string]catalogbuild.OfficialPage{}
+	for _, pid := range sortedMapKeys(files) {
+		f := files[pid]
+		for i := range f.Retired {
+			r := &f.Retired[i]
+			out.retired[pid+"/"+r.ModelID] = true
+			if r.Announced == nil && r.Shutdown == nil {
+				continue
+			}
+			ref, page, err := pageOf(f, r.Source)
+			if err != nil {
+				return nil, err
+			}
+			recs, err := retirementEntries(pid, providerName(pid), r, ref)
+			if err != nil {
+				return nil, err
+			}
+			cited[page.ID] = page
+			out.entries = append(out.entries, recs...)
+		}
+		for i := range f.Current {
+			m := &f.Current[i]
+			if m.Released == nil || len(m.Sources) == 0 {
+				continue
+			}
+			var first pageRef
+			for j, id := range m.Sources {
+				ref, page, err := pageOf(f, id)
+				if err != nil {
+					return nil, err
+				}
+				if j == 0 {
+					first = ref
+				}
+				cited[page.ID] = page
+			}
+			rec, err := launchEntry(pid, providerName(pid), m, first)
+			if err != nil {
+				return nil, err
+			}
+			out.launched[pid+"/"+m.ModelID] = true
+			out.entries = append(out.entries, rec)
+		}
+	}
+	for _, id := range sortedMapKeys(cited) {
+		out.pages = append(out.pages, officialPageSource(cited[id]))
+	}
+	return out, nil
+}
+
+// mergeChanges joins the data sets' entries to the pages': a data set's shutdown of a model a page retires, and its
+// release day of a model a page dates, are left out; then an entry repeated (same provider, kind, model and day)
+// is kept once. A model at several providers keeps one entry per provider, each from that provider's own fact.
+func mergeChanges(curated *curatedChanges, data []api.ApiChangelogRecord) []api.ApiChangelogRecord {
+	out := slices.Clone(curated.entries)
+	for _, r := range data {
+		key := r.ProviderId + "/" + strings.Join(r.AffectedModels, ",")
+		if (r.ChangeType == changeDeprecation && curated.retired[key]) || (r.ChangeType == changeNewModel && curated.launched[key]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	seen := map[string]bool{}
+	kept := out[:0]
+	for _, r := range out {
+		k := strings.Join([]string{r.Date.String(), r.ProviderId, string(r.ChangeType), r.Title}, "\x00")
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		kept = append(kept, r)
+	}
+	return kept
+}
+
 func buildAPIChangelog(in *Input) (*Catalog, error) {
 	models, err := Records[seeds.ModelRecord](in, seeds.CatalogModels)
 	if err != nil {
@@ -234,21 +391,29 @@ func buildAPIChangelog(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	lf, err := in.lifecycle()
+	if err != nil {
+		return nil, err
+	}
 	reg := seeds.Providers()
 	name := func(id string) string {
 		p, _ := reg.Get(id)
 		return p.Name
 	}
-	recs := modelChangeEntries(models, facts, name)
+	curated, err := curatedChangeEntries(lf.files, name)
+	if err != nil {
+		return nil, fmt.Errorf("api_changelog: %w", err)
+	}
+	data := modelChangeEntries(models, facts, name)
 	pricing, err := readPricingEntries(in.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	recs = append(recs, pricing...)
+	recs := mergeChanges(curated, append(data, pricing...))
 	sortChangelog(recs)
 	return &Catalog{
-		AsOf:    changelogAsOf,
-		Sources: []seeds.Source{changelogSrcModelsDev, changelogSrcLiteLLM, changelogSrcGenAI},
+		AsOf:    lf.reference,
+		Sources: append([]seeds.Source{changelogSrcModelsDev, changelogSrcLiteLLM, changelogSrcGenAI}, curated.pages...),
 		Records: recs,
 	}, nil
 }
