@@ -249,7 +249,7 @@ func pageOf(f *catalogbuild.LifecycleFile, id string) (pageRef, catalogbuild.Off
 }
 
 // retirementEntries are the announcement and shutdown entries of one retirement. An announcement is `medium`:
-// callers must plan a migration, nothing fails yet. A shutdown is `high`: requests to the model fail from then on.
+// callers must plan a migration, nothing fails yet. A shutdown is `high`: requests to the model fail after it.
 func retirementEntries(providerID, providerName string, r *catalogbuild.Retirement, page pageRef) ([]api.ApiChangelogRecord, error) {
 	var out []api.ApiChangelogRecord
 	entry := func(day string, impact api.ApiChangelogImpact, title, desc string) error {
@@ -280,7 +280,7 @@ func retirementEntries(providerID, providerName string, r *catalogbuild.Retireme
 		}
 	}
 	if r.Shutdown != nil {
-		desc := fmt.Sprintf("%s shuts %s down on %s; requests to it fail from then on.", providerName, r.ModelID, *r.Shutdown)
+		desc := fmt.Sprintf("%s gives %s as the shutdown day of %s, after which requests to it fail.", providerName, *r.Shutdown, r.ModelID)
 		if err := entry(*r.Shutdown, impactHigh, "Model shutdown: ", desc+replacement+cited); err != nil {
 			return nil, err
 		}
