@@ -13,7 +13,7 @@ import (
 
 // APIModelFiles are the snapshots in sources/upstream that hold a provider's model IDs as its own SDK publishes
 // them (extracted as data from the SDK's types; see sources/SOURCES.md).
-var APIModelFiles = []string{"anthropic-sdk-models.json", "openai-sdk-models.json"}
+var APIModelFiles = []string{"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json"}
 
 // Bounds on a model-ID list: the files are data read at build time, and a file far larger than any SDK's list
 // is a wrong file, not a longer list.
@@ -180,7 +180,38 @@ func (a *AcceptedIDs) Official(id string) (string, bool) {
 	if len(hits) == 1 {
 		return hits[0], true
 	}
+	// Version or size words a data set inserts into the provider's ID (mistral-medium-3-1-2508 for
+	// mistral-medium-2508, ministral-3-14b-2512 for ministral-14b-2512).
+	hits = hits[:0]
+	for k := range a.known {
+		if withVersionWords(strings.Split(k, "-"), strings.Split(id, "-")) {
+			hits = append(hits, k)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0], true
+	}
 	return "", false
+}
+
+var versionWordRE = regexp.MustCompile(`^[0-9]{1,3}b?$`)
+
+// withVersionWords reports whether foreign is official with version or size words inserted: official's words
+// in order, every other word a short number.
+func withVersionWords(official, foreign []string) bool {
+	if len(foreign) <= len(official) {
+		return false
+	}
+	i := 0
+	for _, w := range foreign {
+		switch {
+		case i < len(official) && w == official[i]:
+			i++
+		case !versionWordRE.MatchString(w):
+			return false
+		}
+	}
+	return i == len(official)
 }
 
 func wordsOf(id string) string {
@@ -253,6 +284,16 @@ func (c *converter) applyAcceptedIDs() {
 	}
 	checkIDs(c, c.lm, func(l *lModel, k key) *lModel { l.key = k; return l })
 	checkIDs(c, c.mm, func(m *mModel, k key) *mModel { m.key = k; return m })
+}
+
+// dropForeign reports a model only genai-prices names under an ID the API does not accept: it is not served (its
+// official spelling, if any, keeps its own sources).
+func (c *converter) dropForeign(k key) {
+	if target, ok := c.accepted[k.provider].Official(k.model); ok {
+		c.idCheck(k, "dropped", target, "a spelling of "+target+"; genai-prices alone names it")
+		return
+	}
+	c.idCheck(k, "dropped", "", "not a model ID the API accepts")
 }
 
 // acceptedKey reports whether a model may be served under k: true for providers without a complete list.

@@ -35,6 +35,9 @@ func TestAPIModelListsLoad(t *testing.T) {
 	if i < 0 || a.EndOfLife.Models[i].EndOfLife != "2026-06-15" {
 		t.Errorf("claude-opus-4-20250514's end of life: %d", i)
 	}
+	if m := lists["mistral"]; m == nil || !m.Complete || m.EndOfLife == nil {
+		t.Errorf("mistral's docs list must load, complete, with retirement dates: %+v", m)
+	}
 	if o := lists["openai"]; o == nil || o.Complete {
 		t.Errorf("openai's SDK list must load and be partial: %+v", o)
 	}
@@ -123,6 +126,21 @@ func TestOfficialSpelling(t *testing.T) {
 	if !Accepted(lists["anthropic"], nil, "2026-06-14").Has("claude-opus-4-20250514") {
 		t.Error("a model is refused before its end of life")
 	}
+	m := Accepted(lists["mistral"], nil, "2026-11-28")
+	for in, want := range map[string]string{
+		"mistral-medium-3-1-2508": "mistral-medium-2508",
+		"ministral-3-14b-2512":    "ministral-14b-2512",
+		"voxtral-small-24b-2507":  "voxtral-small-2507",
+	} {
+		if got, ok := m.Official(in); !ok || got != want {
+			t.Errorf("Official(%s) = %q %v, want %s", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"mistral-small-24b-instruct-2501", "mistral-large-3"} {
+		if got, ok := m.Official(in); ok {
+			t.Errorf("Official(%s) = %s: a name with other words is not a spelling of an API name", in, got)
+		}
+	}
 }
 
 // TestPricedIDsAreAccepted is the build check: for a provider whose official list is complete, every priced or
@@ -176,5 +194,10 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 		return x.Provider == "anthropic" && x.Model == "claude-4-opus-20250514" && x.Outcome == "dropped" && x.Target == "claude-opus-4-20250514"
 	}) {
 		t.Errorf("the report does not name claude-4-opus-20250514: %+v", res.Report.IDChecks)
+	}
+	if !slices.ContainsFunc(res.Report.IDChecks, func(x IDCheck) bool {
+		return x.Provider == "mistral" && x.Model == "mistral-medium-3-1-2508" && x.Target == "mistral-medium-2508"
+	}) {
+		t.Error("the report does not name mistral-medium-3-1-2508 as a spelling of mistral-medium-2508")
 	}
 }

@@ -291,7 +291,7 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 				continue
 			}
 			if !c.acceptedKey(k) {
-				c.idCheck(k, "dropped", "", "not a model ID the API accepts")
+				c.dropForeign(k)
 				continue
 			}
 			set, _, ok, err := gpPrices(m, c.asOf)
