@@ -311,6 +311,11 @@ type ReviewNote struct {
 // collectReviews gathers the review notes of the curated lifecycle files.
 func (c *converter) collectReviews() {
 	for pid, f := range c.official {
+		for _, p := range f.Pages {
+			if p.Review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, "page " + p.ID, *p.Review})
+			}
+		}
 		for _, r := range f.Retired {
 			if r.Review != nil {
 				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, r.ModelID, *r.Review})

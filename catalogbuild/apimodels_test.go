@@ -201,3 +201,59 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 		t.Error("the report does not name mistral-medium-3-1-2508 as a spelling of mistral-medium-2508")
 	}
 }
+
+// TestReviewNotesNotServed: the reviewer notes of the lifecycle files reach REPORT.md and no served catalog.
+func TestReviewNotesNotServed(t *testing.T) {
+	files, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reviews []string
+	for _, f := range files {
+		for _, p := range f.Pages {
+			if p.Review != nil {
+				reviews = append(reviews, *p.Review)
+			}
+		}
+		for _, r := range f.Retired {
+			if r.Review != nil {
+				reviews = append(reviews, *r.Review)
+			}
+		}
+		for _, m := range f.Current {
+			if m.Review != nil {
+				reviews = append(reviews, *m.Review)
+			}
+		}
+	}
+	if len(reviews) == 0 {
+		t.Fatal("no review notes: the check checks nothing")
+	}
+	served, err := filepath.Glob(filepath.Join("..", "seeds", "catalogs", "*.json"))
+	if err != nil || len(served) == 0 {
+		t.Fatalf("no committed catalogs: %v", err)
+	}
+	for _, file := range served {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// JSON escapes quotes and some characters; compare on a long plain prefix of each note.
+		for _, r := range reviews {
+			probe := r
+			if i := strings.IndexAny(probe, "\"\\<>&"); i >= 0 {
+				probe = probe[:i]
+			}
+			if len(probe) >= 40 && strings.Contains(string(b), probe) {
+				t.Errorf("%s serves a reviewer note: %.60s", filepath.Base(file), probe)
+			}
+		}
+	}
+	report, err := os.ReadFile(filepath.Join("..", "seeds", "catalogs", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), strings.ReplaceAll(reviews[0], "|", "/")) {
+		t.Errorf("REPORT.md lacks the reviewer note %.60s", reviews[0])
+	}
+}
