@@ -290,6 +290,10 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 			if _, dep := c.deprecated[k]; dep {
 				continue
 			}
+			if !c.acceptedKey(k) {
+				c.dropForeign(k)
+				continue
+			}
 			set, _, ok, err := gpPrices(m, c.asOf)
 			if err != nil {
 				return Catalog[api.PricingRecord]{}, fmt.Errorf("genai-prices %s: %w", m.ID, err)

@@ -58,6 +58,10 @@ type Dispute struct {
 type Report struct {
 	Rejected []Rejection
 	Disputed []Dispute
+	// IDChecks are the model IDs held to the providers' official ID lists (apimodels.go).
+	IDChecks []IDCheck
+	// Reviews are the reviewer notes of the curated lifecycle files: kept for review, never served.
+	Reviews []ReviewNote
 }
 
 func (r *Report) reject(catalog string, k key, field string, v any, reason string) {
@@ -65,6 +69,12 @@ func (r *Report) reject(catalog string, k key, field string, v any, reason strin
 }
 
 func (r *Report) sort() {
+	slices.SortFunc(r.IDChecks, func(x, y IDCheck) int {
+		return strings.Compare(x.Provider+"\x00"+x.Model, y.Provider+"\x00"+y.Model)
+	})
+	slices.SortFunc(r.Reviews, func(x, y ReviewNote) int {
+		return strings.Compare(x.Provider+"\x00"+x.Model, y.Provider+"\x00"+y.Model)
+	})
 	slices.SortFunc(r.Rejected, func(a, b Rejection) int {
 		return strings.Compare(a.Catalog+"\x00"+a.Provider+"\x00"+a.Model+"\x00"+a.Field, b.Catalog+"\x00"+b.Provider+"\x00"+b.Model+"\x00"+b.Field)
 	})

@@ -163,7 +163,11 @@ func matched(in Input) (*converter, error) {
 	if err := in.stopped(); err != nil {
 		return nil, err
 	}
-	c := &converter{in: in, snap: snap, official: official, usedPages: map[string]Source{},
+	apiModels, err := LoadAPIModels(in.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	c := &converter{in: in, snap: snap, official: official, apiModels: apiModels, usedPages: map[string]Source{},
 		stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
 	if err := c.load(); err != nil {
 		return nil, err
@@ -177,6 +181,7 @@ func matched(in Input) (*converter, error) {
 		return nil, err
 	}
 	c.readModelsDev()
+	c.applyAcceptedIDs()
 	return c, in.stopped()
 }
 
@@ -209,6 +214,7 @@ func Convert(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.collectReviews()
 	c.report.sort()
 	res := &Result{Files: map[string][]byte{}, Stats: c.stats, Report: c.report}
 	for name, cat := range map[string]interface {

@@ -71,6 +71,8 @@ type converter struct {
 	usedGenAI bool
 
 	official  map[string]*LifecycleFile
+	apiModels map[string]*APIModelList
+	accepted  map[string]*AcceptedIDs
 	usedPages map[string]Source
 	report    Report
 }

@@ -21,6 +21,8 @@ type OfficialPage struct {
 	URL     string  `json:"url"`
 	Checked string  `json:"checked"`
 	AsOf    *string `json:"as_of"`
+	// Review keeps, for reviewers only, what the title said about how the page was read.
+	Review *string `json:"review,omitempty"`
 }
 
 // Retirement is a model the provider's deprecation page lists: shut down (Shutdown on or before the build's
@@ -32,6 +34,8 @@ type Retirement struct {
 	Replacement *string `json:"replacement"`
 	Source      string  `json:"source"`
 	Note        *string `json:"note"`
+	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
+	Review *string `json:"review,omitempty"`
 }
 
 // CurrentModel is a model the provider's models or pricing page lists as available.
@@ -48,6 +52,8 @@ type CurrentModel struct {
 	CachedInputPer1mTokens *float64 `json:"cached_input_per_1m_tokens"`
 	Sources                []string `json:"sources"`
 	Note                   *string  `json:"note"`
+	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
+	Review *string `json:"review,omitempty"`
 }
 
 // LifecycleFile is sources/official/lifecycle/<provider>.json.

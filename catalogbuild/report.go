@@ -237,5 +237,18 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 	for _, d := range rep.Disputed {
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s | %s |\n", d.Catalog, d.Provider, d.Model, d.Field, strings.Join(d.Values, ", "), d.Outcome)
 	}
+	fmt.Fprintf(&b, "\n## Model IDs held to the providers' official lists (%d)\n\nIDs a data set gives a provider that its "+
+		"API does not accept as spelled (lists: sources/upstream/*-sdk-models.json, with the providers' pages). "+
+		"mapped: the data now sits under the API's own ID; dropped: not served; unlisted: the list is partial, so "+
+		"the ID is kept and named here.\n\n", len(rep.IDChecks))
+	b.WriteString("| provider | model | outcome | official ID | why |\n|---|---|---|---|---|\n")
+	for _, x := range rep.IDChecks {
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", x.Provider, x.Model, x.Outcome, x.Target, x.Why)
+	}
+	fmt.Fprintf(&b, "\n## Reviewer notes on the curated lifecycle files (%d)\n\nHow a fact was found or why it "+
+		"is null; not served.\n\n| provider | model | note |\n|---|---|---|\n", len(rep.Reviews))
+	for _, r := range rep.Reviews {
+		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", r.Provider, r.Model, strings.ReplaceAll(r.Note, "|", "/"))
+	}
 	return []byte(b.String()), nil
 }

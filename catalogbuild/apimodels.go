@@ -1,0 +1,330 @@
+package catalogbuild
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// APIModelFiles are the snapshots in sources/upstream that hold a provider's model IDs as its own SDK publishes
+// them (extracted as data from the SDK's types; see sources/SOURCES.md).
+var APIModelFiles = []string{"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json"}
+
+// Bounds on a model-ID list: the files are data read at build time, and a file far larger than any SDK's list
+// is a wrong file, not a longer list.
+const (
+	maxAPIModelFileBytes = 1 << 20
+	maxAPIModelIDs       = 5000
+)
+
+// APIModelList is one provider's official model IDs.
+type APIModelList struct {
+	ProviderID string `json:"provider_id"`
+	Repository string `json:"repository"`
+	Commit     string `json:"commit"`
+	Date       string `json:"date"`
+	// Complete says the lists name every model ID the provider's API accepts (together with the IDs its own
+	// pages in sources/official/lifecycle name): an ID outside them is not served. Where false, the lists are
+	// the SDK's known values only, and IDs outside them are reported, not dropped.
+	Complete bool `json:"complete"`
+	Lists    []struct {
+		Path     string   `json:"path"`
+		What     string   `json:"what"`
+		ModelIDs []string `json:"model_ids"`
+	} `json:"lists"`
+	EndOfLife *struct {
+		Path   string `json:"path"`
+		What   string `json:"what"`
+		Models []struct {
+			ModelID   string `json:"model_id"`
+			EndOfLife string `json:"end_of_life"`
+		} `json:"models"`
+	} `json:"end_of_life,omitempty"`
+}
+
+// LoadAPIModels reads the official model-ID lists in dir, each checked against its manifest.
+func LoadAPIModels(dir string) (map[string]*APIModelList, error) {
+	out := map[string]*APIModelList{}
+	for _, file := range APIModelFiles {
+		man, err := ReadManifest(dir, file)
+		if err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > maxAPIModelFileBytes {
+			return nil, fmt.Errorf("%s: %d bytes, more than the %d a model-ID list may hold", file, len(b), maxAPIModelFileBytes)
+		}
+		var l APIModelList
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&l); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if err := l.check(man); err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		if _, dup := out[l.ProviderID]; dup {
+			return nil, fmt.Errorf("%s: a second list for provider %q", file, l.ProviderID)
+		}
+		out[l.ProviderID] = &l
+	}
+	return out, nil
+}
+
+func (l *APIModelList) check(man *Manifest) error {
+	if l.ProviderID == "" || !ValidID(l.ProviderID) {
+		return fmt.Errorf("provider_id %q", l.ProviderID)
+	}
+	if !commitRE.MatchString(l.Commit) || man.Commit == nil || *man.Commit != l.Commit {
+		return fmt.Errorf("commit %q does not match the manifest's", l.Commit)
+	}
+	if l.Date != man.Date {
+		return fmt.Errorf("date %q is not the manifest's %q", l.Date, man.Date)
+	}
+	n := 0
+	for _, list := range l.Lists {
+		for _, id := range list.ModelIDs {
+			if !ValidID(id) {
+				return fmt.Errorf("%s: model ID %q", list.Path, id)
+			}
+			n++
+		}
+	}
+	if l.EndOfLife != nil {
+		for _, m := range l.EndOfLife.Models {
+			if !ValidID(m.ModelID) {
+				return fmt.Errorf("%s: model ID %q", l.EndOfLife.Path, m.ModelID)
+			}
+			if err := checkDay("end_of_life of "+m.ModelID, m.EndOfLife); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n == 0 || n > maxAPIModelIDs {
+		return fmt.Errorf("%d model IDs (want 1 to %d)", n, maxAPIModelIDs)
+	}
+	return nil
+}
+
+// AcceptedIDs is what a provider's API accepts on day asOf: the SDK's IDs, less those its end-of-life table
+// retires on or before asOf, plus the IDs the provider's pages list as current or as shut down after asOf.
+// known holds every official spelling (retired ones too), for mapping a foreign spelling to the API's own.
+type AcceptedIDs struct {
+	Complete bool
+	accepted map[string]bool
+	known    map[string]bool
+}
+
+// Accepted builds the accepted set of a provider from its list and its curated lifecycle file (either may be nil).
+func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
+	a := &AcceptedIDs{accepted: map[string]bool{}, known: map[string]bool{}}
+	if l != nil {
+		a.Complete = l.Complete
+		for _, list := range l.Lists {
+			for _, id := range list.ModelIDs {
+				a.accepted[id], a.known[id] = true, true
+			}
+		}
+		if l.EndOfLife != nil {
+			for _, m := range l.EndOfLife.Models {
+				a.known[m.ModelID] = true
+				a.accepted[m.ModelID] = m.EndOfLife > asOf
+			}
+		}
+	}
+	if f != nil {
+		for _, r := range f.Retired {
+			a.known[r.ModelID] = true
+			if r.Shutdown != nil {
+				a.accepted[r.ModelID] = *r.Shutdown > asOf
+			}
+		}
+		for _, m := range f.Current {
+			a.accepted[m.ModelID], a.known[m.ModelID] = true, true
+		}
+	}
+	return a
+}
+
+// Has reports whether the API accepts id.
+func (a *AcceptedIDs) Has(id string) bool { return a.accepted[id] }
+
+var dateSuffixRE = regexp.MustCompile(`-(20[0-9]{6}|20[0-9]{2}-[0-9]{2}-[0-9]{2})$`)
+
+// Official finds the provider's own spelling of a foreign one: the same ID without a date suffix that the
+// provider does not use (claude-opus-4-6-20260205 for claude-opus-4-6), or the same words in the provider's
+// order (claude-4-opus-20250514 for claude-opus-4-20250514). ok is false when no single official ID matches.
+func (a *AcceptedIDs) Official(id string) (string, bool) {
+	if a.known[id] {
+		return id, true
+	}
+	if base := dateSuffixRE.ReplaceAllString(id, ""); base != id && a.known[base] {
+		return base, true
+	}
+	words := wordsOf(id)
+	var hits []string
+	for k := range a.known {
+		if wordsOf(k) == words {
+			hits = append(hits, k)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0], true
+	}
+	// Version or size words a data set inserts into the provider's ID (mistral-medium-3-1-2508 for
+	// mistral-medium-2508, ministral-3-14b-2512 for ministral-14b-2512).
+	hits = hits[:0]
+	for k := range a.known {
+		if withVersionWords(strings.Split(k, "-"), strings.Split(id, "-")) {
+			hits = append(hits, k)
+		}
+	}
+	if len(hits) == 1 {
+		return hits[0], true
+	}
+	return "", false
+}
+
+var versionWordRE = regexp.MustCompile(`^[0-9]{1,3}b?$`)
+
+// withVersionWords reports whether foreign is official with version or size words inserted: official's words
+// in order, every other word a short number.
+func withVersionWords(official, foreign []string) bool {
+	if len(foreign) <= len(official) {
+		return false
+	}
+	i := 0
+	for _, w := range foreign {
+		switch {
+		case i < len(official) && w == official[i]:
+			i++
+		case !versionWordRE.MatchString(w):
+			return false
+		}
+	}
+	return i == len(official)
+}
+
+func wordsOf(id string) string {
+	w := strings.Split(id, "-")
+	sort.Strings(w)
+	return strings.Join(w, "-")
+}
+
+// IDCheck is one model ID a data set gives a provider that the provider's API does not accept as spelled.
+type IDCheck struct {
+	Provider, Model string
+	// Outcome: "mapped" (its data now sits under Target), "dropped" (Target already had its own record, or the
+	// official ID is retired, or none matched), or "unlisted" (the list is not complete; kept, reported).
+	Outcome, Target, Why string
+}
+
+// checkIDs applies the accepted-ID rule to the models of one data set: a foreign spelling is moved to the
+// API's own ID where that ID has no record of its own, and otherwise dropped; an ID that matches nothing is
+// dropped where the provider's list is complete.
+func checkIDs[V any](c *converter, m map[key]V, rekey func(V, key) V) {
+	keys := make([]key, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortKeys(keys)
+	for _, k := range keys {
+		a := c.accepted[k.provider]
+		if a == nil || a.Has(k.model) {
+			continue
+		}
+		if !a.Complete {
+			// A partial list cannot tell a foreign spelling from an ID the SDK does not name yet.
+			c.idCheck(k, "unlisted", "", "not in the SDK's list of known IDs; kept")
+			continue
+		}
+		target, ok := a.Official(k.model)
+		switch {
+		case ok && target != k.model && a.Has(target):
+			if _, taken := m[key{k.provider, target}]; taken {
+				c.idCheck(k, "dropped", target, "a spelling of "+target+", which has its own record")
+			} else {
+				m[key{k.provider, target}] = rekey(m[k], key{k.provider, target})
+				c.idCheck(k, "mapped", target, "a spelling of "+target)
+			}
+			delete(m, k)
+		case ok:
+			c.idCheck(k, "dropped", target, "the API no longer accepts "+target)
+			delete(m, k)
+		default:
+			c.idCheck(k, "dropped", "", "not a model ID the API accepts")
+			delete(m, k)
+		}
+	}
+}
+
+func (c *converter) idCheck(k key, outcome, target, why string) {
+	for _, x := range c.report.IDChecks {
+		if x.Provider == k.provider && x.Model == k.model {
+			return // the same foreign ID from a second data set
+		}
+	}
+	c.report.IDChecks = append(c.report.IDChecks, IDCheck{k.provider, k.model, outcome, target, why})
+}
+
+// applyAcceptedIDs builds the accepted sets and holds litellm's and models.dev's models to them.
+func (c *converter) applyAcceptedIDs() {
+	c.accepted = map[string]*AcceptedIDs{}
+	for pid, l := range c.apiModels {
+		c.accepted[pid] = Accepted(l, c.official[pid], c.asOf)
+	}
+	checkIDs(c, c.lm, func(l *lModel, k key) *lModel { l.key = k; return l })
+	checkIDs(c, c.mm, func(m *mModel, k key) *mModel { m.key = k; return m })
+}
+
+// dropForeign reports a model only genai-prices names under an ID the API does not accept: it is not served (its
+// official spelling, if any, keeps its own sources).
+func (c *converter) dropForeign(k key) {
+	if target, ok := c.accepted[k.provider].Official(k.model); ok {
+		c.idCheck(k, "dropped", target, "a spelling of "+target+"; genai-prices alone names it")
+		return
+	}
+	c.idCheck(k, "dropped", "", "not a model ID the API accepts")
+}
+
+// acceptedKey reports whether a model may be served under k: true for providers without a complete list.
+func (c *converter) acceptedKey(k key) bool {
+	a := c.accepted[k.provider]
+	return a == nil || !a.Complete || a.Has(k.model)
+}
+
+// ReviewNote is a reviewer's note on a curated lifecycle entry (how a fact was found, what was not readable):
+// written into REPORT.md, never into a served catalog.
+type ReviewNote struct {
+	Provider, Model, Note string
+}
+
+// collectReviews gathers the review notes of the curated lifecycle files.
+func (c *converter) collectReviews() {
+	for pid, f := range c.official {
+		for _, p := range f.Pages {
+			if p.Review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, "page " + p.ID, *p.Review})
+			}
+		}
+		for _, r := range f.Retired {
+			if r.Review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, r.ModelID, *r.Review})
+			}
+		}
+		for _, m := range f.Current {
+			if m.Review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, m.ModelID, *m.Review})
+			}
+		}
+	}
+}

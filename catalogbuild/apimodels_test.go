@@ -1,0 +1,259 @@
+package catalogbuild
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/switchboard/switchboard/gen/api"
+)
+
+func upstreamDir() string { return filepath.Join("..", "sources", "upstream") }
+
+// TestAPIModelListsLoad: the committed SDK lists load under their manifests, with the facts the build relies on.
+func TestAPIModelListsLoad(t *testing.T) {
+	lists, err := LoadAPIModels(upstreamDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := lists["anthropic"]
+	if a == nil || !a.Complete || a.EndOfLife == nil {
+		t.Fatalf("anthropic list: %+v", a)
+	}
+	if !slices.Contains(a.Lists[0].ModelIDs, "claude-opus-4-6") {
+		t.Error("claude-opus-4-6 is not in Anthropic's Model list")
+	}
+	i := slices.IndexFunc(a.EndOfLife.Models, func(m struct {
+		ModelID   string `json:"model_id"`
+		EndOfLife string `json:"end_of_life"`
+	}) bool {
+		return m.ModelID == "claude-opus-4-20250514"
+	})
+	if i < 0 || a.EndOfLife.Models[i].EndOfLife != "2026-06-15" {
+		t.Errorf("claude-opus-4-20250514's end of life: %d", i)
+	}
+	if m := lists["mistral"]; m == nil || !m.Complete || m.EndOfLife == nil {
+		t.Errorf("mistral's docs list must load, complete, with retirement dates: %+v", m)
+	}
+	if o := lists["openai"]; o == nil || o.Complete {
+		t.Errorf("openai's SDK list must load and be partial: %+v", o)
+	}
+}
+
+// TestLoadAPIModelsRejects: a list that does not match its manifest, or holds a value that is not a model ID,
+// stops the build.
+func TestLoadAPIModelsRejects(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(upstreamDir(), "anthropic-sdk-models.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var man Manifest
+	b, err := os.ReadFile(filepath.Join(upstreamDir(), "anthropic-sdk-models.json"+ManifestSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &man); err != nil {
+		t.Fatal(err)
+	}
+	write := func(data []byte, sha string) string {
+		dir := t.TempDir()
+		for _, f := range APIModelFiles {
+			src := data
+			m := man
+			m.File, m.SHA256 = f, sha
+			if f != "anthropic-sdk-models.json" {
+				if src, err = os.ReadFile(filepath.Join(upstreamDir(), f)); err != nil {
+					t.Fatal(err)
+				}
+				mb, err := os.ReadFile(filepath.Join(upstreamDir(), f+ManifestSuffix))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, f+ManifestSuffix), mb, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				mb, _ := json.Marshal(m)
+				if err := os.WriteFile(filepath.Join(dir, f+ManifestSuffix), mb, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	if _, err := LoadAPIModels(write(good, SHA256Hex(good))); err != nil {
+		t.Fatalf("an unchanged copy fails: %v", err)
+	}
+	edited := []byte(strings.Replace(string(good), `"claude-opus-4-6"`, `"claude-opus-4-6 "`, 1))
+	if _, err := LoadAPIModels(write(edited, SHA256Hex(good))); err == nil {
+		t.Error("a list that no longer matches its manifest's sha256 loads")
+	}
+	if _, err := LoadAPIModels(write(edited, SHA256Hex(edited))); err == nil || !strings.Contains(err.Error(), "model ID") {
+		t.Errorf("a list holding a value that is not a model ID loads: %v", err)
+	}
+}
+
+// TestOfficialSpelling: a foreign spelling maps to the provider's own ID (reordered words, a date suffix the
+// provider does not use), an end-of-life day on or before the reference day ends acceptance, and an ID that
+// matches nothing has no official form.
+func TestOfficialSpelling(t *testing.T) {
+	lists, err := LoadAPIModels(upstreamDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Accepted(lists["anthropic"], nil, "2026-11-28")
+	for in, want := range map[string]string{
+		"claude-4-opus-20250514":   "claude-opus-4-20250514",
+		"claude-opus-4-6-20260205": "claude-opus-4-6",
+		"claude-sonnet-4-6":        "claude-sonnet-4-6",
+	} {
+		if got, ok := a.Official(in); !ok || got != want {
+			t.Errorf("Official(%s) = %q %v, want %s", in, got, ok, want)
+		}
+	}
+	if _, ok := a.Official("claude-nonexistent-9"); ok {
+		t.Error("an unknown ID found an official spelling")
+	}
+	if a.Has("claude-opus-4-20250514") || !a.Has("claude-opus-4-6") {
+		t.Error("acceptance does not follow the end-of-life table")
+	}
+	if !Accepted(lists["anthropic"], nil, "2026-06-14").Has("claude-opus-4-20250514") {
+		t.Error("a model is refused before its end of life")
+	}
+	m := Accepted(lists["mistral"], nil, "2026-11-28")
+	for in, want := range map[string]string{
+		"mistral-medium-3-1-2508": "mistral-medium-2508",
+		"ministral-3-14b-2512":    "ministral-14b-2512",
+		"voxtral-small-24b-2507":  "voxtral-small-2507",
+	} {
+		if got, ok := m.Official(in); !ok || got != want {
+			t.Errorf("Official(%s) = %q %v, want %s", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"mistral-small-24b-instruct-2501", "mistral-large-3"} {
+		if got, ok := m.Official(in); ok {
+			t.Errorf("Official(%s) = %s: a name with other words is not a spelling of an API name", in, got)
+		}
+	}
+}
+
+// TestPricedIDsAreAccepted is the build check: for a provider whose official list is complete, every priced or
+// offered model ID is one its API accepts, and each foreign ID a data set gave is named in the report.
+func TestPricedIDsAreAccepted(t *testing.T) {
+	res, err := Convert(Input{DataDir: upstreamDir(), KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, err := LoadAPIModels(upstreamDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pricing Catalog[api.PricingRecord]
+	var models Catalog[api.ModelRecord]
+	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(res.Files["models.json"], &models); err != nil {
+		t.Fatal(err)
+	}
+	asOf := pricing.AsOf
+	checked := 0
+	for pid, l := range lists {
+		if !l.Complete {
+			continue
+		}
+		a := Accepted(l, official[pid], asOf)
+		for _, r := range pricing.Records {
+			if r.ProviderId == pid {
+				checked++
+				if !a.Has(r.Model) {
+					t.Errorf("pricing serves %s/%s, which the API does not accept", pid, r.Model)
+				}
+			}
+		}
+		for _, r := range models.Records {
+			if r.ProviderId == pid && !a.Has(r.ModelId) {
+				t.Errorf("models serves %s/%s, which the API does not accept", pid, r.ModelId)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no priced model of a provider with a complete list: the check checked nothing")
+	}
+	if !slices.ContainsFunc(res.Report.IDChecks, func(x IDCheck) bool {
+		return x.Provider == "anthropic" && x.Model == "claude-4-opus-20250514" && x.Outcome == "dropped" && x.Target == "claude-opus-4-20250514"
+	}) {
+		t.Errorf("the report does not name claude-4-opus-20250514: %+v", res.Report.IDChecks)
+	}
+	if !slices.ContainsFunc(res.Report.IDChecks, func(x IDCheck) bool {
+		return x.Provider == "mistral" && x.Model == "mistral-medium-3-1-2508" && x.Target == "mistral-medium-2508"
+	}) {
+		t.Error("the report does not name mistral-medium-3-1-2508 as a spelling of mistral-medium-2508")
+	}
+}
+
+// TestReviewNotesNotServed: the reviewer notes of the lifecycle files reach REPORT.md and no served catalog.
+func TestReviewNotesNotServed(t *testing.T) {
+	files, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reviews []string
+	for _, f := range files {
+		for _, p := range f.Pages {
+			if p.Review != nil {
+				reviews = append(reviews, *p.Review)
+			}
+		}
+		for _, r := range f.Retired {
+			if r.Review != nil {
+				reviews = append(reviews, *r.Review)
+			}
+		}
+		for _, m := range f.Current {
+			if m.Review != nil {
+				reviews = append(reviews, *m.Review)
+			}
+		}
+	}
+	if len(reviews) == 0 {
+		t.Fatal("no review notes: the check checks nothing")
+	}
+	served, err := filepath.Glob(filepath.Join("..", "seeds", "catalogs", "*.json"))
+	if err != nil || len(served) == 0 {
+		t.Fatalf("no committed catalogs: %v", err)
+	}
+	for _, file := range served {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// JSON escapes quotes and some characters; compare on a long plain prefix of each note.
+		for _, r := range reviews {
+			probe := r
+			if i := strings.IndexAny(probe, "\"\\<>&"); i >= 0 {
+				probe = probe[:i]
+			}
+			if len(probe) >= 40 && strings.Contains(string(b), probe) {
+				t.Errorf("%s serves a reviewer note: %.60s", filepath.Base(file), probe)
+			}
+		}
+	}
+	report, err := os.ReadFile(filepath.Join("..", "seeds", "catalogs", "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), strings.ReplaceAll(reviews[0], "|", "/")) {
+		t.Errorf("REPORT.md lacks the reviewer note %.60s", reviews[0])
+	}
+}
