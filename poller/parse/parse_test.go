@@ -50,6 +50,8 @@ func TestSeedScopesWithFixtures(t *testing.T) {
 		{"azure-openai", "azure-status", "openai_active.rss", Degraded},
 		{"azure-openai", "azure-status", "other_service.rss", Operational},
 		{"xai", "rss", "xai_open.xml", Degraded},
+		{"xai", "rss", "xai_disruption.xml", Degraded},
+		{"databricks", "rss", "statusio_disruption.rss", Outage},
 		{"xai", "rss", "xai_mixed.xml", Operational},
 		{"ibm-watsonx", "rss", "ibm_incident.rss", Degraded},
 		{"ibm-watsonx", "rss", "ibm_other_service.rss", Operational},
@@ -64,7 +66,8 @@ func TestSeedScopesWithFixtures(t *testing.T) {
 			continue
 		}
 		parser, _ := Get(p.Format)
-		r, err := parser(readFixture(t, c.format, c.file), Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords}, fixtureNow)
+		r, err := parser(readFixture(t, c.format, c.file), Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords,
+			DisruptionTop: p.Scope.DisruptionTop}, fixtureNow)
 		if err != nil {
 			t.Errorf("%s on %s: %v", c.provider, c.file, err)
 			continue
