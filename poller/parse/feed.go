@@ -34,7 +34,9 @@ import (
 //     "Disruption" is read against the feed's own scale (doc section 9): xAI's and most feeds' scales have an
 //     outage level above it, so a disruption, a partial outage or a high error rate reads degraded; on a
 //     Status.io feed, whose scale tops out at disruption (Scope.DisruptionTop), a disruption reads outage.
-//   - Scope: keywords select entries by title and description text; no keywords means every entry.
+//   - Scope: keywords select entries by title and description text; no keywords means every entry. An entry whose
+//     title is about an app, console, website or portal (and not the API) is skipped: status is about the API
+//     (DESIGN 2026-11-28).
 //   - Shape: the root must be rss (with a channel), RDF or feed; an empty channel is a successful empty read.
 
 func init() { register("rss", safe("rss", parseFeed)) }
@@ -294,7 +296,7 @@ func (f *feed) evaluate(scope Scope, now time.Time, pol feedPolicy) Reading {
 	v := newVerdict()
 	for _, k := range order {
 		e := newest[k]
-		if !ks.matches(append([]string{e.title, e.text()}, e.extra...)...) {
+		if !ks.matches(append([]string{e.title, e.text()}, e.extra...)...) || isAppName(e.title) {
 			continue
 		}
 		s, maint, ok := judgeEntry(e, now, pol)

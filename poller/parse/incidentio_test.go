@@ -14,6 +14,8 @@ func TestIncidentio(t *testing.T) {
 		{name: "ChatGPT incident leaves the API operational, whole page", file: "chatgpt_incident.json", want: Operational},
 		{name: "ChatGPT incident with rotated IDs: the page's only trouble is ChatGPT's", file: "chatgpt_incident.json",
 			scope: rotatedScope, want: Operational},
+		{name: "widget: a Playground full outage leaves the API operational", file: "widget_console_incident.json",
+			want: Operational},
 		{name: "a dashboard incident leaves the API operational", file: "console_incident.json", want: Operational},
 		{name: "an incident on the API and the dashboard counts", file: "api_and_console_incident.json", want: Degraded,
 			summary: "Elevated errors on the API and the dashboard"},

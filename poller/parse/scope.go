@@ -177,8 +177,8 @@ func safe(format string, p Parser) Parser {
 var (
 	appWords = []string{"console", "dashboard", "website", "web app", "webapp", "playground", "app", "apps", "mobile",
 		"ios", "android", "desktop", "chatgpt", "claude.ai", "claude code", "le chat", "sora", "docs", "documentation",
-		"community", "forum", "blog", "help center", "support", "login", "log in", "sign in", "signup",
-		"sign up", "billing"}
+		"community", "forum", "blog", "help center", "login", "log in", "sign in", "signup",
+		"sign up", "billing", "portal"}
 	// apiWords make a name the API's even when it also names an app ("Console and API", "Chat Completions").
 	apiWords = []string{"api", "apis", "completions", "inference", "endpoint", "endpoints", "embeddings", "serving",
 		"gateway", "batch", "fine tuning", "realtime"}
