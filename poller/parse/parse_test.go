@@ -162,3 +162,29 @@ func TestTextHelpers(t *testing.T) {
 		t.Errorf("utf8Body(UTF-16BE without BOM) = %q", got)
 	}
 }
+
+// The names the app rule (DESIGN 2026-11-28) reads: apps, consoles and websites are not the API, and a name that
+// also names the API is the API's.
+func TestIsAppName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"ChatGPT":   true,
+		"claude.ai": true,
+		"platform.claude.com (formerly console.anthropic.com)": true,
+		"Web Console":                            true,
+		"Playground":                             true,
+		"Microsoft Foundry portal":               true,
+		"Le Chat":                                true,
+		"Chat Completions":                       false,
+		"Chat Completions API":                   false,
+		"Console and API":                        false,
+		"Realtime API":                           false,
+		"Llama 3.3 70B":                          false,
+		"Apps Script":                            true,
+		"Application Load Balancer":              false,
+		"Elevated errors on the API and the app": false,
+	} {
+		if got := isAppName(name); got != want {
+			t.Errorf("isAppName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
