@@ -25,6 +25,10 @@ type CatalogFacts struct {
 	Sources []string          `json:"sources"`
 	// Unknown says, per field still null, what was looked for and on which page.
 	Unknown map[string]string `json:"unknown"`
+	// Review keeps, per record field ("records[2].notes"), how a fact was read (which version of a page, which
+	// edition disagreed) for whoever checks the data next. Served notes state the fact, the page and the check
+	// date only, so this goes into REPORT.md and nowhere else.
+	Review map[string]string `json:"review,omitempty"`
 }
 
 // OfficialFacts are every provider's curated facts, by provider.
@@ -77,6 +81,13 @@ func LoadProviderFacts(dir string, known map[string]bool) (OfficialFacts, error)
 				}
 				if err := json.Unmarshal(r, &rec); err != nil || rec.ProviderID != f.ProviderID {
 					return nil, fmt.Errorf("%s: %s record %d is not a record of %s", base, cat, i, f.ProviderID)
+				}
+			}
+			for k := range cf.Review {
+				var i int
+				var field string
+				if n, err := fmt.Sscanf(k, "records[%d].%s", &i, &field); err != nil || n != 2 || i < 0 || i >= len(cf.Records) {
+					return nil, fmt.Errorf("%s: %s review key %q names no record field (records[i].field)", base, cat, k)
 				}
 			}
 		}

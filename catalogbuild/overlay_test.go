@@ -68,6 +68,9 @@ func TestLoadProviderFactsChecks(t *testing.T) {
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "anthropic"}], "sources": ["p"], "unknown": {}}}}`,
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["q"], "unknown": {}}}}`,
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "ftp://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {}}`,
+		// A review note must name a field of an existing record, or it would be lost from REPORT.md silently.
+		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["p"], "unknown": {}, "review": {"records[1].notes": "x"}}}}`,
+		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["p"], "unknown": {}, "review": {"notes": "x"}}}}`,
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(bad), 0o644); err != nil {
@@ -76,6 +79,14 @@ func TestLoadProviderFactsChecks(t *testing.T) {
 		if _, err := LoadProviderFacts(dir, known); err == nil {
 			t.Errorf("case %d accepted", i)
 		}
+	}
+	ok := `{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["p"], "unknown": {}, "review": {"records[0].notes": "read in an older version"}}}}`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(ok), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := LoadProviderFacts(dir, known); err != nil || f["openai"].Catalogs["sla"].Review["records[0].notes"] == "" {
+		t.Errorf("a valid review note: %v", err)
 	}
 	if _, err := LoadProviderFacts(filepath.Join("..", "sources", "official", "providers"), knownAll(t)); err != nil {
 		t.Errorf("the committed curated facts: %v", err)

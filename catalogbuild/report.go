@@ -227,6 +227,17 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 			}
 		}
 	}
+	b.WriteString("\n## Reading notes for reviewers\n\nHow some curated facts were read (page versions and editions that " +
+		"disagree); kept out of the served notes.\n\n| provider | catalog | field | note |\n|---|---|---|---|\n")
+	for _, pid := range sortedKeys(facts) {
+		f := facts[pid]
+		for _, cat := range sortedKeys(f.Catalogs) {
+			r := f.Catalogs[cat].Review
+			for _, field := range sortedKeys(r) {
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", pid, cat, field, strings.ReplaceAll(r[field], "|", "/"))
+			}
+		}
+	}
 	fmt.Fprintf(&b, "\n## Rejected values (%d)\n\nKept out of the catalogs by the bounds; the field is null instead.\n\n", len(rep.Rejected))
 	b.WriteString("| catalog | provider | model | field | value | why |\n|---|---|---|---|---|---|\n")
 	for _, r := range rep.Rejected {

@@ -137,7 +137,8 @@ func (f *fetcher) fetch(ctx context.Context, url string, p seeds.Provider, now t
 		r.failure, r.detail = FailBodyTooLarge, fmt.Sprintf("body larger than %d bytes", f.maxBody)
 		return r
 	}
-	reading, err := parser(body, parse.Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords}, now)
+	reading, err := parser(body, parse.Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords,
+		DisruptionTop: p.Scope.DisruptionTop}, now)
 	if err != nil {
 		r.failure, r.detail = FailParse, trim(err.Error(), 300)
 		return r

@@ -46,6 +46,9 @@ type Scope struct {
 	// Keywords select entries of pages without components (product titles or IDs, service names, feed item
 	// titles), as case-insensitive substrings. Empty: every entry counts.
 	Keywords []string `json:"keywords"`
+	// DisruptionTop says the page's own scale has no level above "disruption" (Status.io: partial disruption,
+	// then disruption), so a disruption there reads outage; elsewhere it reads degraded (formats doc section 9).
+	DisruptionTop bool `json:"disruption_top,omitempty"`
 	// Source says where the scope was taken from.
 	Source string `json:"source"`
 }

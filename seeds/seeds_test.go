@@ -73,7 +73,7 @@ func TestAPIScopes(t *testing.T) {
 		if sc.Source == "" {
 			t.Errorf("%s: scope without a source", id)
 		}
-		if len(sc.Components)+len(sc.Keywords) == 0 {
+		if len(sc.Components)+len(sc.Keywords) == 0 && !sc.DisruptionTop {
 			t.Errorf("%s: empty scope (leave the provider out instead)", id)
 		}
 		for _, v := range append(append([]string(nil), sc.Components...), sc.Keywords...) {
@@ -87,7 +87,11 @@ func TestAPIScopes(t *testing.T) {
 		if len(sc.Keywords) > 0 && !keywordFormats[p.Format] {
 			t.Errorf("%s: keywords given for format %s, which has components", id, p.Format)
 		}
-		if got := p.Scope; len(got.Components) != len(sc.Components) || len(got.Keywords) != len(sc.Keywords) {
+		if sc.DisruptionTop && p.Format != "rss" {
+			t.Errorf("%s: disruption_top is read on rss feeds only, not %s", id, p.Format)
+		}
+		if got := p.Scope; len(got.Components) != len(sc.Components) || len(got.Keywords) != len(sc.Keywords) ||
+			got.DisruptionTop != sc.DisruptionTop {
 			t.Errorf("%s: registry scope %+v, file says %+v", id, got, sc)
 		}
 	}

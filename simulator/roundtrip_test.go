@@ -102,7 +102,7 @@ func roundTrip(t *testing.T, providers []seeds.Provider) {
 			if !ok {
 				t.Fatalf("no parser registered for format %q (registered: %v)", p.Format, parse.Formats())
 			}
-			scope := parse.Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords}
+			scope := parse.Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords, DisruptionTop: p.Scope.DisruptionTop}
 			for _, status := range Statuses {
 				if err := sim.Set(p.ID, Scenario{Status: status}); err != nil {
 					t.Fatal(err)
@@ -305,7 +305,7 @@ func TestHeldStatusesStayRecent(t *testing.T) {
 					t.Errorf("%s %s +%v: no update posted at epoch %d", p.ID, status, off, epoch)
 				}
 				lastTag, lastLM, lastEpoch = tag, lm, epoch
-				got, err := parser(body, parse.Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords}, clock.Now())
+				got, err := parser(body, parse.Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords, DisruptionTop: p.Scope.DisruptionTop}, clock.Now())
 				if err != nil || got.Status != want.status || got.Maintenance != want.maintenance {
 					t.Errorf("%s %s +%v: read %+v, %v; want %s (maintenance %v)\n%s", p.ID, status, off, got, err,
 						want.status, want.maintenance, body)

@@ -32,7 +32,7 @@ const (
 
 var (
 	changelogSrcModelsDev = seeds.Source{ID: catalogbuild.SourceModelsDev, Name: "models.dev (anomalyco/models.dev, commit f3fc6922, 2026-07-02): release_date", URL: "https://github.com/anomalyco/models.dev", License: ptrTo("MIT")}
-	changelogSrcLiteLLM   = seeds.Source{ID: catalogbuild.SourceLiteLLM, Name: "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, 2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: ptrTo("MIT")}
+	changelogSrcLiteLLM   = seeds.Source{ID: catalogbuild.SourceLiteLLM, Name: "BerriAI/litellm model_prices_and_context_window.json (2026-07-24): deprecation_date", URL: "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", License: ptrTo("MIT")}
 	changelogSrcGenAI     = seeds.Source{ID: catalogbuild.SourceGenAI, Name: "pydantic/genai-prices prices/providers/*.yml (commit 47df840a, 2026-08-21): dated price lists", URL: "https://github.com/pydantic/genai-prices", License: ptrTo("MIT")}
 )
 

@@ -20,7 +20,7 @@ const (
 )
 
 var litellmSource = seeds.Source{
-	Name:    "BerriAI/litellm model_prices_and_context_window.json (via the RoCry/llm-api-price mirror, commit 8442b939, 2026-07-24)",
+	Name:    "BerriAI/litellm model_prices_and_context_window.json (commit 8442b939, 2026-07-24)",
 	URL:     "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json",
 	License: ptrTo("MIT"),
 }

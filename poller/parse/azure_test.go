@@ -11,6 +11,9 @@ func TestAzure(t *testing.T) {
 		{name: "another service's incident, no keywords", file: "other_service.rss", want: Degraded,
 			summary: "Azure Storage"},
 		{name: "outage wording", file: "outage.rss", scope: azureScope, want: Outage, summary: "Outage - Azure AI Foundry"},
+		// Status is about the API (DESIGN 2026-11-28): the Foundry portal is a console.
+		{name: "a Foundry portal incident leaves Azure OpenAI operational", file: "foundry_portal.rss", scope: azureScope,
+			want: Operational},
 		{name: "partial outage is not an outage", file: "partial_outage.rss", scope: azureScope, want: Degraded},
 		{name: "old item ignored", file: "old.rss", scope: azureScope, want: Operational},
 		{name: "mitigated item ignored", file: "mitigated.rss", scope: azureScope, want: Operational},

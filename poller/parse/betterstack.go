@@ -17,6 +17,9 @@ import (
 //   - Scope: components are the status_page_resource entries, matched on ID or public_name, or through their section
 //     (status_page_section ID or name). With the scope in effect, aggregate_state is ignored and a report counts
 //     only when one of its affected_resources is in scope.
+//   - Without a scope in effect: app resources are not the API, and one resource's downtime among many (a page
+//     with a monitor per model) reads degraded, as does aggregate_state downtime and an open report's downtime
+//     unless the resources bear the outage out (formats doc Pitfall 7; unscopedTally in scope.go).
 //   - Shape: a JSON object whose data object has attributes; included may be missing or null.
 
 func init() { register("betterstack", safe("betterstack", parseBetterstack)) }
@@ -80,18 +83,36 @@ func parseBetterstack(body []byte, scope Scope, now time.Time) (Reading, error) 
 	}
 
 	v := newVerdict()
+	// Without a scope in effect: apps are not the API, and one resource down among many (a model on a page with a
+	// monitor per model) is not an API outage; the page's aggregate_state is the worst resource, so it is capped
+	// by the same rule.
+	var tally unscopedTally
+	names := map[string]string{} // resource ID -> public name
 	if !cs.inEffect() {
-		s, maint := bsState(doc.Data.Attributes.AggregateState.norm())
-		v.add(s, maint, prioIndicator, "")
+		for _, inc := range doc.Included {
+			if a := inc.Attributes; inc.Type.norm() == "status_page_resource" && a.Status.norm() != "not_monitored" {
+				s, _ := bsState(a.Status.norm())
+				tally.add(string(a.PublicName), s)
+				names[string(inc.ID)] = string(a.PublicName)
+			}
+		}
+		if !tally.onlyApps() {
+			s, maint := bsState(doc.Data.Attributes.AggregateState.norm())
+			v.add(tally.pageOutageCapped(s), maint, prioIndicator, "")
+		}
 	}
 	for _, inc := range doc.Included {
 		a := inc.Attributes
 		switch inc.Type.norm() {
 		case "status_page_resource":
-			if (cs.scoped() && !cs.inEffect()) || (cs.inEffect() && !cs.covers(string(inc.ID), string(a.PublicName))) {
+			if (cs.scoped() && !cs.inEffect()) || (cs.inEffect() && !cs.covers(string(inc.ID), string(a.PublicName))) ||
+				(!cs.scoped() && isAppName(string(a.PublicName))) {
 				continue
 			}
 			s, maint := bsState(a.Status.norm())
+			if !cs.scoped() {
+				s = tally.componentStatus(string(a.PublicName), s)
+			}
 			label := a.Status.norm()
 			if maint {
 				label = "under maintenance"
@@ -115,8 +136,19 @@ func parseBetterstack(body []byte, scope Scope, now time.Time) (Reading, error) 
 				if !in {
 					continue
 				}
+			} else {
+				affected := make([]spComponent, 0, len(a.AffectedResources))
+				for _, r := range a.AffectedResources {
+					affected = append(affected, spComponent{ID: r.ResourceID, Name: text(names[string(r.ResourceID)])})
+				}
+				if appItem(&tally, string(a.Title), affected) {
+					continue
+				}
 			}
 			s, maint := bsState(state)
+			if !cs.inEffect() {
+				s = tally.pageOutageCapped(s)
+			}
 			v.add(s, maint, prioIncident, string(a.Title))
 		}
 	}

@@ -16,7 +16,9 @@ func TestBetterstack(t *testing.T) {
 		{name: "scope by section ID", file: "resource_degraded.json", scope: Scope{Components: []string{"501"}}, want: Degraded},
 		{name: "open report", file: "report_open.json", want: Degraded, summary: "Higher latency on one model"},
 		{name: "open report on a model outside the scope", file: "report_open.json", scope: chat, want: Operational},
-		{name: "model downtime, whole page", file: "model_downtime.json", want: Outage, summary: "llama-example-70b unavailable"},
+		// Formats doc Pitfall 7: one model's monitor down is not an API outage, even with aggregate_state downtime.
+		{name: "model downtime, whole page, reads degraded", file: "model_downtime.json", want: Degraded,
+			summary: "llama-example-70b unavailable"},
 		{name: "model downtime outside the scope", file: "model_downtime.json", scope: chat, want: Operational},
 		{name: "API downtime, scoped", file: "downtime.json", scope: chat, want: Outage, summary: "Inference API is down"},
 		{name: "maintenance in progress", file: "maintenance.json", want: Degraded, maint: true, summary: "Gateway maintenance"},

@@ -29,9 +29,14 @@ import (
 //   - Age: a history feed never closes an entry that lacks markers, so an entry counts only if its newest date
 //     (pubDate, dc:date, updated, published) is within historyFeedMaxAge (24 h) of now; an undated entry is
 //     ignored.
-//   - Severity: degraded, or outage when the title or description says major/full/complete/total/service outage
-//     or disruption (not "partial"/"minor" ones), as the doc's section 9 says.
-//   - Scope: keywords select entries by title and description text; no keywords means every entry.
+//   - Severity: degraded, or outage when the title or description says outage: major/full/complete/total/service
+//     outage, unavailable or down (not a "partial"/"minor" outage, not "partially unavailable", not "slow down").
+//     "Disruption" is read against the feed's own scale (doc section 9): xAI's and most feeds' scales have an
+//     outage level above it, so a disruption, a partial outage or a high error rate reads degraded; on a
+//     Status.io feed, whose scale tops out at disruption (Scope.DisruptionTop), a disruption reads outage.
+//   - Scope: keywords select entries by title and description text; no keywords means every entry. An entry whose
+//     title is about an app, console, website or portal (and not the API) is skipped: status is about the API
+//     (DESIGN 2026-11-28).
 //   - Shape: the root must be rss (with a channel), RDF or feed; an empty channel is a successful empty read.
 
 func init() { register("rss", safe("rss", parseFeed)) }
@@ -44,9 +49,13 @@ func parseFeed(body []byte, scope Scope, now time.Time) (Reading, error) {
 	if err != nil {
 		return Reading{}, err
 	}
+	outage := []string{"major outage", "full outage", "complete outage", "total outage", "service outage", "unavailable", "down"}
+	if scope.DisruptionTop {
+		outage = append(outage, "disruption")
+	}
 	return f.evaluate(scope, clock(now), feedPolicy{
 		maxAge:   historyFeedMaxAge,
-		outage:   []string{"major outage", "full outage", "complete outage", "total outage", "service outage", "disruption"},
+		outage:   outage,
 		outageIn: outageInTitleAndText,
 		groupKey: defaultGroupKey,
 	}), nil
@@ -287,7 +296,7 @@ func (f *feed) evaluate(scope Scope, now time.Time, pol feedPolicy) Reading {
 	v := newVerdict()
 	for _, k := range order {
 		e := newest[k]
-		if !ks.matches(append([]string{e.title, e.text()}, e.extra...)...) {
+		if !ks.matches(append([]string{e.title, e.text()}, e.extra...)...) || isAppName(e.title) {
 			continue
 		}
 		s, maint, ok := judgeEntry(e, now, pol)
@@ -431,9 +440,22 @@ func lifecycleWord(s string) lifecycle {
 
 func isLetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
 
-// qualifiersBelow are words that, just before "outage" or "disruption", make it less than an outage.
+// qualifiersBelow are words that, just before "outage", "disruption" or "unavailable", make it less than an outage.
 var qualifiersBelow = map[string]bool{"partial": true, "minor": true, "no": true, "brief": true, "possible": true,
-	"potential": true, "limited": true, "regional": true}
+	"potential": true, "limited": true, "regional": true, "partially": true, "intermittently": true,
+	"occasionally": true, "sporadically": true, "briefly": true, "may": true, "might": true}
+
+// serviceWords may stand between a qualifier and the phrase it qualifies ("partial service disruption").
+var serviceWords = map[string]bool{"service": true, "system": true, "api": true, "platform": true}
+
+// notAnOutageBefore lists, per phrase, the words that give it another sense just before it: "slow down" and
+// "scaled down" are not "down".
+var notAnOutageBefore = map[string]map[string]bool{
+	"down": {"slow": true, "slowed": true, "slowing": true, "slows": true, "scale": true, "scaled": true,
+		"scaling": true, "wind": true, "winding": true, "step": true, "stepped": true, "stepping": true,
+		"ramp": true, "ramped": true, "ramping": true, "track": true, "tracked": true, "narrow": true,
+		"narrowed": true, "narrowing": true, "turn": true, "turned": true},
+}
 
 // mentionsAny reports whether text contains one of the phrases as whole words (folded comparison), not preceded by
 // a qualifier such as "partial".
@@ -455,7 +477,11 @@ func mentionsAny(text string, phrases []string) bool {
 			if (i > 0 && isLetter(ft[i-1])) || (end < len(ft) && isLetter(ft[end])) {
 				continue
 			}
-			if qualifiersBelow[wordBefore(ft, i)] {
+			w := wordBefore(ft, i)
+			if serviceWords[w] { // "partial service disruption": the qualifier is one word further
+				w = wordBefore(ft, strings.LastIndex(ft[:i], w))
+			}
+			if qualifiersBelow[w] || notAnOutageBefore[p][w] {
 				continue
 			}
 			return true

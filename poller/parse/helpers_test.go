@@ -18,8 +18,8 @@ var (
 	anthropicScope = Scope{Components: []string{"Claude API (api.anthropic.com)", "k8w3r06qmzrp"}}
 	openaiScope    = Scope{Components: []string{"01JMXBRMFE6N2NNT7DG6XZQ6PW", "01K5H8S53SY1KMS4GQMNMQM1K5"}}
 	rotatedScope   = Scope{Components: []string{"zzzzzzzzzzzz", "No Such Component"}}
-	geminiScope    = Scope{Keywords: []string{"Z0FZJAMvEB4j3NbCJs6B", "Gemini"}}
-	vertexScope    = Scope{Keywords: []string{"Vertex", "Gemini"}}
+	geminiScope    = Scope{Keywords: []string{"Z0FZJAMvEB4j3NbCJs6B", "Vertex Gemini API", "Gemini on Agent Platform"}}
+	vertexScope    = Scope{Keywords: []string{"Vertex", "Agent Platform", "Z0FZJAMvEB4j3NbCJs6B"}}
 	bedrockScope   = Scope{Keywords: []string{"bedrock"}}
 	azureScope     = Scope{Keywords: []string{"OpenAI", "Foundry", "Cognitive Services"}}
 	xaiScope       = Scope{Keywords: []string{"api.x.ai"}}

@@ -18,7 +18,9 @@ import (
 //     maintenance flag; maintenance_scheduled is ignored.
 //   - Scope: the widget lists only affected components, so a scope cannot be found "on the page" when the API is
 //     fine. With a scope, an incident counts when one of its affected components (ID, name or group name) is in
-//     scope, or when it lists no affected component at all (it cannot be ruled out).
+//     scope, or when it lists no affected component at all (it cannot be ruled out). Without a scope, an incident
+//     whose affected components are all apps (or, listing none, whose name is an app's) is skipped, and app
+//     components add nothing (DESIGN 2026-11-28: status is about the API).
 
 func init() { register("incidentio", safe("incidentio", parseIncidentio)) }
 
@@ -39,8 +41,12 @@ func parseIncidentio(body []byte, scope Scope, now time.Time) (Reading, error) {
 func (d *spDocument) readWidget(scope Scope) Reading {
 	cs := newComponentScope(scope)
 	v := newVerdict()
-	counts := func(comps []spComponent) bool {
-		if !cs.scoped() || len(comps) == 0 {
+	var none unscopedTally // the widget lists only affected components, so there is no whole page to tally
+	counts := func(name string, comps []spComponent) bool {
+		if !cs.scoped() {
+			return !appItem(&none, name, comps)
+		}
+		if len(comps) == 0 {
 			return true
 		}
 		for _, c := range comps {
@@ -52,13 +58,14 @@ func (d *spDocument) readWidget(scope Scope) Reading {
 	}
 	if d.OngoingIncidents != nil {
 		for _, inc := range *d.OngoingIncidents {
-			if spClosed(inc.Status.norm()) || !counts(inc.AffectedComponents) {
+			if spClosed(inc.Status.norm()) || !counts(string(inc.Name), inc.AffectedComponents) {
 				continue
 			}
 			s, _, _ := spComponentStatus(inc.CurrentWorstImpact.norm())
 			v.add(s, false, prioIncident, string(inc.Name))
 			for _, c := range inc.AffectedComponents {
-				if cs.scoped() && !cs.names(string(c.ID), string(c.Name), string(c.GroupName)) {
+				if (cs.scoped() && !cs.names(string(c.ID), string(c.Name), string(c.GroupName))) ||
+					(!cs.scoped() && isAppName(string(c.Name))) {
 					continue
 				}
 				s, maint, label := spComponentStatus(c.CurrentStatus.norm())
@@ -70,7 +77,7 @@ func (d *spDocument) readWidget(scope Scope) Reading {
 	for i, m := range maints {
 		inProgressList := i < len(d.InProgressMaintenances)
 		st := m.Status.norm()
-		if !(spMaintenanceInProgress(st) || (inProgressList && st == "")) || !counts(m.AffectedComponents) {
+		if !(spMaintenanceInProgress(st) || (inProgressList && st == "")) || !counts(string(m.Name), m.AffectedComponents) {
 			continue
 		}
 		v.add(Degraded, true, prioIncident, string(m.Name))

@@ -25,7 +25,8 @@ import (
 //     value adds nothing; Instatus has the note.) Parent components (isParent, or with children) are containers and
 //     are skipped unless the scope names them.
 //   - Scope: as for Statuspage (componentScope): with the scope in effect page.status is ignored and incidents
-//     count only when they name an in-scope component.
+//     count only when they name an in-scope component. Without one, apps are not the API and a single model's
+//     MAJOROUTAGE reads degraded, as for Statuspage (unscopedTally in scope.go).
 
 func init() { register("instatus", safe("instatus", parseInstatus)) }
 
@@ -132,11 +133,21 @@ func (d *isDocument) read(scope Scope) Reading {
 		}
 	}
 	v := newVerdict()
+	// Without a scope in effect: apps are not the API, and one component down among many is not an API outage.
+	var tally unscopedTally
+	if !cs.inEffect() {
+		for _, f := range comps {
+			if !f.parent {
+				s, _, _ := isLevel(f.c.Status.norm())
+				tally.add(string(f.c.Name), s)
+			}
+		}
+	}
 	counted, allOperational := 0, true
 	for _, f := range comps {
 		switch {
 		case !cs.scoped():
-			if f.parent {
+			if f.parent || isAppName(string(f.c.Name)) {
 				continue
 			}
 		case cs.inEffect():
@@ -148,6 +159,9 @@ func (d *isDocument) read(scope Scope) Reading {
 		}
 		counted++
 		s, maint, label := isLevel(f.c.Status.norm())
+		if !cs.scoped() {
+			s = tally.componentStatus(string(f.c.Name), s)
+		}
 		if s != Operational {
 			allOperational = false
 		}
@@ -155,7 +169,8 @@ func (d *isDocument) read(scope Scope) Reading {
 	}
 
 	for _, inc := range d.ActiveIncidents {
-		if inc.Status.norm() == "resolved" || !isItemInScope(cs, inc.Components) {
+		if inc.Status.norm() == "resolved" || !isItemInScope(cs, inc.Components) ||
+			(!cs.inEffect() && isAppItem(&tally, string(inc.Name), inc.Components)) {
 			continue
 		}
 		s, maint, _ := isLevel(inc.Impact.norm())
@@ -165,13 +180,14 @@ func (d *isDocument) read(scope Scope) Reading {
 		v.add(s, maint, prioIncident, string(inc.Name))
 	}
 	for _, m := range d.ActiveMaintenances {
-		if m.Status.norm() != "inprogress" || !isItemInScope(cs, m.Components) {
+		if m.Status.norm() != "inprogress" || !isItemInScope(cs, m.Components) ||
+			(!cs.inEffect() && isAppItem(&tally, string(m.Name), m.Components)) {
 			continue
 		}
 		v.add(Degraded, true, prioIncident, string(m.Name))
 	}
 
-	if d.Page != nil && !cs.inEffect() {
+	if d.Page != nil && !cs.inEffect() && !tally.onlyApps() {
 		switch st := d.Page.Status.norm(); st {
 		case "", "up":
 		case "hasissues":
@@ -185,6 +201,15 @@ func (d *isDocument) read(scope Scope) Reading {
 		}
 	}
 	return v.reading()
+}
+
+// isAppItem is appItem (statuspage.go) for Instatus items.
+func isAppItem(t *unscopedTally, name string, comps []isComponent) bool {
+	sp := make([]spComponent, 0, len(comps))
+	for _, c := range comps {
+		sp = append(sp, spComponent{ID: c.ID, Name: c.Name})
+	}
+	return appItem(t, name, sp)
 }
 
 func isItemInScope(cs *componentScope, comps []isComponent) bool {

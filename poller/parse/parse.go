@@ -58,6 +58,9 @@ type Scope struct {
 	// Keywords select the entries of pages without components (Google Cloud product titles or IDs, AWS service
 	// names, RSS item titles), matched case-insensitively as substrings. Empty means every entry.
 	Keywords []string
+	// DisruptionTop says a feed's own scale tops out at "disruption" (Status.io), so that a disruption there reads
+	// outage. Elsewhere a scale also has an outage level and a disruption reads degraded (formats doc section 9).
+	DisruptionTop bool
 }
 
 // ErrUnparseable marks a body that is not a page of the expected format (HTML where JSON was expected, a

@@ -40,12 +40,18 @@ func TestSeedScopesWithFixtures(t *testing.T) {
 		{"anthropic", "statuspage", "major_with_major_outage.json", Outage},
 		{"google-gemini", "google-cloud", "gemini_open.json", Degraded},
 		{"google-gemini", "google-cloud", "other_product_open.json", Operational},
+		{"google-gemini", "google-cloud", "gemini_apps_open.json", Operational},
+		{"google-gemini", "google-cloud", "agent_platform_open.json", Degraded},
 		{"google-vertex-ai", "google-cloud", "vertex_outage.json", Outage},
+		{"google-vertex-ai", "google-cloud", "gemini_apps_open.json", Operational},
+		{"google-vertex-ai", "google-cloud", "agent_platform_prediction_outage.json", Outage},
 		{"aws-bedrock", "aws-health", "degradation.rss", Degraded},
 		{"aws-bedrock", "aws-health", "currentevents_utf16le.json", Degraded},
 		{"azure-openai", "azure-status", "openai_active.rss", Degraded},
 		{"azure-openai", "azure-status", "other_service.rss", Operational},
 		{"xai", "rss", "xai_open.xml", Degraded},
+		{"xai", "rss", "xai_disruption.xml", Degraded},
+		{"databricks", "rss", "statusio_disruption.rss", Outage},
 		{"xai", "rss", "xai_mixed.xml", Operational},
 		{"ibm-watsonx", "rss", "ibm_incident.rss", Degraded},
 		{"ibm-watsonx", "rss", "ibm_other_service.rss", Operational},
@@ -60,7 +66,8 @@ func TestSeedScopesWithFixtures(t *testing.T) {
 			continue
 		}
 		parser, _ := Get(p.Format)
-		r, err := parser(readFixture(t, c.format, c.file), Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords}, fixtureNow)
+		r, err := parser(readFixture(t, c.format, c.file), Scope{Components: p.Scope.Components, Keywords: p.Scope.Keywords,
+			DisruptionTop: p.Scope.DisruptionTop}, fixtureNow)
 		if err != nil {
 			t.Errorf("%s on %s: %v", c.provider, c.file, err)
 			continue
@@ -153,5 +160,31 @@ func TestTextHelpers(t *testing.T) {
 	}
 	if got := utf8Body([]byte("\x00[\x00]")); string(got) != "[]" {
 		t.Errorf("utf8Body(UTF-16BE without BOM) = %q", got)
+	}
+}
+
+// The names the app rule (DESIGN 2026-11-28) reads: apps, consoles and websites are not the API, and a name that
+// also names the API is the API's.
+func TestIsAppName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"ChatGPT":   true,
+		"claude.ai": true,
+		"platform.claude.com (formerly console.anthropic.com)": true,
+		"Web Console":                            true,
+		"Playground":                             true,
+		"Microsoft Foundry portal":               true,
+		"Le Chat":                                true,
+		"Chat Completions":                       false,
+		"Chat Completions API":                   false,
+		"Console and API":                        false,
+		"Realtime API":                           false,
+		"Llama 3.3 70B":                          false,
+		"Apps Script":                            true,
+		"Application Load Balancer":              false,
+		"Elevated errors on the API and the app": false,
+	} {
+		if got := isAppName(name); got != want {
+			t.Errorf("isAppName(%q) = %v, want %v", name, got, want)
+		}
 	}
 }

@@ -169,3 +169,98 @@ func safe(format string, p Parser) Parser {
 		return p(body, scope, now)
 	}
 }
+
+// Status is about the API (DESIGN 2026-11-28): on a page that mixes the developer API with the provider's apps,
+// console, website or chat product, trouble that is only on those leaves the API operational. Scoped pages get
+// this from their scope; unscoped pages (no component list in api_scopes.json) get it from component and incident
+// names, read by these words.
+var (
+	appWords = []string{"console", "dashboard", "website", "web app", "webapp", "playground", "app", "apps", "mobile",
+		"ios", "android", "desktop", "chatgpt", "claude.ai", "claude code", "le chat", "sora", "docs", "documentation",
+		"community", "forum", "blog", "help center", "login", "log in", "sign in", "signup",
+		"sign up", "billing", "portal"}
+	// apiWords make a name the API's even when it also names an app ("Console and API", "Chat Completions").
+	apiWords = []string{"api", "apis", "completions", "inference", "endpoint", "endpoints", "embeddings", "serving",
+		"gateway", "batch", "fine tuning", "realtime"}
+	// gatewayWords name a component that carries the whole API, not one model (formats doc Pitfall 7).
+	gatewayWords = []string{"api", "apis", "gateway"}
+)
+
+// hasWords reports whether any phrase occurs in s as whole words (folded comparison).
+func hasWords(s string, phrases []string) bool {
+	fs := fold(s)
+	for _, p := range phrases {
+		for from := 0; from < len(fs); {
+			i := strings.Index(fs[from:], p)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			end := i + len(p)
+			if (i > 0 && isWordByte(fs[i-1])) || (end < len(fs) && isWordByte(fs[end])) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool { return isLetter(c) || ('0' <= c && c <= '9') || c >= 0x80 }
+
+// isAppName reports whether a component or incident name is about an app, console, website or chat product and
+// not the API.
+func isAppName(name string) bool { return hasWords(name, appWords) && !hasWords(name, apiWords) }
+
+// unscopedTally is what an unscoped page's components say as a whole, for the two rules that need the whole list:
+// apps are not the API (above), and a component-only outage (one model down on a page with a component per
+// model, formats doc Pitfall 7) reads degraded unless an API or gateway component, or more than half of the
+// counted components, is down.
+type unscopedTally struct {
+	counted, down int  // API components (apps left out) and how many of them are in outage
+	bad, appBad   int  // API and app components that are not operational
+	gatewayDown   bool // an API or gateway component is in outage
+}
+
+// add counts one component (groups and unmonitored rows are not passed in).
+func (t *unscopedTally) add(name string, s Status) {
+	if isAppName(name) {
+		if s.rank() > Operational.rank() {
+			t.appBad++
+		}
+		return
+	}
+	t.counted++
+	if s.rank() > Operational.rank() {
+		t.bad++
+	}
+	if s == Outage {
+		t.down++
+		if hasWords(name, gatewayWords) {
+			t.gatewayDown = true
+		}
+	}
+}
+
+// onlyApps reports whether the page's trouble is all on app components: the page-wide signals (indicator,
+// incidents that name no component) then speak for the apps.
+func (t *unscopedTally) onlyApps() bool { return t.appBad > 0 && t.bad == 0 }
+
+// componentStatus is what one API component's status contributes: an outage of a single component among many
+// that is not the API or a gateway reads degraded.
+func (t *unscopedTally) componentStatus(name string, s Status) Status {
+	if s == Outage && !hasWords(name, gatewayWords) && t.down*2 <= t.counted {
+		return Degraded
+	}
+	return s
+}
+
+// pageOutageCapped is what a page-wide outage signal reads when the page lists components: outage only when the
+// components bear it out (formats doc Pitfall 7), else degraded.
+func (t *unscopedTally) pageOutageCapped(s Status) Status {
+	if s == Outage && t.counted > 0 && !t.gatewayDown && t.down*2 <= t.counted {
+		return Degraded
+	}
+	return s
+}

@@ -28,6 +28,13 @@ import (
 // page counts; with a scope that matches nothing on the page, the indicator and every incident count and the
 // components do not.
 //
+// Without a scope in effect (scope.go, unscopedTally): components named as apps, consoles, websites or chat
+// products are not the API (DESIGN 2026-11-28); the indicator is ignored when the only troubled components are
+// apps, and so are incidents that name only app components or, naming none, are about an app by their name or
+// while only apps are troubled. A component in major_outage reads outage only when it is an API or gateway
+// component or more than half of the components are down; otherwise it is one model of a per-model page and reads
+// degraded (formats doc Pitfall 7). The indicator keeps its own mapping (critical reads outage).
+//
 // Shape: the body must be a JSON object with a status object carrying an indicator, or a components array (so
 // /api/v2/status.json and /api/v2/components.json read too). null arrays read as empty.
 
@@ -111,7 +118,18 @@ func (d *spDocument) read(scope Scope) Reading {
 	}
 	v := newVerdict()
 
-	if !cs.inEffect() && d.Status != nil {
+	// Without a scope in effect: apps are not the API, and one component down among many is not an API outage.
+	var tally unscopedTally
+	if !cs.inEffect() {
+		for _, c := range comps {
+			if c.Group.norm() != "true" {
+				s, _, _ := spComponentStatus(c.Status.norm())
+				tally.add(string(c.Name), s)
+			}
+		}
+	}
+
+	if !cs.inEffect() && d.Status != nil && !tally.onlyApps() {
 		s, maint := spIndicator(d.Status.Indicator.norm())
 		v.add(s, maint, prioIndicator, string(d.Status.Description))
 	}
@@ -119,7 +137,7 @@ func (d *spDocument) read(scope Scope) Reading {
 	for _, c := range comps {
 		switch {
 		case !cs.scoped():
-			if c.Group.norm() == "true" {
+			if c.Group.norm() == "true" || isAppName(string(c.Name)) {
 				continue
 			}
 		case cs.inEffect():
@@ -130,6 +148,9 @@ func (d *spDocument) read(scope Scope) Reading {
 			continue
 		}
 		s, maint, label := spComponentStatus(c.Status.norm())
+		if !cs.scoped() {
+			s = tally.componentStatus(string(c.Name), s)
+		}
 		prio := prioComponent
 		if c.Group.norm() == "true" {
 			prio = prioIndicator // a group's name is a poorer summary than its child's
@@ -138,7 +159,8 @@ func (d *spDocument) read(scope Scope) Reading {
 	}
 
 	for _, inc := range d.Incidents {
-		if spClosed(inc.Status.norm()) || !spItemInScope(cs, inc.Components) {
+		if spClosed(inc.Status.norm()) || !spItemInScope(cs, inc.Components) ||
+			(!cs.inEffect() && appItem(&tally, string(inc.Name), inc.Components)) {
 			continue
 		}
 		s, maint := spImpact(inc.Impact.norm())
@@ -146,12 +168,27 @@ func (d *spDocument) read(scope Scope) Reading {
 	}
 
 	for _, m := range d.ScheduledMaintenances {
-		if !spMaintenanceInProgress(m.Status.norm()) || !spItemInScope(cs, m.Components) {
+		if !spMaintenanceInProgress(m.Status.norm()) || !spItemInScope(cs, m.Components) ||
+			(!cs.inEffect() && appItem(&tally, string(m.Name), m.Components)) {
 			continue
 		}
 		v.add(Degraded, true, prioIncident, string(m.Name))
 	}
 	return v.reading()
+}
+
+// appItem reports whether an incident or maintenance of an unscoped page is about apps only: every component it
+// names is an app, or it names none and its own name is an app's or the page's only trouble is on apps.
+func appItem(t *unscopedTally, name string, comps []spComponent) bool {
+	if len(comps) == 0 {
+		return isAppName(name) || t.onlyApps()
+	}
+	for _, c := range comps {
+		if !isAppName(string(c.Name)) {
+			return false
+		}
+	}
+	return true
 }
 
 // spItemInScope reports whether an incident or maintenance naming these components counts.
