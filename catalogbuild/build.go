@@ -3,6 +3,7 @@ package catalogbuild
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -375,7 +376,7 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[api.Benchmarks
 	if err != nil {
 		return Catalog[api.BenchmarksRecord]{}, err
 	}
-	files, err := LoadQuality(OfficialQualityDir(c.in.DataDir), c.in.KnownProviders)
+	files, err := LoadQuality(filepath.Join(filepath.Dir(filepath.Clean(c.in.OfficialDir)), "quality"), c.in.KnownProviders)
 	if err != nil {
 		return Catalog[api.BenchmarksRecord]{}, err
 	}

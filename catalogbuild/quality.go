@@ -85,12 +85,7 @@ var (
 	lineupTiers  = []string{"flagship", "balanced", "fast"}
 )
 
-// OfficialQualityDir is where the curated quality files sit beside the upstream snapshots.
-func OfficialQualityDir(dataDir string) string {
-	return filepath.Join(filepath.Dir(filepath.Clean(dataDir)), "official", "quality")
-}
-
-// LoadQuality reads every file of dir and checks it on its own (pages, dates, units, page ids cited) and across
+// LoadQuality reads every file of dir (sources/official/quality, beside the lifecycle folder) and checks it on its own (pages, dates, units, page ids cited) and across
 // files (page ids unique, same_as targets present and not chained). A missing folder is no curated data.
 func LoadQuality(dir string, known map[string]bool) (map[string]*QualityFile, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
