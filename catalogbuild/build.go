@@ -3,6 +3,7 @@ package catalogbuild
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -379,22 +380,74 @@ func (c *converter) buildBenchmarks(models map[key]bool) (Catalog[api.Benchmarks
 	if err != nil {
 		return Catalog[api.BenchmarksRecord]{}, err
 	}
-	list := sortedKeyList(scores)
-	counts := map[string]int{}
-	recs := make([]api.BenchmarksRecord, 0, len(list))
-	for _, k := range list {
-		recs = append(recs, api.BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k], Evidence: []api.BenchmarkEvidence{}})
-		counts[k.provider]++
+	files, err := LoadQuality(filepath.Join(filepath.Dir(filepath.Clean(c.in.OfficialDir)), "quality"), c.in.KnownProviders)
+	if err != nil {
+		return Catalog[api.BenchmarksRecord]{}, err
+	}
+	quality, qualitySources, err := qualityRecords(files, c.in.DataDir)
+	if err != nil {
+		return Catalog[api.BenchmarksRecord]{}, err
+	}
+	all := map[key]bool{}
+	for k := range scores {
+		all[k] = true
+	}
+	for k := range quality {
+		if !models[k] {
+			return Catalog[api.BenchmarksRecord]{}, fmt.Errorf("sources/official/quality: %s is not a model of the model catalog", k)
+		}
+		all[k] = true
 	}
 	var sources []Source
 	var dates []string
+	var scoreSources []string
 	if usedDataset["openai-simple-evals"] {
 		sources = append(sources, c.snap.SimpleEvals.Source)
 		dates = append(dates, c.snap.SimpleEvals.Date)
+		scoreSources = append(scoreSources, SourceSimpleEvals)
 	}
 	if usedDataset["llm-stats"] {
 		sources = append(sources, c.snap.LLMStats.Source)
 		dates = append(dates, c.snap.LLMStats.Date)
+		scoreSources = append(scoreSources, SourceLLMStats)
+	}
+	licensed := map[string]bool{}
+	for _, s := range qualitySources {
+		if s.License != nil {
+			licensed[s.ID] = true
+		}
+		if s.AsOf != nil {
+			dates = append(dates, *s.AsOf)
+		}
+	}
+	sources = append(sources, qualitySources...)
+	list := sortedKeyList(all)
+	counts := map[string]int{}
+	recs := make([]api.BenchmarksRecord, 0, len(list))
+	for _, k := range list {
+		rec := api.BenchmarksRecord{ProviderId: k.provider, ModelId: k.model, Scores: scores[k], Evidence: []api.BenchmarkEvidence{}}
+		if rec.Scores == nil {
+			rec.Scores = map[string]float64{}
+		}
+		if q, ok := quality[k]; ok {
+			rec.Evidence, rec.Tier = q.evidence, q.tier
+			// The record cites what it holds: the data sets behind its scores, then its evidence's and tier's sources.
+			var cited []string
+			if len(scores[k]) > 0 {
+				cited = append(cited, scoreSources...)
+			}
+			cited = append(cited, q.cited...)
+			slices.Sort(cited)
+			rec.Sources = slices.Compact(cited)
+			// verified only where the provider's own page states the values for this very record.
+			conf := ConfidenceVerified
+			if len(scores[k]) > 0 || q.viaOnly || q.shared || slices.ContainsFunc(rec.Sources, func(id string) bool { return licensed[id] }) {
+				conf = ConfidenceSingle
+			}
+			rec.Confidence = api.Confidence(conf)
+		}
+		recs = append(recs, rec)
+		counts[k.provider]++
 	}
 	c.stats.Benchmarks = len(recs)
 	c.stats.ByBenchmarkProvider = counts

@@ -123,5 +123,13 @@ func buildModelTaskFit(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Catalog{AsOf: c.AsOf, Sources: c.Sources, Records: taskFitRecords(withScores(bench, extra))}, nil
+	// The fit is read from the data sets' scores only: the benchmarks catalog's pages and independent results
+	// (evidence, tiers) are not sources of these records.
+	var sources []seeds.Source
+	for _, s := range c.Sources {
+		if s.ID == catalogbuild.SourceSimpleEvals || s.ID == catalogbuild.SourceLLMStats {
+			sources = append(sources, s)
+		}
+	}
+	return &Catalog{AsOf: c.AsOf, Sources: sources, Records: taskFitRecords(withScores(bench, extra))}, nil
 }
