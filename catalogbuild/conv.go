@@ -96,15 +96,18 @@ var Files = []string{"pricing.json", "models.json", "benchmarks.json"}
 
 // Stats counts what a conversion kept and dropped.
 type Stats struct {
-	Pricing, Models, Benchmarks         int
-	PricingProviders, ModelsProviders   []string
-	BenchmarkProviders                  []string
-	Deprecated                          int
-	GenAIOverrides, GenAIFallbacks      []string
-	GenAIAdded                          int
-	CachedFilled                        int
-	KnowledgeFromLLMStats               int
-	DeprecatedAfterAsOf                 []string
+	Pricing, Models, Benchmarks       int
+	PricingProviders, ModelsProviders []string
+	BenchmarkProviders                []string
+	Deprecated                        int
+	GenAIOverrides, GenAIFallbacks    []string
+	GenAIAdded                        int
+	CachedFilled                      int
+	KnowledgeFromLLMStats             int
+	DeprecatedAfterAsOf               []string
+	// FollowedRetired are the models retired because the snapshot their alias points to, or their maker's
+	// model, is shut down (followLineage).
+	FollowedRetired                     []string
 	ByPricingProvider, ByModelsProvider map[string]int
 	ByBenchmarkProvider                 map[string]int
 	PricingTasks                        map[string]int
@@ -177,6 +180,7 @@ func matched(in Input) (*converter, error) {
 		return nil, err
 	}
 	c.readModelsDev()
+	c.followLineage()
 	return c, in.stopped()
 }
 

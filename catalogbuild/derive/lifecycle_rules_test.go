@@ -25,7 +25,7 @@ func TestDeprecationStatus(t *testing.T) {
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
 	r, err := deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-3.5-turbo-1106"},
-		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none)
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestDeprecationStatus(t *testing.T) {
 		Retired: []catalogbuild.Retirement{{ModelID: "gpt-4-turbo", Announced: &announced, Shutdown: &day, Replacement: &repl, Source: page.ID}},
 	}}}
 	r, err = deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-4-turbo"},
-		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official)
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestLifecycleStage(t *testing.T) {
 		t.Errorf("sunset: sla_eligible %v, want false", v)
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
-	r, err := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
+	r, err := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none, nil)
 	if err != nil || r.LaunchDate != nil || r.Stage != "ga" {
 		t.Errorf("a month-only release date is no launch date: %+v", r)
 	}
@@ -91,11 +91,11 @@ func TestLifecycleStage(t *testing.T) {
 		Current: []catalogbuild.CurrentModel{{ModelID: "gemini-next", Task: "llm", Stage: "preview", Released: &released, Sources: []string{"p"}}},
 		Retired: []catalogbuild.Retirement{{ModelID: "gemini-old", Shutdown: &day, Source: "p"}},
 	}}}
-	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official)
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official, nil)
 	if err != nil || r.Stage != "preview" || r.LaunchDate == nil || r.LaunchDate.String() != released {
 		t.Errorf("with the provider's models page: %+v", r)
 	}
-	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official)
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official, nil)
 	if err != nil || r.Stage != "hard_deprecated" || r.DeprecationDate == nil || r.DeprecationDate.String() != day {
 		t.Errorf("with the provider's deprecation page: %+v", r)
 	}
@@ -200,8 +200,8 @@ func TestDocumentedPointersAreCurrent(t *testing.T) {
 	}
 	for key, p := range documentedPointers {
 		provider, _, _ := strings.Cut(key, "/")
-		if !current[key] || !current[provider+"/"+p.version] {
-			t.Errorf("documented pointer %s -> %s: alias or version is not a current model", key, p.version)
+		if !current[key] || !current[provider+"/"+p.Version] {
+			t.Errorf("documented pointer %s -> %s: alias or version is not a current model", key, p.Version)
 		}
 	}
 }

@@ -94,10 +94,10 @@ func aliasGroups(providerID string, ids []string) map[string][]string {
 	}
 	for key, p := range documentedPointers {
 		pid, alias, _ := strings.Cut(key, "/")
-		if pid != providerID || !exists[alias] || !exists[p.version] || slices.Contains(groups[alias], p.version) {
+		if pid != providerID || !exists[alias] || !exists[p.Version] || slices.Contains(groups[alias], p.Version) {
 			continue
 		}
-		groups[alias] = append(groups[alias], p.version)
+		groups[alias] = append(groups[alias], p.Version)
 	}
 	return groups
 }
@@ -142,7 +142,7 @@ func versionsOf(providerID string, ids []string, facts map[string]catalogbuild.S
 // pointerOf is the documented version an alias points to, or nil.
 func pointerOf(providerID, alias string) *string {
 	if p, ok := documentedPointers[providerID+"/"+alias]; ok {
-		return ptrTo(p.version)
+		return ptrTo(p.Version)
 	}
 	return nil
 }
@@ -184,8 +184,8 @@ func modelVersionSources(in *Input) (string, []seeds.Source, error) {
 	}
 	sources := slices.Clone(src.Sources)
 	sources = append(sources,
-		seeds.Source{Name: "OpenAI: Models (aliases and snapshots)", URL: openAIModelsURL},
-		seeds.Source{Name: "Anthropic: Models overview (aliases and snapshots)", URL: anthropicModelsURL})
+		seeds.Source{Name: "OpenAI: Models (aliases and snapshots)", URL: catalogbuild.OpenAIModelsURL},
+		seeds.Source{Name: "Anthropic: Models overview (aliases and snapshots)", URL: catalogbuild.AnthropicModelsURL})
 	return src.AsOf, sources, nil
 }
 

@@ -21,7 +21,7 @@ func resolveAliasOf(v api.ModelVersionsRecord) api.ResolveAliasRecord {
 				r.ReleaseDate = ver.ReleaseDate
 			}
 		}
-		r.Notes = ptrTo("Points to " + *v.CurrentPinnedVersion + " per " + documentedPointers[v.ProviderId+"/"+v.Alias].url + ".")
+		r.Notes = ptrTo("Points to " + *v.CurrentPinnedVersion + " per " + documentedPointers[v.ProviderId+"/"+v.Alias].URL + ".")
 		return r
 	}
 	ids := make([]string, len(v.Versions))
