@@ -246,3 +246,69 @@ func TestTaskFitExtraScores(t *testing.T) {
 		t.Errorf("withScores = %+v, want %+v", got, want)
 	}
 }
+
+// TestLifecycleConfidence: `verified` only where the provider's page states the record's value, and every record
+// cites only sources that name its model.
+func TestLifecycleConfidence(t *testing.T) {
+	dep := catalogbuild.OfficialPage{ID: "oa-dep", Title: "OpenAI API: Deprecations", URL: "https://platform.openai.com/docs/deprecations", Checked: "2026-11-24"}
+	models := catalogbuild.OfficialPage{ID: "oa-models", Title: "OpenAI API: Models", URL: "https://platform.openai.com/docs/models", Checked: "2026-11-20"}
+	day, repl := "2026-12-11", "gpt-5.5"
+	lf := &lifecycleFacts{reference: "2026-11-25", files: map[string]*catalogbuild.LifecycleFile{"openai": {
+		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{dep, models},
+		Retired: []catalogbuild.Retirement{{ModelID: "gpt-5-2025-08-07", Shutdown: &day, Replacement: &repl, Source: dep.ID}},
+		Current: []catalogbuild.CurrentModel{{ModelID: "gpt-6", Task: "llm", Stage: "ga", Sources: []string{models.ID}}},
+	}}}
+	lin := map[string]catalogbuild.LineageFact{
+		"openai/gpt-5":              {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleAlias}, Shutdown: day, Page: dep.ID, Replacement: &repl},
+		"openrouter/openai/gpt-5.0": {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleMaker}, Shutdown: day, Page: dep.ID},
+	}
+	inLiteLLM := catalogbuild.SourceFacts{LiteLLM: map[string]any{}}
+	for _, c := range []struct {
+		provider, model string
+		facts           catalogbuild.SourceFacts
+		status          api.DeprecationsStatus
+		confidence      api.Confidence
+		sources         []string
+		days            *int
+		replacement     *string
+		note            string
+	}{
+		{"openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "verified", []string{dep.ID}, ptrTo(16), &repl, "From the provider's page OpenAI API: Deprecations"},
+		{"openai", "gpt-5", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), &repl, "The alias points to gpt-5-2025-08-07"},
+		{"openrouter", "openai/gpt-5.0", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil, "openrouter serves openai's model gpt-5-2025-08-07"},
+		{"openai", "gpt-6", catalogbuild.SourceFacts{}, "active", "verified", []string{models.ID}, nil, nil, "Listed as available on OpenAI API: Models (https://platform.openai.com/docs/models), checked 2026-11-20."},
+		// Nothing deprecates it: active and single, the note names the page searched, which the record does not cite.
+		{"openai", "gpt-4.2", catalogbuild.SourceFacts{LiteLLM: map[string]any{}, ModelsDev: map[string]any{}}, "active", "single",
+			[]string{catalogbuild.SourceLiteLLM, catalogbuild.SourceModelsDev}, nil, nil,
+			"Not listed on OpenAI API: Deprecations (https://platform.openai.com/docs/deprecations), checked 2026-11-24;"},
+		{"openai", "gpt-3.9", catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-11-25"}}, "sunset", "single",
+			[]string{catalogbuild.SourceLiteLLM}, ptrTo(0), nil, "litellm's deprecation_date is 2026-11-25"},
+		{"mistral", "mistral-x", inLiteLLM, "active", "single", []string{catalogbuild.SourceLiteLLM}, nil, nil, "No deprecation page of the provider is on file."},
+	} {
+		r, err := deprecationOf(seeds.ModelRecord{ProviderId: c.provider, ModelId: c.model}, c.facts, lf, lin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := c.provider + "/" + c.model
+		if r.Status != c.status || r.Confidence != c.confidence || !reflect.DeepEqual(r.Sources, c.sources) {
+			t.Errorf("%s: status %s confidence %s sources %v, want %s %s %v", key, r.Status, r.Confidence, r.Sources, c.status, c.confidence, c.sources)
+		}
+		if !reflect.DeepEqual(r.DaysUntilShutdown, c.days) || !reflect.DeepEqual(r.ReplacementModel, c.replacement) {
+			t.Errorf("%s: days %v replacement %v, want %v %v", key, r.DaysUntilShutdown, r.ReplacementModel, c.days, c.replacement)
+		}
+		if r.Notes == nil || !strings.Contains(*r.Notes, c.note) {
+			t.Errorf("%s: notes %v, want them to say %q", key, r.Notes, c.note)
+		}
+		// The lifecycle record rests on the same verdict: same shutdown day, sunset exactly when the deprecation is.
+		l, err := lifecycleOf(seeds.ModelRecord{ProviderId: c.provider, ModelId: c.model}, c.facts, lf, lin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (l.Stage == api.ModelLifecycleStageSunset) != (r.Status == deprecationSunset) || !reflect.DeepEqual(l.DaysUntilShutdown, r.DaysUntilShutdown) {
+			t.Errorf("%s: lifecycle stage %s days %v, deprecation %s days %v", key, l.Stage, l.DaysUntilShutdown, r.Status, r.DaysUntilShutdown)
+		}
+		if c.confidence == "single" && l.Confidence == "verified" {
+			t.Errorf("%s: lifecycle record verified where the deprecation record is not", key)
+		}
+	}
+}
