@@ -252,15 +252,20 @@ func TestTaskFitExtraScores(t *testing.T) {
 func TestLifecycleConfidence(t *testing.T) {
 	dep := catalogbuild.OfficialPage{ID: "oa-dep", Title: "OpenAI API: Deprecations", URL: "https://platform.openai.com/docs/deprecations", Checked: "2026-11-24"}
 	models := catalogbuild.OfficialPage{ID: "oa-models", Title: "OpenAI API: Models", URL: "https://platform.openai.com/docs/models", Checked: "2026-11-20"}
+	azure := catalogbuild.OfficialPage{ID: "az-ret", Title: "Foundry: Model retirements", URL: "https://learn.microsoft.com/azure/ai-foundry/retirements", Checked: "2026-11-25"}
 	day, repl := "2026-12-11", "gpt-5.5"
 	lf := &lifecycleFacts{reference: "2026-11-25", files: map[string]*catalogbuild.LifecycleFile{"openai": {
 		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{dep, models},
 		Retired: []catalogbuild.Retirement{{ModelID: "gpt-5-2025-08-07", Shutdown: &day, Replacement: &repl, Source: dep.ID}},
 		Current: []catalogbuild.CurrentModel{{ModelID: "gpt-6", Task: "llm", Stage: "ga", Sources: []string{models.ID}}},
+	}, "azure-openai": {
+		ProviderID: "azure-openai", Pages: []catalogbuild.OfficialPage{azure},
+		Retired: []catalogbuild.Retirement{{ModelID: "gpt-35-turbo", Shutdown: &day, Source: azure.ID}},
 	}}}
 	lin := map[string]catalogbuild.LineageFact{
-		"openai/gpt-5":              {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleAlias}, Shutdown: day, Page: dep.ID, Replacement: &repl},
-		"openrouter/openai/gpt-5.0": {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleMaker}, Shutdown: day, Page: dep.ID},
+		"openai/gpt-5":                  {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleAlias}, Shutdown: day, Page: dep.ID, Replacement: &repl},
+		"openrouter/openai/gpt-5.0":     {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleMaker}, Shutdown: day, Page: dep.ID},
+		"azure-openai/gpt-5-2025-08-07": {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleMaker}, Shutdown: day, Page: dep.ID},
 	}
 	inLiteLLM := catalogbuild.SourceFacts{LiteLLM: map[string]any{}}
 	for _, c := range []struct {
@@ -276,6 +281,9 @@ func TestLifecycleConfidence(t *testing.T) {
 		{"openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "verified", []string{dep.ID}, ptrTo(16), &repl, "From the provider's page OpenAI API: Deprecations"},
 		{"openai", "gpt-5", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), &repl, "The alias points to gpt-5-2025-08-07"},
 		{"openrouter", "openai/gpt-5.0", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil, "openrouter serves openai's model gpt-5-2025-08-07"},
+		// A host with its own lifecycle page that does not list the model follows the maker, and says which page it searched.
+		{"azure-openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil,
+			"Not listed on Foundry: Model retirements (https://learn.microsoft.com/azure/ai-foundry/retirements), checked 2026-11-25."},
 		{"openai", "gpt-6", catalogbuild.SourceFacts{}, "active", "verified", []string{models.ID}, nil, nil, "Listed as available on OpenAI API: Models (https://platform.openai.com/docs/models), checked 2026-11-20."},
 		// Nothing deprecates it: active and single, the note names the page searched, which the record does not cite.
 		{"openai", "gpt-4.2", catalogbuild.SourceFacts{LiteLLM: map[string]any{}, ModelsDev: map[string]any{}}, "active", "single",

@@ -94,6 +94,11 @@ func followVerdict(provider, model string, fact *catalogbuild.LineageFact, lf *l
 			what, p.Provider, p.Model, fact.Shutdown)
 		v.sources = []string{catalogbuild.SourceLiteLLM}
 	}
+	// A host with a lifecycle page of its own would keep the model live there by listing it: say which page was
+	// searched (it is not cited, since it does not name the model).
+	if own, ok := deprecationPage(lf.files[provider]); ok && p.Rule == catalogbuild.RuleMaker {
+		v.notes += fmt.Sprintf(" Not listed on %s (%s), checked %s.", own.Title, own.URL, own.Checked)
+	}
 	return v
 }
 
