@@ -58,6 +58,8 @@ type Dispute struct {
 type Report struct {
 	Rejected []Rejection
 	Disputed []Dispute
+	// Followed are the models retired with the alias snapshot or maker's model they follow (followLineage).
+	Followed []string
 }
 
 func (r *Report) reject(catalog string, k key, field string, v any, reason string) {
@@ -65,6 +67,7 @@ func (r *Report) reject(catalog string, k key, field string, v any, reason strin
 }
 
 func (r *Report) sort() {
+	slices.Sort(r.Followed)
 	slices.SortFunc(r.Rejected, func(a, b Rejection) int {
 		return strings.Compare(a.Catalog+"\x00"+a.Provider+"\x00"+a.Model+"\x00"+a.Field, b.Catalog+"\x00"+b.Provider+"\x00"+b.Model+"\x00"+b.Field)
 	})

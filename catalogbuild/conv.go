@@ -58,6 +58,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -213,6 +214,7 @@ func Convert(in Input) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.report.Followed = slices.Clone(c.stats.FollowedRetired)
 	c.report.sort()
 	res := &Result{Files: map[string][]byte{}, Stats: c.stats, Report: c.report}
 	for name, cat := range map[string]interface {
