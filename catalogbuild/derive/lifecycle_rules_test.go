@@ -176,10 +176,14 @@ func TestVersionsOfAndResolve(t *testing.T) {
 		t.Errorf("versionsOf: %+v", vs)
 	}
 	recs, err := modelVersionRecords([]seeds.ModelRecord{{ProviderId: "openai", ModelId: "gpt-4o"}, {ProviderId: "openai", ModelId: "gpt-4o-2024-08-06"},
-		{ProviderId: "openai", ModelId: "gpt-4o-2024-11-20"}}, nil)
+		{ProviderId: "openai", ModelId: "gpt-4o-2024-11-20"}}, map[string]catalogbuild.SourceFacts{"openai/gpt-4o-2024-11-20": {ModelsDev: map[string]any{}}}, nil)
 	if err != nil || len(recs) != 1 || recs[0].CurrentPinnedVersion == nil || *recs[0].CurrentPinnedVersion != "gpt-4o-2024-08-06" || !recs[0].Pinnable ||
 		recs[0].LifecyclePolicyUrl == nil {
 		t.Fatalf("modelVersionRecords: %+v", recs)
+	}
+	// The record cites what names the alias or its versions (a data set, the page stating the pointer), no more.
+	if want := []string{catalogbuild.SourceModelsDev, "platform-openai-com-docs-models"}; !reflect.DeepEqual(recs[0].Sources, want) || recs[0].Confidence != "single" {
+		t.Errorf("modelVersionRecords: sources %v confidence %s, want %v single", recs[0].Sources, recs[0].Confidence, want)
 	}
 	r := resolveAliasOf(recs[0])
 	if r.ReleaseDate == nil || r.ReleaseDate.String() != "2024-08-06" || r.Notes == nil {

@@ -148,7 +148,7 @@ func pointerOf(providerID, alias string) *string {
 }
 
 // modelVersionRecords derives the alias records of every provider's current language models.
-func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts) ([]api.ModelVersionsRecord, error) {
+func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts, official map[string]*catalogbuild.LifecycleFile) ([]api.ModelVersionsRecord, error) {
 	byProvider := map[string][]string{}
 	for _, m := range models {
 		byProvider[m.ProviderId] = append(byProvider[m.ProviderId], m.ModelId)
@@ -167,6 +167,7 @@ func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbui
 			if u, ok := lifecyclePolicyURLs[pid]; ok {
 				r.LifecyclePolicyUrl = ptrTo(u)
 			}
+			r.Sources, r.Confidence = aliasSources(pid, alias, versions, facts, official[pid]), api.Confidence(catalogbuild.ConfidenceSingle)
 			recs = append(recs, r)
 		}
 	}
@@ -174,6 +175,30 @@ func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbui
 		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.Alias, b.Alias))
 	})
 	return recs, nil
+}
+
+// aliasSources are the sources that name an alias or its versions: the data sets and the provider's pages listing
+// them, and the provider's model page when it states what the alias points to. The grouping is a rule over those IDs, so the record is
+// single.
+func aliasSources(pid, alias string, versions []string, facts map[string]catalogbuild.SourceFacts, official *catalogbuild.LifecycleFile) []string {
+	var out []string
+	for _, id := range append([]string{alias}, versions...) {
+		if cur := official.CurrentModel(id); cur != nil {
+			out = append(out, cur.Sources...)
+		}
+		f := facts[pid+"/"+id]
+		if f.LiteLLM != nil {
+			out = append(out, catalogbuild.SourceLiteLLM)
+		}
+		if f.ModelsDev != nil {
+			out = append(out, catalogbuild.SourceModelsDev)
+		}
+	}
+	if p, ok := documentedPointers[pid+"/"+alias]; ok {
+		out = append(out, catalogbuild.SourceID(catalogbuild.Source{URL: p.URL}))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // modelVersionSources are the sources of the alias catalogs: the model catalog's, and the pages cited.
@@ -198,7 +223,11 @@ func buildModelVersions(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := modelVersionRecords(models, facts)
+	lf, err := in.lifecycle()
+	if err != nil {
+		return nil, err
+	}
+	recs, err := modelVersionRecords(models, facts, lf.files)
 	if err != nil {
 		return nil, fmt.Errorf("model versions: %w", err)
 	}

@@ -14,7 +14,8 @@ func init() {
 // resolveAliasOf is the resolution view of one model-versions record: the pinned version, its release date
 // (from the record's versions) and a note saying where the pointer comes from.
 func resolveAliasOf(v api.ModelVersionsRecord) api.ResolveAliasRecord {
-	r := api.ResolveAliasRecord{ProviderId: v.ProviderId, Alias: v.Alias, CurrentPinnedVersion: v.CurrentPinnedVersion, AutoUpdates: v.AliasAutoUpdates}
+	r := api.ResolveAliasRecord{ProviderId: v.ProviderId, Alias: v.Alias, CurrentPinnedVersion: v.CurrentPinnedVersion, AutoUpdates: v.AliasAutoUpdates,
+		Sources: v.Sources, Confidence: v.Confidence}
 	if v.CurrentPinnedVersion != nil {
 		for _, ver := range v.Versions {
 			if ver.VersionId == *v.CurrentPinnedVersion {
