@@ -201,3 +201,63 @@ func TestLifecycleTaskFit(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleConfidenceHonest: a deprecation or lifecycle record is `verified` only when it rests on the provider's
+// own pages alone; an `active` record says what it rests on (the models page listing the model, or the deprecation
+// page searched); and no record cites a source outside its catalog.
+func TestLifecycleConfidenceHonest(t *testing.T) {
+	type rec struct {
+		ProviderID string   `json:"provider_id"`
+		ModelID    string   `json:"model_id"`
+		Status     string   `json:"status"`
+		Notes      *string  `json:"notes"`
+		Sources    []string `json:"sources"`
+		Confidence string   `json:"confidence"`
+	}
+	for _, name := range []string{"deprecations", "model_lifecycle"} {
+		c, recs := testCatalog[rec](t, name)
+		licensed, known := map[string]bool{}, map[string]bool{}
+		for _, s := range c.Sources {
+			known[s.ID] = true
+			licensed[s.ID] = s.License != nil
+		}
+		verifiedActive := 0
+		for _, r := range recs {
+			key := r.ProviderID + "/" + r.ModelID
+			if len(r.Sources) == 0 {
+				t.Errorf("%s %s: no sources", name, key)
+			}
+			for _, s := range r.Sources {
+				if !known[s] {
+					t.Errorf("%s %s: cites %q, not a source of the catalog", name, key, s)
+				}
+				if r.Confidence == "verified" && licensed[s] {
+					t.Errorf("%s %s: verified, yet cites the data set %s", name, key, s)
+				}
+			}
+			if name != "deprecations" || r.Status != "active" {
+				continue
+			}
+			notes := ""
+			if r.Notes != nil {
+				notes = *r.Notes
+			}
+			switch r.Confidence {
+			case "verified":
+				verifiedActive++
+				if !strings.HasPrefix(notes, "Listed as available on ") {
+					t.Errorf("%s: active and verified, but the note names no page listing it: %q", key, notes)
+				}
+			case "single":
+				if !strings.Contains(notes, "Not listed on ") && !strings.Contains(notes, "No deprecation is known") {
+					t.Errorf("%s: active without a page, but the note does not say what was searched: %q", key, notes)
+				}
+			default:
+				t.Errorf("%s: active with confidence %s", key, r.Confidence)
+			}
+		}
+		if name == "deprecations" && verifiedActive == 0 {
+			t.Error("no active record rests on a models page: the verified branch is not exercised")
+		}
+	}
+}
