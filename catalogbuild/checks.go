@@ -62,6 +62,8 @@ type Report struct {
 	IDChecks []IDCheck
 	// Reviews are the reviewer notes of the curated lifecycle files: kept for review, never served.
 	Reviews []ReviewNote
+	// Followed are the models retired with the alias snapshot or maker's model they follow (followLineage).
+	Followed []string
 }
 
 func (r *Report) reject(catalog string, k key, field string, v any, reason string) {
@@ -75,6 +77,7 @@ func (r *Report) sort() {
 	slices.SortFunc(r.Reviews, func(x, y ReviewNote) int {
 		return strings.Compare(x.Provider+"\x00"+x.Model, y.Provider+"\x00"+y.Model)
 	})
+	slices.Sort(r.Followed)
 	slices.SortFunc(r.Rejected, func(a, b Rejection) int {
 		return strings.Compare(a.Catalog+"\x00"+a.Provider+"\x00"+a.Model+"\x00"+a.Field, b.Catalog+"\x00"+b.Provider+"\x00"+b.Model+"\x00"+b.Field)
 	})

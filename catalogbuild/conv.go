@@ -58,6 +58,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,15 +97,18 @@ var Files = []string{"pricing.json", "models.json", "benchmarks.json"}
 
 // Stats counts what a conversion kept and dropped.
 type Stats struct {
-	Pricing, Models, Benchmarks         int
-	PricingProviders, ModelsProviders   []string
-	BenchmarkProviders                  []string
-	Deprecated                          int
-	GenAIOverrides, GenAIFallbacks      []string
-	GenAIAdded                          int
-	CachedFilled                        int
-	KnowledgeFromLLMStats               int
-	DeprecatedAfterAsOf                 []string
+	Pricing, Models, Benchmarks       int
+	PricingProviders, ModelsProviders []string
+	BenchmarkProviders                []string
+	Deprecated                        int
+	GenAIOverrides, GenAIFallbacks    []string
+	GenAIAdded                        int
+	CachedFilled                      int
+	KnowledgeFromLLMStats             int
+	DeprecatedAfterAsOf               []string
+	// FollowedRetired are the models retired because the snapshot their alias points to, or their maker's
+	// model, is shut down (followLineage).
+	FollowedRetired                     []string
 	ByPricingProvider, ByModelsProvider map[string]int
 	ByBenchmarkProvider                 map[string]int
 	PricingTasks                        map[string]int
@@ -182,6 +186,7 @@ func matched(in Input) (*converter, error) {
 	}
 	c.readModelsDev()
 	c.applyAcceptedIDs()
+	c.followLineage()
 	return c, in.stopped()
 }
 
@@ -215,6 +220,7 @@ func Convert(in Input) (*Result, error) {
 		return nil, err
 	}
 	c.collectReviews()
+	c.report.Followed = slices.Clone(c.stats.FollowedRetired)
 	c.report.sort()
 	res := &Result{Files: map[string][]byte{}, Stats: c.stats, Report: c.report}
 	for name, cat := range map[string]interface {

@@ -60,13 +60,17 @@ type converter struct {
 	freeTier map[key]bool
 
 	deprecated map[key]string // why
-	lm         map[key]*lModel
-	mm         map[key]*mModel
-	gByProv    map[string][]gEntry
-	gEquals    map[string]map[string]int // provider -> exact name -> index in gByProv of the first model naming it
-	gMemo      map[key]gpHit
-	knowledge  map[key]string // from llm-stats
-	modelKeys  map[key]bool
+	// litellmShutdown is litellm's deprecation_date of each model that has one, past or ahead.
+	litellmShutdown map[key]string
+	// lineage holds the models that follow another's shutdown day (followLineage).
+	lineage   map[key]LineageFact
+	lm        map[key]*lModel
+	mm        map[key]*mModel
+	gByProv   map[string][]gEntry
+	gEquals   map[string]map[string]int // provider -> exact name -> index in gByProv of the first model naming it
+	gMemo     map[key]gpHit
+	knowledge map[key]string // from llm-stats
+	modelKeys map[key]bool
 
 	usedGenAI bool
 
@@ -170,6 +174,7 @@ func (c *converter) litellmSpecs() map[string]struct {
 // collectDeprecated gathers every (provider, model) that a source says is retired as of the reference date.
 func (c *converter) collectDeprecated() {
 	c.deprecated = map[key]string{}
+	c.litellmShutdown = map[key]string{}
 	specs := c.litellmSpecs()
 	for _, e := range c.litellm {
 		spec, ok := specs[e.Provider]
@@ -185,6 +190,9 @@ func (c *converter) collectDeprecated() {
 			continue
 		}
 		k := key{spec.ID, id}
+		if prev, ok := c.litellmShutdown[k]; !ok || d < prev {
+			c.litellmShutdown[k] = d
+		}
 		if d <= c.asOf {
 			c.deprecated[k] = "litellm deprecation_date " + d
 		}

@@ -20,9 +20,16 @@ type SourceFacts struct {
 // source entries the converter matched to it, with the same mapping and precedence rules as Convert. Retired
 // models are left out, as in models.json.
 func Facts(in Input) (map[string]SourceFacts, error) {
+	f, _, err := FactsAndLineage(in)
+	return f, err
+}
+
+// FactsAndLineage is Facts with the lineage the same run found: the models, keyed "provider/model", that follow
+// the shutdown day of the snapshot their alias points to or of their maker's model (retired ones included).
+func FactsAndLineage(in Input) (map[string]SourceFacts, map[string]LineageFact, error) {
 	c, err := matched(in)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var raw struct {
 		Providers map[string]struct {
@@ -30,7 +37,7 @@ func Facts(in Input) (map[string]SourceFacts, error) {
 		} `json:"providers"`
 	}
 	if err := readJSON(in.DataDir, snapModelsDev.File, &raw); err != nil {
-		return nil, fmt.Errorf("models.dev: %w", err)
+		return nil, nil, fmt.Errorf("models.dev: %w", err)
 	}
 	byKey := map[string]map[string]any{}
 	for _, e := range c.litellm {
@@ -48,5 +55,5 @@ func Facts(in Input) (map[string]SourceFacts, error) {
 		f.ModelsDevProvider, f.ModelsDev = name, raw.Providers[name].Models[k.model]
 		out[k.String()] = f
 	}
-	return out, nil
+	return out, c.lineageByName(), nil
 }

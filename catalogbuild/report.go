@@ -238,6 +238,11 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 			}
 		}
 	}
+	fmt.Fprintf(&b, "\n## Retired with the model they follow (%d)\n\nAn alias whose snapshot, or a host's spelling whose maker's model, "+
+		"is shut down, and whose own provider lists no schedule for it: out of pricing and models, `sunset` in the lifecycle catalogs.\n\n", len(rep.Followed))
+	for _, f := range rep.Followed {
+		fmt.Fprintf(&b, "- `%s`\n", f)
+	}
 	fmt.Fprintf(&b, "\n## Rejected values (%d)\n\nKept out of the catalogs by the bounds; the field is null instead.\n\n", len(rep.Rejected))
 	b.WriteString("| catalog | provider | model | field | value | why |\n|---|---|---|---|---|---|\n")
 	for _, r := range rep.Rejected {

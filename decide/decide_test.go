@@ -472,7 +472,8 @@ func TestSeedIndex(t *testing.T) {
 	}
 }
 
-// TestLoadAtLeavesOutShutModels: the index of a day holds no model whose shutdown day has come.
+// TestLoadAtLeavesOutShutModels: the index of a day holds no model whose shutdown day has come or comes within
+// ShutdownNoticeDays.
 func TestLoadAtLeavesOutShutModels(t *testing.T) {
 	c := Catalogs{
 		Pricing: []seeds.PricingRecord{
@@ -489,8 +490,8 @@ func TestLoadAtLeavesOutShutModels(t *testing.T) {
 		}
 		return slices.ContainsFunc(ix.priced, func(m *Model) bool { return m.ID == "old" })
 	}
-	if !has("2026-10-22") || has("2026-10-23") || has("2026-11-24") {
-		t.Error("a model is in the index until the day before its shutdown, and never from that day on")
+	if !has("2026-09-22") || has("2026-09-23") || has("2026-10-22") || has("2026-10-23") || has("2026-11-24") {
+		t.Error("a model is in the index until 31 days before its shutdown, and never from 30 days before on")
 	}
 	if _, err := LoadAt("2026-11-24"); err != nil {
 		t.Fatal(err)
@@ -651,6 +652,53 @@ func TestPreparedStatusesDecideAlike(t *testing.T) {
 	for i := range rec1 {
 		if rec1[i].Provider != rec2[i].Provider || rec1[i].Score != rec2[i].Score {
 			t.Errorf("recommend %d: %+v, prepared %+v", i, rec1[i], rec2[i])
+		}
+	}
+}
+
+func TestShutdownNotice(t *testing.T) {
+	const today = "2026-11-28"
+	for _, c := range []struct {
+		shutdown       string
+		live, eligible bool
+		left           int // ignored when shutdown is ""
+	}{
+		{"", true, true, 0},
+		{"2026-11-27", false, false, -1},
+		{"2026-11-28", false, false, 0}, // gone on its shutdown day
+		{"2026-11-29", true, false, 1},
+		{"2026-12-28", true, false, 30}, // 30 days left: within the notice
+		{"2026-12-29", true, true, 31},
+		{"not-a-day", true, true, 0},
+	} {
+		live, left := ShutdownIn(c.shutdown, today)
+		if live != c.live || Eligible(c.shutdown, today) != c.eligible {
+			t.Errorf("%q: live %v eligible %v, want %v %v", c.shutdown, live, Eligible(c.shutdown, today), c.live, c.eligible)
+		}
+		switch {
+		case c.shutdown == "" || c.shutdown == "not-a-day":
+			if left != nil {
+				t.Errorf("%q: %d days left, want none", c.shutdown, *left)
+			}
+		case left == nil || *left != c.left:
+			t.Errorf("%q: days left %v, want %d", c.shutdown, left, c.left)
+		}
+	}
+	// The index leaves out a model shutting down within the notice, and keeps it when the day is further off.
+	reg := seeds.Providers()
+	price := 1.0
+	cat := func(shutdown string) Catalogs {
+		return Catalogs{Pricing: []seeds.PricingRecord{{ProviderId: "openai", Model: "m", Task: "llm",
+			Pricing: seeds.PricingRates{InputPer1mTokens: &price, OutputPer1mTokens: &price}}},
+			Shutdowns: map[string]string{"openai/m": shutdown}, Today: today}
+	}
+	for shutdown, want := range map[string]bool{"2026-12-10": false, "2027-02-01": true} {
+		ix, err := Build(reg, cat(shutdown))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(ix.byProvider["openai"]) == 1; got != want {
+			t.Errorf("shutdown %s: model indexed %v, want %v", shutdown, got, want)
 		}
 	}
 }

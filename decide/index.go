@@ -178,7 +178,7 @@ type Catalogs struct {
 	RateLimits []seeds.RateLimitRecord
 	FreeTier   []seeds.FreeTierRecord
 	// Shutdowns maps "provider/model" to the day its provider stops serving it; with Today set, a model whose
-	// day is on or before Today is left out.
+	// day is within ShutdownNoticeDays of Today, or has passed, is left out (Eligible).
 	Shutdowns map[string]string
 	Today     string
 	// Stages maps "provider/model" to its lifecycle stage; experimental and sunset models are no candidates.
@@ -191,8 +191,9 @@ type Catalogs struct {
 	Probation map[string]string
 }
 
-// retired reports whether the model is shut down on c.Today, or is no candidate by its stage: experimental
-// builds (which their providers withdraw without notice) and sunset models.
+// retired reports whether the model is no candidate on c.Today: shut down, or shutting down within
+// ShutdownNoticeDays (Eligible), or excluded by its stage: experimental builds (which their providers withdraw
+// without notice) and sunset models.
 func (c *Catalogs) retired(provider, model string) bool {
 	switch c.Stages[provider+"/"+model] {
 	case "experimental", "sunset":
@@ -203,7 +204,7 @@ func (c *Catalogs) retired(provider, model string) bool {
 		return true
 	}
 	d, ok := c.Shutdowns[provider+"/"+model]
-	return ok && c.Today != "" && d <= c.Today
+	return ok && c.Today != "" && !Eligible(d, c.Today)
 }
 
 // stage is the model's lifecycle stage; a model the lifecycle catalog does not list is a preview when its
@@ -263,8 +264,8 @@ func Load() (*Index, error) {
 	return Build(seeds.Providers(), c)
 }
 
-// LoadAt builds the index of the models still served on day (YYYY-MM-DD): a model whose shutdown day has come
-// is no candidate of any decision.
+// LoadAt builds the index of the models still served on day (YYYY-MM-DD): a model whose shutdown day has come,
+// or comes within ShutdownNoticeDays, is no candidate of any decision.
 func LoadAt(day string) (*Index, error) {
 	c, err := inServiceCatalogs()
 	if err != nil {

@@ -131,20 +131,39 @@ func deprecationStatusAt(r *api.DeprecationsRecord, day time.Time) api.Deprecati
 	return r.Status
 }
 
-// GetDeprecations serves the deprecation status of each current model, soonest sunset first; statuses are judged
-// at the server's clock.
-func (s *Server) GetDeprecations(ctx context.Context, req api.GetDeprecationsRequestObject) (api.GetDeprecationsResponseObject, error) {
+// lifecycleStageAt is a record's stage on day: from its shutdown day on a model is `sunset`.
+func lifecycleStageAt(r *api.ModelLifecycleRecord, day time.Time) api.ModelLifecycleStage {
+	if r.DeprecationDate != nil && !r.DeprecationDate.Time.After(day) {
+		return api.ModelLifecycleStageSunset
+	}
+	return r.Stage
+}
+
+// daysUntil is the number of whole days from day to the shutdown date; nil without one.
+func daysUntil(shutdown *openapi_types.Date, day time.Time) *int {
+	if shutdown == nil {
+		return nil
+	}
+	d := time.Date(shutdown.Year(), shutdown.Month(), shutdown.Day(), 0, 0, 0, 0, time.UTC)
+	n := int(d.Sub(day).Hours() / 24)
+	return &n
+}
+
+// today is the server's day (UTC midnight), the day statuses and days left are judged at.
+func (s *Server) today() time.Time {
 	now := s.now()
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// GetDeprecations serves the deprecation status of each model, soonest sunset first; statuses and the days left
+// are judged at the server's clock.
+func (s *Server) GetDeprecations(ctx context.Context, req api.GetDeprecationsRequestObject) (api.GetDeprecationsResponseObject, error) {
+	day := s.today()
 	ok := func(recs []api.DeprecationsRecord, m listMeta) api.GetDeprecationsResponseObject {
-		out := recs
-		for i := range recs {
-			if st := deprecationStatusAt(&recs[i], day); st != recs[i].Status {
-				if &out[0] == &recs[0] {
-					out = slices.Clone(recs) // the catalog's slice is shared: copy before changing a status
-				}
-				out[i].Status = st
-			}
+		out := slices.Clone(recs) // the catalog's slice is shared: the copy is aged to the day
+		for i := range out {
+			out[i].Status = deprecationStatusAt(&out[i], day)
+			out[i].DaysUntilShutdown = daysUntil(out[i].SunsetDate, day)
 		}
 		return api.GetDeprecations200JSONResponse{Deprecations: out, Summary: deprecationSummary(out),
 			Meta: api.DeprecationsMeta{Total: m.Total, NextCursor: m.NextCursor, AsOf: m.AsOf, Sources: m.Sources}}
@@ -163,18 +182,28 @@ func lifecycleMeta(recs []api.ModelLifecycleRecord, m listMeta) api.ModelLifecyc
 	}
 }
 
-// GetModelLifecycle serves the lifecycle stage of each current model.
+// GetModelLifecycle serves the lifecycle stage of each model; stages and the days left are judged at the server's
+// clock, filters included.
 func (s *Server) GetModelLifecycle(ctx context.Context, req api.GetModelLifecycleRequestObject) (api.GetModelLifecycleResponseObject, error) {
+	day := s.today()
 	ok := func(recs []api.ModelLifecycleRecord, m listMeta) api.GetModelLifecycleResponseObject {
-		return api.GetModelLifecycle200JSONResponse{Data: recs, Meta: lifecycleMeta(recs, m)}
+		out := slices.Clone(recs)
+		for i := range out {
+			out[i].Stage = lifecycleStageAt(&out[i], day)
+			out[i].DaysUntilShutdown = daysUntil(out[i].DeprecationDate, day)
+		}
+		return api.GetModelLifecycle200JSONResponse{Data: out, Meta: lifecycleMeta(out, m)}
+	}
+	stageIn := func(stages []api.ModelLifecycleStage) func(*api.ModelLifecycleRecord) bool {
+		return func(r *api.ModelLifecycleRecord) bool { return slices.Contains(stages, lifecycleStageAt(r, day)) }
 	}
 	p := req.Params
 	q := catalog.Query[api.ModelLifecycleRecord]{Provider: orDefault(p.Provider, "")}
 	return answer[api.GetModelLifecycle404JSONResponse, api.GetModelLifecycle400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), lifecycleCatalog.from, ok, q,
 		catalog.Contains(orDefault(p.Model, ""), lifecycleModel),
-		catalog.Equal(p.Stage, func(r *api.ModelLifecycleRecord) api.ModelLifecycleStage { return r.Stage }),
-		catalog.Flag(orDefault(p.DeprecatedOnly, false), lifecycleStageIn(lifecycleDeprecatedStages)),
-		catalog.Flag(orDefault(p.ActiveOnly, false), lifecycleStageIn(lifecycleActiveStages)))
+		catalog.Equal(p.Stage, func(r *api.ModelLifecycleRecord) api.ModelLifecycleStage { return lifecycleStageAt(r, day) }),
+		catalog.Flag(orDefault(p.DeprecatedOnly, false), stageIn(lifecycleDeprecatedStages)),
+		catalog.Flag(orDefault(p.ActiveOnly, false), stageIn(lifecycleActiveStages)))
 }
 
 // GetKnowledgeCutoff serves each current model's knowledge cutoff, newest first.

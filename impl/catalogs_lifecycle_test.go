@@ -76,14 +76,21 @@ func testDeprecations(t *testing.T, s *apitest.Server) {
 }
 
 type lifecycleLifecycle struct {
-	ProviderID string `json:"provider_id"`
-	ModelID    string `json:"model_id"`
-	Stage      string `json:"stage"`
+	ProviderID      string  `json:"provider_id"`
+	ModelID         string  `json:"model_id"`
+	Stage           string  `json:"stage"`
+	DeprecationDate *string `json:"deprecation_date"`
 }
 
 func testModelLifecycle(t *testing.T, s *apitest.Server) {
 	type l = lifecycleLifecycle
 	recs, _ := catFile[l](t, "model_lifecycle")
+	// The server judges each stage at its clock: a shutdown day that has come makes the model sunset.
+	for i, r := range recs {
+		if r.DeprecationDate != nil && *r.DeprecationDate <= buildDay(t).Format(time.DateOnly) {
+			recs[i].Stage = "sunset"
+		}
+	}
 	slices.SortStableFunc(recs, func(a, b l) int {
 		return cmp.Or(strings.Compare(a.ProviderID, b.ProviderID), strings.Compare(a.ModelID, b.ModelID))
 	})
@@ -233,7 +240,7 @@ func testResolveAlias(t *testing.T, s *apitest.Server) {
 	check("/api/v1/resolve-alias?provider=anthropic", catWhere(recs, func(r a) bool { return r.ProviderID == "anthropic" }))
 	check("/api/v1/resolve-alias?provider=voyage-ai", nil)
 
-	// A single alias: the record itself. gpt-4o is served by OpenAI and Azure OpenAI; OpenAI comes first in the
+	// A single alias: the record itself. gpt-4o-mini is served by OpenAI and Azure OpenAI; OpenAI comes first in the
 	// provider registry, so it answers unless the provider is named.
 	one := func(path, provider, alias string) {
 		t.Helper()
@@ -247,11 +254,11 @@ func testResolveAlias(t *testing.T, s *apitest.Server) {
 			t.Errorf("%s: got %+v, want %+v", path, got, want[0])
 		}
 	}
-	if len(catWhere(recs, func(r a) bool { return r.Alias == "gpt-4o" })) < 2 {
-		t.Fatal("gpt-4o is not served by two providers: the provider order rule is not exercised")
+	if len(catWhere(recs, func(r a) bool { return r.Alias == "gpt-4o-mini" })) < 2 {
+		t.Fatal("gpt-4o-mini is not served by two providers: the provider order rule is not exercised")
 	}
-	one("/api/v1/resolve-alias?alias=gpt-4o", "openai", "gpt-4o")
-	one("/api/v1/resolve-alias?alias=gpt-4o&provider=azure-openai", "azure-openai", "gpt-4o")
+	one("/api/v1/resolve-alias?alias=gpt-4o-mini", "openai", "gpt-4o-mini")
+	one("/api/v1/resolve-alias?alias=gpt-4o-mini&provider=azure-openai", "azure-openai", "gpt-4o-mini")
 	one("/api/v1/resolve-alias?alias=claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5")
 	if r := catGet[api.ResolveAliasRecord](t, s, "/api/v1/resolve-alias?alias=gpt-4o"); r.CurrentPinnedVersion == nil || *r.CurrentPinnedVersion != "gpt-4o-2024-08-06" {
 		t.Errorf("gpt-4o resolves to %v, OpenAI's model page says gpt-4o-2024-08-06", r.CurrentPinnedVersion)

@@ -34,55 +34,41 @@ func deprecationStatus(shutdown, reference string) api.DeprecationsStatus {
 	return deprecationSunset
 }
 
-// deprecationOf builds the record of one current model: from the provider's deprecation page where it lists the
-// model, else from litellm's deprecation_date.
-func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) (api.DeprecationsRecord, error) {
-	ref := lf.reference
-	if r := lf.files[m.ProviderId].Retirement(m.ModelId); r != nil {
-		return curatedDeprecation(m.ProviderId, r, lf.files[m.ProviderId], ref)
-	}
-	shutdown := lifecycleLiteLLMDeprecation(f)
-	r := api.DeprecationsRecord{ProviderId: m.ProviderId, ModelId: m.ModelId, Status: deprecationStatus(shutdown, ref)}
-	switch r.Status {
-	case deprecationActive:
-		r.Notes = ptrTo(fmt.Sprintf("Status as of %s: litellm lists no deprecation_date, neither models.dev nor "+
-			"genai-prices marks the model deprecated, and no provider deprecation page curated here lists it.", ref))
-	default:
-		d, err := optionalDate(&shutdown)
-		if err != nil {
-			return r, fmt.Errorf("%s/%s: litellm deprecation_date: %w", m.ProviderId, m.ModelId, err)
-		}
-		r.SunsetDate = d
-		r.Notes = ptrTo(fmt.Sprintf("litellm's deprecation_date is %s; the status is judged against it when the answer "+
-			"is given. The announcement date and a replacement are not in the source data.", shutdown))
-	}
-	return r, nil
+// deprecationOf builds the record of one current model from its lifecycle verdict.
+func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts, lin map[string]catalogbuild.LineageFact) (api.DeprecationsRecord, error) {
+	return deprecationRecord(m.ProviderId, m.ModelId, lifecycleVerdict(m, f, lf, lin), lf.reference)
 }
 
-// curatedDeprecation is the record of a model the provider's deprecation page lists: `warning` without a shutdown
-// date, `deprecated` before it, `sunset` from it on (the server judges the date again when it answers).
-func curatedDeprecation(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string) (api.DeprecationsRecord, error) {
-	page, _ := f.Page(r.Source)
-	rec := api.DeprecationsRecord{ProviderId: provider, ModelId: r.ModelID, ReplacementModel: r.Replacement}
-	var err error
-	if rec.AnnouncedAt, err = optionalDate(r.Announced); err != nil {
-		return rec, fmt.Errorf("%s/%s announced: %w", provider, r.ModelID, err)
+// deprecationRecord writes a verdict as a deprecation record: a deprecation page entry without a day is `warning`;
+// a shutdown day after the reference date is `deprecated`, on or before it `sunset` (the server judges the day
+// again when it answers); no day is `active`.
+func deprecationRecord(provider, model string, v verdict, ref string) (api.DeprecationsRecord, error) {
+	rec := api.DeprecationsRecord{ProviderId: provider, ModelId: model, Status: deprecationStatus(v.shutdown, ref),
+		DaysUntilShutdown: daysUntil(v.shutdown, ref), Notes: ptrTo(v.notes), Sources: v.sources, Confidence: api.Confidence(v.confidence)}
+	if v.retiredNoDay {
+		rec.Status = deprecationWarning
 	}
-	if rec.SunsetDate, err = optionalDate(r.Shutdown); err != nil {
-		return rec, fmt.Errorf("%s/%s shutdown: %w", provider, r.ModelID, err)
+	var err error
+	if v.shutdown != "" {
+		if rec.SunsetDate, err = optionalDate(&v.shutdown); err != nil {
+			return rec, fmt.Errorf("%s/%s shutdown: %w", provider, model, err)
+		}
 	}
 	switch {
-	case r.Shutdown == nil:
-		rec.Status = deprecationWarning
-	default:
-		rec.Status = deprecationStatus(*r.Shutdown, ref)
+	case v.retirement != nil:
+		rec.ReplacementModel = v.retirement.Replacement
+		if rec.AnnouncedAt, err = optionalDate(v.retirement.Announced); err != nil {
+			return rec, fmt.Errorf("%s/%s announced: %w", provider, model, err)
+		}
+	case v.follow != nil && v.follow.Parent.Rule == catalogbuild.RuleAlias:
+		rec.ReplacementModel = v.follow.Replacement // the same provider's replacement of the alias's snapshot
 	}
-	notes := fmt.Sprintf("From the provider's page %s (%s), checked %s.", page.Title, page.URL, page.Checked)
-	if r.Note != nil {
-		notes += " " + *r.Note
-	}
-	rec.Notes = &notes
 	return rec, nil
+}
+
+// curatedDeprecation is the record of a model the provider's deprecation page lists.
+func curatedDeprecation(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string) (api.DeprecationsRecord, error) {
+	return deprecationRecord(provider, r.ModelID, retirementVerdict(r, f), ref)
 }
 
 // buildDeprecations derives one record per current language model of models.json, plus one per model a
@@ -92,13 +78,20 @@ func buildDeprecations(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := lifecycleRecords(in, lf,
+	lin, err := modelLineage(in)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := lifecycleRecords(in, lf, lin,
 		func(m seeds.ModelRecord, f catalogbuild.SourceFacts) (api.DeprecationsRecord, error) {
-			return deprecationOf(m, f, lf)
+			return deprecationOf(m, f, lf, lin)
 		},
 		func(r api.DeprecationsRecord) (string, string) { return r.ProviderId, r.ModelId },
 		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) (api.DeprecationsRecord, error) {
 			return curatedDeprecation(pid, r, f, lf.reference)
+		},
+		func(pid, model string, fact catalogbuild.LineageFact) (api.DeprecationsRecord, error) {
+			return deprecationRecord(pid, model, followVerdict(pid, model, &fact, lf), lf.reference)
 		})
 	if err != nil {
 		return nil, fmt.Errorf("deprecations: %w", err)

@@ -55,12 +55,21 @@ func ModelFacts(in *Input) (map[string]catalogbuild.SourceFacts, error) {
 	for _, p := range seeds.Providers().All() {
 		known[p.ID] = true
 	}
-	f, err := catalogbuild.Facts(in.converterInput(known))
+	f, lin, err := catalogbuild.FactsAndLineage(in.converterInput(known))
 	if err != nil {
 		return nil, err
 	}
-	in.facts = f
+	in.facts, in.lineage = f, lin
 	return f, nil
+}
+
+// modelLineage is what the converter's lineage rules found (catalogbuild.FactsAndLineage), keyed
+// "provider/model": the models that follow their alias's snapshot or their maker's shutdown day.
+func modelLineage(in *Input) (map[string]catalogbuild.LineageFact, error) {
+	if _, err := ModelFacts(in); err != nil {
+		return nil, err
+	}
+	return in.lineage, nil
 }
 
 // currentModelFacts is CurrentLLMModels with ModelFacts, the input of the per-model derivers.
@@ -257,11 +266,13 @@ func (in *Input) dataSetDates() (catalogbuild.DataSetDates, error) {
 	return in.datesCache, nil
 }
 
-// lifecycleRecords is one record per current model (of) plus one per model a provider's page retires that holds
-// no model record (retired), sorted as withRetired sorts. The callbacks of perCurrentModel and withRetired cannot
-// fail, so the first error either builder returns is kept and fails the whole.
-func lifecycleRecords[R any](in *Input, lf *lifecycleFacts, of func(seeds.ModelRecord, catalogbuild.SourceFacts) (R, error),
-	key func(R) (string, string), retired func(string, *catalogbuild.Retirement, *catalogbuild.LifecycleFile) (R, error)) ([]R, error) {
+// lifecycleRecords is one record per current model (of), plus one per model a provider's page retires that holds
+// no model record (retired), plus one per model retired with the model it follows (followed), sorted as
+// withRetired sorts. The callbacks of perCurrentModel and withRetired cannot fail, so the first error any builder
+// returns is kept and fails the whole.
+func lifecycleRecords[R any](in *Input, lf *lifecycleFacts, lin map[string]catalogbuild.LineageFact, of func(seeds.ModelRecord, catalogbuild.SourceFacts) (R, error),
+	key func(R) (string, string), retired func(string, *catalogbuild.Retirement, *catalogbuild.LifecycleFile) (R, error),
+	followed func(string, string, catalogbuild.LineageFact) (R, error)) ([]R, error) {
 	var first error
 	keep := func(r R, err error) R {
 		if err != nil && first == nil {
@@ -272,6 +283,17 @@ func lifecycleRecords[R any](in *Input, lf *lifecycleFacts, of func(seeds.ModelR
 	recs, err := perCurrentModel(in, func(m seeds.ModelRecord, f catalogbuild.SourceFacts) R { return keep(of(m, f)) })
 	if err != nil {
 		return nil, err
+	}
+	have := map[string]bool{}
+	for _, r := range recs {
+		p, m := key(r)
+		have[p+"/"+m] = true
+	}
+	for _, k := range followedRetired(lin, lf.reference) {
+		if !have[k] {
+			p, m := splitKey(k)
+			recs = append(recs, keep(followed(p, m, lin[k])))
+		}
 	}
 	recs = withRetired(recs, lf, key, func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) R {
 		return keep(retired(pid, r, f))

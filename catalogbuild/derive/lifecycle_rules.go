@@ -42,34 +42,9 @@ var lifecyclePolicyURLs = map[string]string{
 	"groq":             "https://console.groq.com/docs/deprecations",
 }
 
-// lifecyclePointer is an alias whose current version the provider's model documentation names.
-type lifecyclePointer struct {
-	version string
-	url     string
-}
-
-// The model overview pages that name the snapshot each alias points to.
-const (
-	openAIModelsURL    = "https://platform.openai.com/docs/models"
-	anthropicModelsURL = "https://docs.anthropic.com/en/docs/about-claude/models/overview"
-)
-
-// documentedPointers maps "provider/alias" to the snapshot the provider's documentation says the alias points
-// (aliases of models the provider has shut down are removed with them)
-// to. Only pointers stated on those pages are listed; every other alias has current_pinned_version null.
-var documentedPointers = map[string]lifecyclePointer{
-	"openai/gpt-4o":               {"gpt-4o-2024-08-06", openAIModelsURL},
-	"openai/gpt-4o-mini":          {"gpt-4o-mini-2024-07-18", openAIModelsURL},
-	"openai/gpt-4.1":              {"gpt-4.1-2025-04-14", openAIModelsURL},
-	"openai/gpt-4.1-mini":         {"gpt-4.1-mini-2025-04-14", openAIModelsURL},
-	"openai/o3":                   {"o3-2025-04-16", openAIModelsURL},
-	"openai/gpt-5":                {"gpt-5-2025-08-07", openAIModelsURL},
-	"openai/gpt-5-mini":           {"gpt-5-mini-2025-08-07", openAIModelsURL},
-	"openai/gpt-5-nano":           {"gpt-5-nano-2025-08-07", openAIModelsURL},
-	"anthropic/claude-haiku-4-5":  {"claude-haiku-4-5-20251001", anthropicModelsURL},
-	"anthropic/claude-sonnet-4-5": {"claude-sonnet-4-5-20250929", anthropicModelsURL},
-	"anthropic/claude-opus-4-5":   {"claude-opus-4-5-20251101", anthropicModelsURL},
-}
+// documentedPointers maps "provider/alias" to the snapshot the provider's documentation says the alias points to
+// (catalogbuild.AliasPointers: the converter retires an alias with its snapshot by the same table).
+var documentedPointers = catalogbuild.AliasPointers
 
 // ---- reading the source facts ----
 

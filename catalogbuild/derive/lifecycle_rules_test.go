@@ -25,7 +25,7 @@ func TestDeprecationStatus(t *testing.T) {
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
 	r, err := deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-3.5-turbo-1106"},
-		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none)
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-09-28"}}, none, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestDeprecationStatus(t *testing.T) {
 		Retired: []catalogbuild.Retirement{{ModelID: "gpt-4-turbo", Announced: &announced, Shutdown: &day, Replacement: &repl, Source: page.ID}},
 	}}}
 	r, err = deprecationOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-4-turbo"},
-		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official)
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2027-01-01"}}, official, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestLifecycleStage(t *testing.T) {
 		t.Errorf("sunset: sla_eligible %v, want false", v)
 	}
 	none := &lifecycleFacts{reference: "2026-08-21"}
-	r, err := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none)
+	r, err := lifecycleOf(seeds.ModelRecord{ProviderId: "openai", ModelId: "gpt-x"}, catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2025-02"}}, none, nil)
 	if err != nil || r.LaunchDate != nil || r.Stage != "ga" {
 		t.Errorf("a month-only release date is no launch date: %+v", r)
 	}
@@ -91,11 +91,11 @@ func TestLifecycleStage(t *testing.T) {
 		Current: []catalogbuild.CurrentModel{{ModelID: "gemini-next", Task: "llm", Stage: "preview", Released: &released, Sources: []string{"p"}}},
 		Retired: []catalogbuild.Retirement{{ModelID: "gemini-old", Shutdown: &day, Source: "p"}},
 	}}}
-	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official)
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-next"}, catalogbuild.SourceFacts{}, official, nil)
 	if err != nil || r.Stage != "preview" || r.LaunchDate == nil || r.LaunchDate.String() != released {
 		t.Errorf("with the provider's models page: %+v", r)
 	}
-	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official)
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "google-gemini", ModelId: "gemini-old"}, catalogbuild.SourceFacts{}, official, nil)
 	if err != nil || r.Stage != "hard_deprecated" || r.DeprecationDate == nil || r.DeprecationDate.String() != day {
 		t.Errorf("with the provider's deprecation page: %+v", r)
 	}
@@ -176,10 +176,14 @@ func TestVersionsOfAndResolve(t *testing.T) {
 		t.Errorf("versionsOf: %+v", vs)
 	}
 	recs, err := modelVersionRecords([]seeds.ModelRecord{{ProviderId: "openai", ModelId: "gpt-4o"}, {ProviderId: "openai", ModelId: "gpt-4o-2024-08-06"},
-		{ProviderId: "openai", ModelId: "gpt-4o-2024-11-20"}}, nil)
+		{ProviderId: "openai", ModelId: "gpt-4o-2024-11-20"}}, map[string]catalogbuild.SourceFacts{"openai/gpt-4o-2024-11-20": {ModelsDev: map[string]any{}}}, nil)
 	if err != nil || len(recs) != 1 || recs[0].CurrentPinnedVersion == nil || *recs[0].CurrentPinnedVersion != "gpt-4o-2024-08-06" || !recs[0].Pinnable ||
 		recs[0].LifecyclePolicyUrl == nil {
 		t.Fatalf("modelVersionRecords: %+v", recs)
+	}
+	// The record cites what names the alias or its versions (a data set, the page stating the pointer), no more.
+	if want := []string{catalogbuild.SourceModelsDev, "platform-openai-com-docs-models"}; !reflect.DeepEqual(recs[0].Sources, want) || recs[0].Confidence != "single" {
+		t.Errorf("modelVersionRecords: sources %v confidence %s, want %v single", recs[0].Sources, recs[0].Confidence, want)
 	}
 	r := resolveAliasOf(recs[0])
 	if r.ReleaseDate == nil || r.ReleaseDate.String() != "2024-08-06" || r.Notes == nil {
@@ -200,8 +204,8 @@ func TestDocumentedPointersAreCurrent(t *testing.T) {
 	}
 	for key, p := range documentedPointers {
 		provider, _, _ := strings.Cut(key, "/")
-		if !current[key] || !current[provider+"/"+p.version] {
-			t.Errorf("documented pointer %s -> %s: alias or version is not a current model", key, p.version)
+		if !current[key] || !current[provider+"/"+p.Version] {
+			t.Errorf("documented pointer %s -> %s: alias or version is not a current model", key, p.Version)
 		}
 	}
 }
@@ -244,5 +248,79 @@ func TestTaskFitExtraScores(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("withScores = %+v, want %+v", got, want)
+	}
+}
+
+// TestLifecycleConfidence: `verified` only where the provider's page states the record's value, and every record
+// cites only sources that name its model.
+func TestLifecycleConfidence(t *testing.T) {
+	dep := catalogbuild.OfficialPage{ID: "oa-dep", Title: "OpenAI API: Deprecations", URL: "https://platform.openai.com/docs/deprecations", Checked: "2026-11-24"}
+	models := catalogbuild.OfficialPage{ID: "oa-models", Title: "OpenAI API: Models", URL: "https://platform.openai.com/docs/models", Checked: "2026-11-20"}
+	azure := catalogbuild.OfficialPage{ID: "az-ret", Title: "Foundry: Model retirements", URL: "https://learn.microsoft.com/azure/ai-foundry/retirements", Checked: "2026-11-25"}
+	day, repl := "2026-12-11", "gpt-5.5"
+	lf := &lifecycleFacts{reference: "2026-11-25", files: map[string]*catalogbuild.LifecycleFile{"openai": {
+		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{dep, models},
+		Retired: []catalogbuild.Retirement{{ModelID: "gpt-5-2025-08-07", Shutdown: &day, Replacement: &repl, Source: dep.ID}},
+		Current: []catalogbuild.CurrentModel{{ModelID: "gpt-6", Task: "llm", Stage: "ga", Sources: []string{models.ID}}},
+	}, "azure-openai": {
+		ProviderID: "azure-openai", Pages: []catalogbuild.OfficialPage{azure},
+		Retired: []catalogbuild.Retirement{{ModelID: "gpt-35-turbo", Shutdown: &day, Source: azure.ID}},
+	}}}
+	lin := map[string]catalogbuild.LineageFact{
+		"openai/gpt-5":                  {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleAlias}, Shutdown: day, Page: dep.ID, Replacement: &repl},
+		"openrouter/openai/gpt-5.0":     {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleMaker}, Shutdown: day, Page: dep.ID},
+		"azure-openai/gpt-5-2025-08-07": {Parent: catalogbuild.LineageParent{Provider: "openai", Model: "gpt-5-2025-08-07", Rule: catalogbuild.RuleMaker}, Shutdown: day, Page: dep.ID},
+	}
+	inLiteLLM := catalogbuild.SourceFacts{LiteLLM: map[string]any{}}
+	for _, c := range []struct {
+		provider, model string
+		facts           catalogbuild.SourceFacts
+		status          api.DeprecationsStatus
+		confidence      api.Confidence
+		sources         []string
+		days            *int
+		replacement     *string
+		note            string
+	}{
+		{"openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "verified", []string{dep.ID}, ptrTo(16), &repl, "From the provider's page OpenAI API: Deprecations"},
+		{"openai", "gpt-5", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), &repl, "The alias points to gpt-5-2025-08-07"},
+		{"openrouter", "openai/gpt-5.0", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil, "openrouter serves openai's model gpt-5-2025-08-07"},
+		// A host with its own lifecycle page that does not list the model follows the maker, and says which page it searched.
+		{"azure-openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil,
+			"Not listed on Foundry: Model retirements (https://learn.microsoft.com/azure/ai-foundry/retirements), checked 2026-11-25."},
+		{"openai", "gpt-6", catalogbuild.SourceFacts{}, "active", "verified", []string{models.ID}, nil, nil, "Listed as available on OpenAI API: Models (https://platform.openai.com/docs/models), checked 2026-11-20."},
+		// Nothing deprecates it: active and single, the note names the page searched, which the record does not cite.
+		{"openai", "gpt-4.2", catalogbuild.SourceFacts{LiteLLM: map[string]any{}, ModelsDev: map[string]any{}}, "active", "single",
+			[]string{catalogbuild.SourceLiteLLM, catalogbuild.SourceModelsDev}, nil, nil,
+			"Not listed on OpenAI API: Deprecations (https://platform.openai.com/docs/deprecations), checked 2026-11-24;"},
+		{"openai", "gpt-3.9", catalogbuild.SourceFacts{LiteLLM: map[string]any{"deprecation_date": "2026-11-25"}}, "sunset", "single",
+			[]string{catalogbuild.SourceLiteLLM}, ptrTo(0), nil, "litellm's deprecation_date is 2026-11-25"},
+		{"mistral", "mistral-x", inLiteLLM, "active", "single", []string{catalogbuild.SourceLiteLLM}, nil, nil, "No deprecation page of the provider is on file."},
+	} {
+		r, err := deprecationOf(seeds.ModelRecord{ProviderId: c.provider, ModelId: c.model}, c.facts, lf, lin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := c.provider + "/" + c.model
+		if r.Status != c.status || r.Confidence != c.confidence || !reflect.DeepEqual(r.Sources, c.sources) {
+			t.Errorf("%s: status %s confidence %s sources %v, want %s %s %v", key, r.Status, r.Confidence, r.Sources, c.status, c.confidence, c.sources)
+		}
+		if !reflect.DeepEqual(r.DaysUntilShutdown, c.days) || !reflect.DeepEqual(r.ReplacementModel, c.replacement) {
+			t.Errorf("%s: days %v replacement %v, want %v %v", key, r.DaysUntilShutdown, r.ReplacementModel, c.days, c.replacement)
+		}
+		if r.Notes == nil || !strings.Contains(*r.Notes, c.note) {
+			t.Errorf("%s: notes %v, want them to say %q", key, r.Notes, c.note)
+		}
+		// The lifecycle record rests on the same verdict: same shutdown day, sunset exactly when the deprecation is.
+		l, err := lifecycleOf(seeds.ModelRecord{ProviderId: c.provider, ModelId: c.model}, c.facts, lf, lin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (l.Stage == api.ModelLifecycleStageSunset) != (r.Status == deprecationSunset) || !reflect.DeepEqual(l.DaysUntilShutdown, r.DaysUntilShutdown) {
+			t.Errorf("%s: lifecycle stage %s days %v, deprecation %s days %v", key, l.Stage, l.DaysUntilShutdown, r.Status, r.DaysUntilShutdown)
+		}
+		if c.confidence == "single" && l.Confidence == "verified" {
+			t.Errorf("%s: lifecycle record verified where the deprecation record is not", key)
+		}
 	}
 }

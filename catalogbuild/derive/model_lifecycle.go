@@ -71,73 +71,83 @@ func lifecycleSLAEligible(providerID, stage string) *bool {
 	return nil
 }
 
-// lifecycleOf builds the record of one current model: the provider's pages first (its deprecation page's dates
-// and replacement, its models page's stage and launch date), then the data sets' rule (lifecycleStage).
-func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts) (api.ModelLifecycleRecord, error) {
-	file := lf.files[m.ProviderId]
-	if r := file.Retirement(m.ModelId); r != nil {
-		return curatedLifecycle(m.ProviderId, r, file, lf.reference, lifecycleReleaseDate(f))
-	}
-	shutdown := lifecycleLiteLLMDeprecation(f)
-	stage, why := lifecycleStage(m.ModelId, lifecycleFactString(f.ModelsDev, "status"), shutdown, lf.reference)
+// lifecycleOf builds the record of one current model from its lifecycle verdict (the same one its deprecation
+// record is written from); a model nothing deprecates takes its stage from its provider's models page, else from
+// the data sets' rule (lifecycleStage).
+func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleFacts, lin map[string]catalogbuild.LineageFact) (api.ModelLifecycleRecord, error) {
+	v := lifecycleVerdict(m, f, lf, lin)
 	launch := lifecycleReleaseDate(f)
-	cur := file.CurrentModel(m.ModelId)
-	if cur != nil && shutdown == "" {
-		page, _ := file.Page(cur.Sources[0])
-		stage, why = cur.Stage, fmt.Sprintf("the provider's page %s (%s), checked %s, lists it as %s", page.Title, page.URL, page.Checked, cur.Stage)
-		if cur.Released != nil {
-			launch = cur.Released
-		}
+	if v.current != nil && v.current.Released != nil {
+		launch = v.current.Released
 	}
-	launchDay, err := optionalDate(launch)
+	r, err := lifecycleRecord(m.ProviderId, m.ModelId, v, lf.reference, launch)
 	if err != nil {
-		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s launch: %w", m.ProviderId, m.ModelId, err)
+		return r, err
 	}
-	r := api.ModelLifecycleRecord{ProviderId: m.ProviderId, ModelId: m.ModelId, Stage: api.ModelLifecycleStage(stage),
-		LaunchDate: launchDay, SlaEligible: lifecycleSLAEligible(m.ProviderId, stage)}
-	if shutdown != "" {
-		if r.DeprecationDate, err = optionalDate(&shutdown); err != nil {
-			return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s shutdown: %w", m.ProviderId, m.ModelId, err)
-		}
+	if v.basis == basisNone {
+		stage, why := lifecycleStage(m.ModelId, lifecycleFactString(f.ModelsDev, "status"), "", lf.reference)
+		r.Stage = api.ModelLifecycleStage(stage)
+		r.SlaEligible = lifecycleSLAEligible(m.ProviderId, stage)
+		r.Notes = ptrTo(fmt.Sprintf("Stage %s by rule (%s). %s", stage, why, v.notes))
 	}
-	notes := fmt.Sprintf("Stage as of %s (%s).", lf.reference, why)
+	notes := *r.Notes
 	if r.LaunchDate == nil {
 		notes += " Launch date unknown: no source gives a whole release date."
-	} else if cur == nil || cur.Released == nil {
+	} else if v.current == nil || v.current.Released == nil {
 		notes += " Launch date from models.dev release_date."
+		if !slices.Contains(r.Sources, catalogbuild.SourceModelsDev) {
+			r.Sources = append(r.Sources, catalogbuild.SourceModelsDev)
+			r.Confidence = api.Confidence(catalogbuild.ConfidenceSingle)
+		}
 	}
-	if r.SlaEligible != nil && stage != stageSunset {
+	if r.SlaEligible != nil && r.Stage != api.ModelLifecycleStageSunset {
 		notes += " Pre-GA models are not covered by SLAs (" + googlePreGATermsURL + ")."
+		r.Sources = append(r.Sources, catalogbuild.SourceID(catalogbuild.Source{URL: googlePreGATermsURL}))
 	}
+	slices.Sort(r.Sources)
 	r.Notes = &notes
 	return r, nil
 }
 
-// curatedLifecycle is the record of a model the provider's deprecation page lists: `soft_deprecated` without a
-// shutdown date, `hard_deprecated` before it, `sunset` from it on.
-func curatedLifecycle(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string, launch *string) (api.ModelLifecycleRecord, error) {
-	page, _ := f.Page(r.Source)
-	stage := stageSoftDeprecated
-	if r.Shutdown != nil {
+// lifecycleRecord writes a verdict as a lifecycle record: a deprecation page entry without a day is
+// `soft_deprecated`; a shutdown day after the reference date is `hard_deprecated`, on or before it `sunset`; a
+// model its provider's models page lists takes that page's stage.
+func lifecycleRecord(provider, model string, v verdict, ref string, launch *string) (api.ModelLifecycleRecord, error) {
+	stage := stageGA
+	switch {
+	case v.retiredNoDay:
+		stage = stageSoftDeprecated
+	case v.shutdown != "" && v.shutdown <= ref:
+		stage = stageSunset
+	case v.shutdown != "":
 		stage = stageHardDeprecated
-		if *r.Shutdown <= ref {
-			stage = stageSunset
-		}
-	}
-	notes := fmt.Sprintf("From the provider's page %s (%s), checked %s.", page.Title, page.URL, page.Checked)
-	if r.Note != nil {
-		notes += " " + *r.Note
+	case v.current != nil:
+		stage = v.current.Stage
 	}
 	launchDay, err := optionalDate(launch)
 	if err != nil {
-		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s launch: %w", provider, r.ModelID, err)
+		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s launch: %w", provider, model, err)
 	}
-	shutdownDay, err := optionalDate(r.Shutdown)
-	if err != nil {
-		return api.ModelLifecycleRecord{}, fmt.Errorf("%s/%s shutdown: %w", provider, r.ModelID, err)
+	r := api.ModelLifecycleRecord{ProviderId: provider, ModelId: model, Stage: api.ModelLifecycleStage(stage), LaunchDate: launchDay,
+		DaysUntilShutdown: daysUntil(v.shutdown, ref), SlaEligible: lifecycleSLAEligible(provider, stage), Notes: ptrTo(v.notes),
+		Sources: slices.Clone(v.sources), Confidence: api.Confidence(v.confidence)}
+	if v.shutdown != "" {
+		if r.DeprecationDate, err = optionalDate(&v.shutdown); err != nil {
+			return r, fmt.Errorf("%s/%s shutdown: %w", provider, model, err)
+		}
 	}
-	return api.ModelLifecycleRecord{ProviderId: provider, ModelId: r.ModelID, Stage: api.ModelLifecycleStage(stage), LaunchDate: launchDay,
-		DeprecationDate: shutdownDay, ReplacementModel: r.Replacement, SlaEligible: lifecycleSLAEligible(provider, stage), Notes: &notes}, nil
+	switch {
+	case v.retirement != nil:
+		r.ReplacementModel = v.retirement.Replacement
+	case v.follow != nil && v.follow.Parent.Rule == catalogbuild.RuleAlias:
+		r.ReplacementModel = v.follow.Replacement
+	}
+	return r, nil
+}
+
+// curatedLifecycle is the record of a model the provider's deprecation page lists.
+func curatedLifecycle(provider string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile, ref string, launch *string) (api.ModelLifecycleRecord, error) {
+	return lifecycleRecord(provider, r.ModelID, retirementVerdict(r, f), ref, launch)
 }
 
 // buildModelLifecycle derives one record per current language model of models.json, plus one per model a
@@ -147,13 +157,20 @@ func buildModelLifecycle(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := lifecycleRecords(in, lf,
+	lin, err := modelLineage(in)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := lifecycleRecords(in, lf, lin,
 		func(m seeds.ModelRecord, f catalogbuild.SourceFacts) (api.ModelLifecycleRecord, error) {
-			return lifecycleOf(m, f, lf)
+			return lifecycleOf(m, f, lf, lin)
 		},
 		func(r api.ModelLifecycleRecord) (string, string) { return r.ProviderId, r.ModelId },
 		func(pid string, r *catalogbuild.Retirement, f *catalogbuild.LifecycleFile) (api.ModelLifecycleRecord, error) {
 			return curatedLifecycle(pid, r, f, lf.reference, nil)
+		},
+		func(pid, model string, fact catalogbuild.LineageFact) (api.ModelLifecycleRecord, error) {
+			return lifecycleRecord(pid, model, followVerdict(pid, model, &fact, lf), lf.reference, nil)
 		})
 	if err != nil {
 		return nil, fmt.Errorf("model lifecycle: %w", err)

@@ -94,10 +94,10 @@ func aliasGroups(providerID string, ids []string) map[string][]string {
 	}
 	for key, p := range documentedPointers {
 		pid, alias, _ := strings.Cut(key, "/")
-		if pid != providerID || !exists[alias] || !exists[p.version] || slices.Contains(groups[alias], p.version) {
+		if pid != providerID || !exists[alias] || !exists[p.Version] || slices.Contains(groups[alias], p.Version) {
 			continue
 		}
-		groups[alias] = append(groups[alias], p.version)
+		groups[alias] = append(groups[alias], p.Version)
 	}
 	return groups
 }
@@ -142,13 +142,13 @@ func versionsOf(providerID string, ids []string, facts map[string]catalogbuild.S
 // pointerOf is the documented version an alias points to, or nil.
 func pointerOf(providerID, alias string) *string {
 	if p, ok := documentedPointers[providerID+"/"+alias]; ok {
-		return ptrTo(p.version)
+		return ptrTo(p.Version)
 	}
 	return nil
 }
 
 // modelVersionRecords derives the alias records of every provider's current language models.
-func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts) ([]api.ModelVersionsRecord, error) {
+func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbuild.SourceFacts, official map[string]*catalogbuild.LifecycleFile) ([]api.ModelVersionsRecord, error) {
 	byProvider := map[string][]string{}
 	for _, m := range models {
 		byProvider[m.ProviderId] = append(byProvider[m.ProviderId], m.ModelId)
@@ -167,6 +167,7 @@ func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbui
 			if u, ok := lifecyclePolicyURLs[pid]; ok {
 				r.LifecyclePolicyUrl = ptrTo(u)
 			}
+			r.Sources, r.Confidence = aliasSources(pid, alias, versions, facts, official[pid]), api.Confidence(catalogbuild.ConfidenceSingle)
 			recs = append(recs, r)
 		}
 	}
@@ -174,6 +175,30 @@ func modelVersionRecords(models []seeds.ModelRecord, facts map[string]catalogbui
 		return cmp.Or(strings.Compare(a.ProviderId, b.ProviderId), strings.Compare(a.Alias, b.Alias))
 	})
 	return recs, nil
+}
+
+// aliasSources are the sources that name an alias or its versions: the data sets and the provider's pages listing
+// them, and the provider's model page when it states what the alias points to. The grouping is a rule over those IDs, so the record is
+// single.
+func aliasSources(pid, alias string, versions []string, facts map[string]catalogbuild.SourceFacts, official *catalogbuild.LifecycleFile) []string {
+	var out []string
+	for _, id := range append([]string{alias}, versions...) {
+		if cur := official.CurrentModel(id); cur != nil {
+			out = append(out, cur.Sources...)
+		}
+		f := facts[pid+"/"+id]
+		if f.LiteLLM != nil {
+			out = append(out, catalogbuild.SourceLiteLLM)
+		}
+		if f.ModelsDev != nil {
+			out = append(out, catalogbuild.SourceModelsDev)
+		}
+	}
+	if p, ok := documentedPointers[pid+"/"+alias]; ok {
+		out = append(out, catalogbuild.SourceID(catalogbuild.Source{URL: p.URL}))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // modelVersionSources are the sources of the alias catalogs: the model catalog's, and the pages cited.
@@ -184,8 +209,8 @@ func modelVersionSources(in *Input) (string, []seeds.Source, error) {
 	}
 	sources := slices.Clone(src.Sources)
 	sources = append(sources,
-		seeds.Source{Name: "OpenAI: Models (aliases and snapshots)", URL: openAIModelsURL},
-		seeds.Source{Name: "Anthropic: Models overview (aliases and snapshots)", URL: anthropicModelsURL})
+		seeds.Source{Name: "OpenAI: Models (aliases and snapshots)", URL: catalogbuild.OpenAIModelsURL},
+		seeds.Source{Name: "Anthropic: Models overview (aliases and snapshots)", URL: catalogbuild.AnthropicModelsURL})
 	return src.AsOf, sources, nil
 }
 
@@ -198,7 +223,11 @@ func buildModelVersions(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	recs, err := modelVersionRecords(models, facts)
+	lf, err := in.lifecycle()
+	if err != nil {
+		return nil, err
+	}
+	recs, err := modelVersionRecords(models, facts, lf.files)
 	if err != nil {
 		return nil, fmt.Errorf("model versions: %w", err)
 	}

@@ -14,14 +14,15 @@ func init() {
 // resolveAliasOf is the resolution view of one model-versions record: the pinned version, its release date
 // (from the record's versions) and a note saying where the pointer comes from.
 func resolveAliasOf(v api.ModelVersionsRecord) api.ResolveAliasRecord {
-	r := api.ResolveAliasRecord{ProviderId: v.ProviderId, Alias: v.Alias, CurrentPinnedVersion: v.CurrentPinnedVersion, AutoUpdates: v.AliasAutoUpdates}
+	r := api.ResolveAliasRecord{ProviderId: v.ProviderId, Alias: v.Alias, CurrentPinnedVersion: v.CurrentPinnedVersion, AutoUpdates: v.AliasAutoUpdates,
+		Sources: v.Sources, Confidence: v.Confidence}
 	if v.CurrentPinnedVersion != nil {
 		for _, ver := range v.Versions {
 			if ver.VersionId == *v.CurrentPinnedVersion {
 				r.ReleaseDate = ver.ReleaseDate
 			}
 		}
-		r.Notes = ptrTo("Points to " + *v.CurrentPinnedVersion + " per " + documentedPointers[v.ProviderId+"/"+v.Alias].url + ".")
+		r.Notes = ptrTo("Points to " + *v.CurrentPinnedVersion + " per " + documentedPointers[v.ProviderId+"/"+v.Alias].URL + ".")
 		return r
 	}
 	ids := make([]string, len(v.Versions))

@@ -109,6 +109,14 @@ func Run(ctx context.Context, data, out string) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("catalog build stopped: %w", err)
 	}
+	// One lifecycle per model: no catalog of this build may offer a model another calls shut down.
+	official, _, err := catalogbuild.Lifecycle(data, known)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := catalogbuild.CheckOneLifecycle(all, official); err != nil {
+		return Result{}, err
+	}
 	report, err := catalogbuild.BuildReport(all, res.Report, facts)
 	if err != nil {
 		return Result{}, err
