@@ -69,6 +69,8 @@ type Input struct {
 	DataDir string
 	// OfficialDir is the folder of the providers' curated lifecycle pages; "" is OfficialLifecycleDir(DataDir).
 	OfficialDir string
+	// PricesDir is the folder of the curated price structures; "" is OfficialPricesDir(DataDir).
+	PricesDir string
 	// KnownProviders are the 52 provider IDs; a mapping to any other ID is an error.
 	KnownProviders map[string]bool
 	// ProviderNames are their display names (see WithProvenance).
@@ -160,10 +162,18 @@ func matched(in Input) (*converter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.PricesDir == "" {
+		in.PricesDir = OfficialPricesDir(in.DataDir)
+	}
+	prices, err := LoadPrices(in.PricesDir, in.KnownProviders)
+	if err != nil {
+		return nil, err
+	}
 	if err := in.stopped(); err != nil {
 		return nil, err
 	}
 	c := &converter{in: in, snap: snap, official: official, usedPages: map[string]Source{},
+		prices: prices, pricedKeys: map[key]bool{},
 		stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
 	if err := c.load(); err != nil {
 		return nil, err

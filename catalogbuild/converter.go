@@ -72,6 +72,10 @@ type converter struct {
 
 	official  map[string]*LifecycleFile
 	usedPages map[string]Source
+	// prices are the curated price structures (sources/official/prices); pricedKeys the models whose pricing
+	// record took them.
+	prices     map[string]*PriceFile
+	pricedKeys map[key]bool
 	report    Report
 }
 

@@ -977,6 +977,57 @@ func (e PriceUnit) Valid() bool {
 	}
 }
 
+// Defines values for PricingTimeWindowDays.
+const (
+	PricingTimeWindowDaysFri PricingTimeWindowDays = "fri"
+	PricingTimeWindowDaysMon PricingTimeWindowDays = "mon"
+	PricingTimeWindowDaysSat PricingTimeWindowDays = "sat"
+	PricingTimeWindowDaysSun PricingTimeWindowDays = "sun"
+	PricingTimeWindowDaysThu PricingTimeWindowDays = "thu"
+	PricingTimeWindowDaysTue PricingTimeWindowDays = "tue"
+	PricingTimeWindowDaysWed PricingTimeWindowDays = "wed"
+)
+
+// Valid indicates whether the value is a known member of the PricingTimeWindowDays enum.
+func (e PricingTimeWindowDays) Valid() bool {
+	switch e {
+	case PricingTimeWindowDaysFri:
+		return true
+	case PricingTimeWindowDaysMon:
+		return true
+	case PricingTimeWindowDaysSat:
+		return true
+	case PricingTimeWindowDaysSun:
+		return true
+	case PricingTimeWindowDaysThu:
+		return true
+	case PricingTimeWindowDaysTue:
+		return true
+	case PricingTimeWindowDaysWed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PricingTimeWindowLabel.
+const (
+	PricingTimeWindowLabelOffPeak PricingTimeWindowLabel = "off_peak"
+	PricingTimeWindowLabelPeak    PricingTimeWindowLabel = "peak"
+)
+
+// Valid indicates whether the value is a known member of the PricingTimeWindowLabel enum.
+func (e PricingTimeWindowLabel) Valid() bool {
+	switch e {
+	case PricingTimeWindowLabelOffPeak:
+		return true
+	case PricingTimeWindowLabelPeak:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProviderStatus.
 const (
 	ProviderStatusDegraded    ProviderStatus = "degraded"
@@ -1964,6 +2015,9 @@ type ApiChangelogResponse struct {
 	Meta ApiChangelogMeta `json:"meta"`
 }
 
+// AppliedPricing Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+type AppliedPricing = []string
+
 // AttestationRequest An output attestation. Exactly one of `output` or `payload_hash` must be given (enforced by the server: both or neither answers 400).
 type AttestationRequest struct {
 	// AgentId ID of the agent making the attestation; self-declared, not verified.
@@ -2419,6 +2473,9 @@ type CheapestResponse struct {
 
 // CheapestResult Estimated cost of one model.
 type CheapestResult struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// EstimatedCostUsd Estimated cost in USD: of the requested input and output tokens for token-priced tasks, of `units` units (`price_unit`) for the others.
 	EstimatedCostUsd float64 `json:"estimated_cost_usd"`
 
@@ -2743,7 +2800,7 @@ type CostEstimateBreakdown struct {
 
 // CostEstimateRates Rates the estimate uses.
 type CostEstimateRates struct {
-	// CacheDiscountPct Discount on cached input tokens in percent (0-100); 50.
+	// CacheDiscountPct Discount on cached input tokens in percent (0-100): the model's cached-input price against its input price where the pricing catalog has one, else 50.
 	CacheDiscountPct float64 `json:"cache_discount_pct"`
 
 	// InputPer1mUsd Input price in USD per 1M tokens.
@@ -2755,6 +2812,9 @@ type CostEstimateRates struct {
 
 // CostEstimateResponse Cost estimate for one provider's model.
 type CostEstimateResponse struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// Breakdown Cost per part in USD.
 	Breakdown CostEstimateBreakdown `json:"breakdown"`
 
@@ -2803,6 +2863,9 @@ type CostForecastPricing struct {
 
 // CostForecastRecord defines model for CostForecastRecord.
 type CostForecastRecord struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// CostBreakdown Daily cost split into input, output and cache savings, USD.
 	CostBreakdown CostForecastBreakdown `json:"cost_breakdown"`
 
@@ -5069,6 +5132,24 @@ type PremiumProviderHealthTrend string
 // PriceUnit Unit of a task's price: 1M input tokens (llm, code, agent, embedding), one image, one minute of audio or 1K characters of text-to-speech (speech), one request (search), one second of generated video (video).
 type PriceUnit string
 
+// PricingLongContext Rates of a request whose input tokens exceed `threshold_tokens`.
+type PricingLongContext struct {
+	// CachedInputPer1m USD per 1M cached input tokens above the threshold; null when the page gives none.
+	CachedInputPer1m *float64 `json:"cached_input_per_1m"`
+
+	// InputPer1m USD per 1M input tokens above the threshold.
+	InputPer1m float64 `json:"input_per_1m"`
+
+	// OutputPer1m USD per 1M output tokens above the threshold; null when the page gives none.
+	OutputPer1m *float64 `json:"output_per_1m"`
+
+	// Source ID of the official page (in `meta.sources`) that gives these rates.
+	Source string `json:"source"`
+
+	// ThresholdTokens Input tokens per request above which these rates apply (a request of exactly this many does not).
+	ThresholdTokens int `json:"threshold_tokens"`
+}
+
 // PricingMeta Catalog metadata.
 type PricingMeta struct {
 	// AsOf Date the catalog data was checked (`YYYY-MM-DD`).
@@ -5085,6 +5166,27 @@ type PricingMeta struct {
 
 	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
+}
+
+// PricingPromotion Promotional rates, in force through the UTC day `ends`.
+type PricingPromotion struct {
+	// CachedInputPer1m USD per 1M cached input tokens during the promotion; null when the page gives none.
+	CachedInputPer1m *float64 `json:"cached_input_per_1m"`
+
+	// Ends Last day (UTC) of the promotion; from the next day the `pricing` rates apply.
+	Ends openapi_types.Date `json:"ends"`
+
+	// InputPer1m USD per 1M input tokens during the promotion.
+	InputPer1m float64 `json:"input_per_1m"`
+
+	// Note What the page says of the promotion, with the page and its check date.
+	Note string `json:"note"`
+
+	// OutputPer1m USD per 1M output tokens during the promotion; null when the page gives none.
+	OutputPer1m *float64 `json:"output_per_1m"`
+
+	// Source ID of the official page (in `meta.sources`) that gives the promotion.
+	Source string `json:"source"`
 }
 
 // PricingRates Prices in USD; each null when it does not apply to the model or is unknown.
@@ -5122,11 +5224,17 @@ type PricingRecord struct {
 	// FreeTier Whether the model has a free tier.
 	FreeTier bool `json:"free_tier"`
 
+	// LongContext Addition to the contract's fields; the higher rates the provider's page gives for a request whose input exceeds a threshold (billed per request: every token of such a request at these rates). Null when no official page read gives a long-context tier for the model: none known, which is not proof that none exists.
+	LongContext *PricingLongContext `json:"long_context"`
+
 	// Model Model ID (the provider's API name).
 	Model string `json:"model"`
 
-	// Pricing Prices in USD; null where a price kind does not apply.
+	// Pricing Prices in USD; null where a price kind does not apply. The token prices are the standard (list) rates: the rates below a long-context threshold, outside any time-of-day window and without a promotion.
 	Pricing PricingRates `json:"pricing"`
+
+	// Promotion Addition to the contract's fields; promotional rates the provider's page gives until an end date (the `pricing` rates apply after it). Null when no official page read gives a dated promotion for the model.
+	Promotion *PricingPromotion `json:"promotion"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -5136,6 +5244,9 @@ type PricingRecord struct {
 
 	// Task Addition to the contract's fields; task the model serves.
 	Task Task `json:"task"`
+
+	// TimeOfDay Addition to the contract's fields; rates that apply in windows of the week (UTC), for example off-peak hours; outside every window the `pricing` rates apply. Null when no official page read gives time-of-day rates for the model.
+	TimeOfDay *PricingTimeOfDay `json:"time_of_day"`
 }
 
 // PricingResponse Price records and catalog metadata.
@@ -5146,6 +5257,48 @@ type PricingResponse struct {
 	// Pricing Price records, by provider ID then model ID ascending; with `compare=true`, by input price per 1M tokens ascending.
 	Pricing []PricingRecord `json:"pricing"`
 }
+
+// PricingTimeOfDay Time-of-day rates.
+type PricingTimeOfDay struct {
+	// Note What the page says of the windows, with the page and its check date.
+	Note string `json:"note"`
+
+	// Source ID of the official page (in `meta.sources`) that gives the rates.
+	Source string `json:"source"`
+
+	// Windows Windows of the week in UTC, each with its rates; they do not overlap.
+	Windows []PricingTimeWindow `json:"windows"`
+}
+
+// PricingTimeWindow One window, from `from_utc` (included) to `to_utc` (excluded) on each of `days`.
+type PricingTimeWindow struct {
+	// CachedInputPer1m USD per 1M cached input tokens in the window; null when the page gives none.
+	CachedInputPer1m *float64 `json:"cached_input_per_1m"`
+
+	// Days UTC weekdays the window applies on.
+	Days []PricingTimeWindowDays `json:"days"`
+
+	// FromUtc Start, UTC `HH:MM`, included.
+	FromUtc string `json:"from_utc"`
+
+	// InputPer1m USD per 1M input tokens in the window.
+	InputPer1m float64 `json:"input_per_1m"`
+
+	// Label The provider's name for the window.
+	Label PricingTimeWindowLabel `json:"label"`
+
+	// OutputPer1m USD per 1M output tokens in the window; null when the page gives none.
+	OutputPer1m *float64 `json:"output_per_1m"`
+
+	// ToUtc End, UTC `HH:MM` (`24:00` for the end of the day), excluded.
+	ToUtc string `json:"to_utc"`
+}
+
+// PricingTimeWindowDays defines model for PricingTimeWindow.Days.
+type PricingTimeWindowDays string
+
+// PricingTimeWindowLabel The provider's name for the window.
+type PricingTimeWindowLabel string
 
 // PromptCachingMeta defines model for PromptCachingMeta.
 type PromptCachingMeta struct {
@@ -6342,6 +6495,9 @@ type TaskCostMeta struct {
 
 // TaskCostRecord defines model for TaskCostRecord.
 type TaskCostRecord struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// EstimatedCostUsd Estimated total cost of one task, USD (input, cached input and output).
 	EstimatedCostUsd float64 `json:"estimated_cost_usd"`
 
