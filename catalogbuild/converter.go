@@ -76,7 +76,7 @@ type converter struct {
 	// record took them.
 	prices     map[string]*PriceFile
 	pricedKeys map[key]bool
-	report    Report
+	report     Report
 }
 
 func (c *converter) load() error {
