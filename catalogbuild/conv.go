@@ -57,6 +57,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -69,7 +70,7 @@ type Input struct {
 	DataDir string
 	// OfficialDir is the folder of the providers' curated lifecycle pages; "" is OfficialLifecycleDir(DataDir).
 	OfficialDir string
-	// PricesDir is the folder of the curated price structures; "" is OfficialPricesDir(DataDir).
+	// PricesDir is the folder of the curated price structures; "" is the prices folder beside OfficialDir.
 	PricesDir string
 	// KnownProviders are the 52 provider IDs; a mapping to any other ID is an error.
 	KnownProviders map[string]bool
@@ -163,7 +164,9 @@ func matched(in Input) (*converter, error) {
 		return nil, err
 	}
 	if in.PricesDir == "" {
-		in.PricesDir = OfficialPricesDir(in.DataDir)
+		// Beside the lifecycle folder, so that a build over another lifecycle folder (a test's) reads none of
+		// the repository's price structures.
+		in.PricesDir = filepath.Join(filepath.Dir(filepath.Clean(in.OfficialDir)), "prices")
 	}
 	prices, err := LoadPrices(in.PricesDir, in.KnownProviders)
 	if err != nil {
