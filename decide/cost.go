@@ -201,7 +201,7 @@ type volume struct{ input, cached, output, savings micro }
 
 func (v volume) total() micro { return v.input + v.cached + v.output }
 
-// CostEstimate prices a volume on the provider's cheapest token-priced llm model (lowest input price, ties by
+// CostEstimate prices a volume on the provider's cheapest token-priced llm model (lowest input price for the request, ties by
 // model ID; of any task when it prices no llm model), or with Model on its cheapest model whose ID contains it, and lists up to 3 cheaper alternatives: for each other
 // provider not in outage, its cheapest model of the same task for the same volume, kept when it costs less,
 // cheapest first (ties by provider ID, then model ID).
@@ -214,15 +214,18 @@ func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) 
 	}
 	needle := strings.ToLower(q.Model)
 	var chosen *Model
+	var chosenIn float64
 	// Without a model filter an llm model is preferred: an embedding model is rarely what "the provider's cost"
-	// means, and it is only chosen when the provider prices no llm model.
+	// means, and it is only chosen when the provider prices no llm model. The input price compared is the one this
+	// request would pay (a promotion, a long-context tier or a time-of-day window included).
 	for _, llmOnly := range []bool{needle == "", false} {
 		for _, m := range ix.byProvider[q.Provider] {
 			if m.Input == nil || (needle != "" && !strings.Contains(strings.ToLower(m.ID), needle)) || (llmOnly && m.Task != "llm") {
 				continue
 			}
-			if chosen == nil || m.Input.USD < chosen.Input.USD {
-				chosen = m // byProvider is in model ID order, so ties keep the first ID
+			r, _ := m.ratesFor(q.Input, q.At)
+			if chosen == nil || r.Input.USD < chosenIn {
+				chosen, chosenIn = m, r.Input.USD // byProvider is in model ID order, so ties keep the first ID
 			}
 		}
 		if chosen != nil {

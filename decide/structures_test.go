@@ -146,3 +146,26 @@ func TestForecastStructures(t *testing.T) {
 		}
 	}
 }
+
+// TestCostEstimateChoosesByPriceInForce: without a model filter the estimate takes the model whose input price for
+// this request is lowest, a promotion in force included.
+func TestCostEstimateChoosesByPriceInForce(t *testing.T) {
+	ends := openapi_types.Date{Time: time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)}
+	ix, err := Build(seeds.Providers(), Catalogs{Pricing: []seeds.PricingRecord{
+		{ProviderId: "mistral", Model: "a-steady", Task: "llm", Pricing: rates(f(1), f(1), nil)},
+		{ProviderId: "mistral", Model: "b-promo", Task: "llm", Pricing: rates(f(1.5), f(1), nil),
+			Promotion: &api.PricingPromotion{InputPer1m: 0.75, OutputPer1m: f(1), Ends: ends, Note: "n", Source: "s"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		when  string
+		model string
+	}{{"2026-12-31T12:00:00Z", "b-promo"}, {"2027-01-01T00:00:00Z", "a-steady"}} {
+		e, err := ix.CostEstimate(EstimateQuery{Provider: "mistral", Input: 1000, At: at(c.when)}, Statuses{})
+		if err != nil || e.Model != c.model {
+			t.Errorf("at %s: model %q (%v), want %q", c.when, e.Model, err, c.model)
+		}
+	}
+}
