@@ -9497,7 +9497,7 @@ type ClientInterface interface {
 
 	// GetPricing Model prices
 	//
-	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 	//
 	// Corresponds with GET /pricing (the `GetPricing` operationId).
 	GetPricing(ctx context.Context, params *GetPricingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10822,7 +10822,7 @@ func (c *Client) GetPiiHandling(ctx context.Context, params *GetPiiHandlingParam
 
 // GetPricing Model prices
 //
-// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 //
 // Corresponds with GET /pricing (the `GetPricing` operationId).
 func (c *Client) GetPricing(ctx context.Context, params *GetPricingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -19287,7 +19287,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPricingWithResponse Model prices
 	//
-	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28205,7 +28205,7 @@ func (c *ClientWithResponses) GetPiiHandlingWithResponse(ctx context.Context, pa
 
 // GetPricingWithResponse Model prices
 //
-// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
