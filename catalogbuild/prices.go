@@ -151,8 +151,19 @@ func checkPriceFile(file string, f *PriceFile, known map[string]bool) error {
 			return fmt.Errorf("%s: model %q is empty or repeated", file, m.ModelID)
 		}
 		seen[m.ModelID] = true
-		if m.Standard == nil && m.LongContext == nil && m.Promotion == nil && m.TimeOfDay == nil {
+		n := 0
+		for _, has := range []bool{m.LongContext != nil, m.Promotion != nil, m.TimeOfDay != nil} {
+			if has {
+				n++
+			}
+		}
+		switch {
+		case m.Standard == nil && n == 0:
 			return fmt.Errorf("%s: no price structure", w)
+		case n > 1:
+			// The cost endpoints bill a request at one rate set (decide.ratesFor); how two structures combine is
+			// the provider's rule, to be written there before such a model is curated.
+			return fmt.Errorf("%s: more than one of long_context, promotion and time_of_day", w)
 		}
 		if s := m.Standard; s != nil {
 			if s.InputPer1mTokens == nil && s.OutputPer1mTokens == nil && s.CachedInputPer1mTokens == nil {

@@ -73,6 +73,9 @@ func TestLoadPricesRejects(t *testing.T) {
 		{"bad day", `"days": ["mon", "tue"]`, `"days": ["mon", "tues"]`, "day"},
 		{"unknown field", `"model_id": "m1",`, `"model_id": "m1", "bogus": 1,`, "unknown field"},
 		{"repeated model", `"model_id": "m2"`, `"model_id": "m1"`, "repeated"},
+		{"two structures", `"model_id": "m2", "standard": {"input_per_1m_tokens": 1.5, "output_per_1m_tokens": 7.5, "cached_input_per_1m_tokens": null, "source": "ds-pricing"},
+     "long_context": null,`, `"model_id": "m2", "standard": null,
+     "long_context": {"threshold_tokens": 1000, "input_per_1m": 1, "output_per_1m": null, "cached_input_per_1m": null, "source": "ds-pricing"},`, "more than one"},
 	}
 	for _, c := range cases {
 		body := strings.Replace(priceFileOK, c.from, c.to, 1)

@@ -11,7 +11,8 @@ import (
 // Price structures beyond a model's standard rates (long-context tiers, promotions, time-of-day windows), as the
 // pricing catalog gives them. The cost endpoints bill a request at one rate set: the long-context tier when the
 // request's input exceeds its threshold, else a promotion in force, else the time-of-day window the time falls in,
-// else the standard rates. No model of the catalogs has two of them; the order only makes the answer defined.
+// else the standard rates. The curated files give a model at most one of them (catalogbuild refuses more); the
+// order only makes the answer defined.
 
 // Applied names of the structures, as the cost answers list them.
 const (
