@@ -435,17 +435,17 @@ func (ix *Index) Forecasts(q ForecastQuery) ([]Forecast, error) {
 	best := topK[cand]{k: q.Limit, cmp: func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
 	}}
+	// Cached tokens at the cached-input price where there is one, else at the input price.
+	bill := func(r rateSet) volume {
+		if r.Cached == nil {
+			return volume{input: cost(inTokens, r.Input, 1), output: cost(outTokens, r.Output, 1)}
+		}
+		v, _ := r.bill(inTokens, outTokens, cachedTokens)
+		return v
+	}
 	for _, m := range models {
 		if m.Input == nil {
 			continue
-		}
-		// Cached tokens at the cached-input price where there is one, else at the input price.
-		bill := func(r rateSet) volume {
-			if r.Cached == nil {
-				return volume{input: cost(inTokens, r.Input, 1), output: cost(outTokens, r.Output, 1)}
-			}
-			v, _ := r.bill(inTokens, outTokens, cachedTokens)
-			return v
 		}
 		c := cand{m: m, applied: []string{}}
 		// The long-context tier applies per request: when the average request exceeds the threshold.
