@@ -110,7 +110,7 @@ func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, str
 			if !q.MinQuality.fits(m) {
 				continue
 			}
-			c := cand{m: m, rates: m.standard(), applied: []string{}}
+			c := cand{m: m, rates: m.standard()}
 			if m.Unit == UnitTokens {
 				// The volume is priced as one request, as cost-estimate prices it.
 				var v volume
@@ -133,7 +133,7 @@ func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, str
 	for _, c := range best.items {
 		r := CheapestResult{Provider: c.m.Provider, Model: c.m.ID, Status: want, CostUSD: usd(c.cost),
 			InputPer1M: priceUSD(c.rates.Input), OutputPer1M: priceUSD(c.rates.Output), Unit: c.m.Unit, UnitPrice: c.m.UnitPrice.USD,
-			Quality: map[string]float64{}, FreeTier: c.m.FreeTier, Applied: c.applied}
+			Quality: map[string]float64{}, FreeTier: c.m.FreeTier, Applied: nonNil(c.applied)}
 		if c.m.Unit == UnitTokens && c.rates.Input != nil {
 			r.UnitPrice = c.rates.Input.USD
 		}
@@ -241,7 +241,7 @@ func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) 
 	v, r, applied := priceAt(chosen, q.Input, q.Output, q.Cached, q.At)
 	e := Estimate{Provider: q.Provider, Model: chosen.ID, InputPer1M: r.Input.USD, OutputPer1M: priceUSD(r.Output),
 		InputCost: usd(v.input), CachedCost: usd(v.cached), OutputCost: usd(v.output), Total: usd(v.total()), Savings: usd(v.savings),
-		CacheDiscountPct: CacheDiscountPct, Applied: applied}
+		CacheDiscountPct: CacheDiscountPct, Applied: nonNil(applied)}
 	if r.Cached != nil && r.Input.USD > 0 {
 		e.CacheDiscountPct = max(0, round2((1-r.Cached.USD/r.Input.USD)*100))
 	}
@@ -334,7 +334,7 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 		if m.UnitPrice == nil || (q.FreeOnly && !ix.freeTier[m.Provider]) {
 			continue
 		}
-		c := cand{m: m, v: volume{input: unitCost(1, m.UnitPrice)}, rates: m.standard(), applied: []string{}}
+		c := cand{m: m, v: volume{input: unitCost(1, m.UnitPrice)}, rates: m.standard()}
 		if m.Unit == UnitTokens {
 			c.v, c.rates, c.applied = priceAt(m, q.Input, q.Output, q.Cached, q.At)
 		}
@@ -359,7 +359,7 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 	for i, c := range cands {
 		t := TaskCost{Rank: i + 1, Provider: c.m.Provider, Model: c.m.ID, CostUSD: usd(c.v.total()), InputCost: usd(c.v.input + c.v.cached),
 			OutCost: usd(c.v.output), InputPer1M: priceUSD(c.rates.Input), OutputPer1M: priceUSD(c.rates.Output), Unit: c.m.Unit,
-			UnitPrice: c.m.UnitPrice.USD, FreeTier: ix.freeTier[c.m.Provider], Applied: c.applied}
+			UnitPrice: c.m.UnitPrice.USD, FreeTier: ix.freeTier[c.m.Provider], Applied: nonNil(c.applied)}
 		if c.m.Unit == UnitTokens && c.rates.Input != nil {
 			t.UnitPrice = c.rates.Input.USD
 		}
@@ -447,7 +447,7 @@ func (ix *Index) Forecasts(q ForecastQuery) ([]Forecast, error) {
 		if m.Input == nil {
 			continue
 		}
-		c := cand{m: m, applied: []string{}}
+		c := cand{m: m}
 		// The long-context tier applies per request: when the average request exceeds the threshold.
 		r, s := m.ratesFor(q.AvgInput, q.At)
 		v := bill(r)
@@ -471,7 +471,7 @@ func (ix *Index) Forecasts(q ForecastQuery) ([]Forecast, error) {
 	for i, c := range cands {
 		out[i] = Forecast{Provider: c.m.Provider, Model: c.m.ID, Daily: usd(c.day), Weekly: usd(7 * c.day), Monthly: usd(30 * c.day),
 			Yearly: usd(365 * c.day), DailyInput: usd(c.in), DailyOutput: usd(c.out), DailySaved: usd(c.saved),
-			InputPer1M: c.rates.Input.USD, OutputPer1M: priceUSD(c.rates.Output), CachingAvailable: c.rates.Cached != nil, Applied: c.applied}
+			InputPer1M: c.rates.Input.USD, OutputPer1M: priceUSD(c.rates.Output), CachingAvailable: c.rates.Cached != nil, Applied: nonNil(c.applied)}
 	}
 	return out, nil
 }

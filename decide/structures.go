@@ -181,17 +181,29 @@ func (r rateSet) bill(in, out, cached uint64) (volume, string) {
 	return v, AppliedCacheHalf
 }
 
-// priceAt bills one request on m at time at and lists the structures applied (never nil).
+// priceAt bills one request on m at time at and lists the structures applied (nil for none: rankings price
+// every model of a field, and most apply nothing).
 func priceAt(m *Model, in, out, cached uint64, at time.Time) (volume, rateSet, []string) {
 	r, s := m.ratesFor(in, at)
 	v, c := r.bill(in, out, cached)
-	applied := []string{}
-	for _, a := range []string{s, c} {
-		if a != "" {
-			applied = append(applied, a)
-		}
+	var applied []string
+	switch {
+	case s != "" && c != "":
+		applied = []string{s, c}
+	case s != "":
+		applied = []string{s}
+	case c != "":
+		applied = []string{c}
 	}
 	return v, r, applied
+}
+
+// nonNil is an applied list as the answers carry it: an empty list, not null.
+func nonNil(applied []string) []string {
+	if applied == nil {
+		return []string{}
+	}
+	return applied
 }
 
 // weekAverage bills a day's volume on m with its time-of-day windows weighted by their minutes of the week (the
