@@ -338,6 +338,7 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 		if !anyPrice(rec.Pricing) {
 			continue // every price was rejected or disputed: nothing left to serve
 		}
+		c.applyStructures(&rec)
 		recs = append(recs, rec)
 		counts[k.provider]++
 		tasks[ptask]++
@@ -351,6 +352,9 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 	var cited [][]string
 	for _, r := range recs {
 		cited = append(cited, r.Sources)
+	}
+	if err := c.checkPricedKeys(); err != nil {
+		return Catalog[api.PricingRecord]{}, err
 	}
 	sources, asOf = c.withPages(sources, asOf, cited)
 	c.stats.Pricing = len(recs)
@@ -563,6 +567,13 @@ func (c *converter) withPages(sources []Source, asOf string, cited [][]string) (
 	}
 	slices.SortFunc(pages, func(a, b Source) int { return strings.Compare(a.ID, b.ID) })
 	for _, f := range c.official {
+		for _, p := range f.Pages {
+			if seen[p.ID] {
+				asOf = maxDate(asOf, p.Checked)
+			}
+		}
+	}
+	for _, f := range c.prices {
 		for _, p := range f.Pages {
 			if seen[p.ID] {
 				asOf = maxDate(asOf, p.Checked)

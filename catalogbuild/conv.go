@@ -57,6 +57,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -70,6 +71,8 @@ type Input struct {
 	DataDir string
 	// OfficialDir is the folder of the providers' curated lifecycle pages; "" is OfficialLifecycleDir(DataDir).
 	OfficialDir string
+	// PricesDir is the folder of the curated price structures; "" is the prices folder beside OfficialDir.
+	PricesDir string
 	// KnownProviders are the 52 provider IDs; a mapping to any other ID is an error.
 	KnownProviders map[string]bool
 	// ProviderNames are their display names (see WithProvenance).
@@ -164,6 +167,15 @@ func matched(in Input) (*converter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if in.PricesDir == "" {
+		// Beside the lifecycle folder, so that a build over another lifecycle folder (a test's) reads none of
+		// the repository's price structures.
+		in.PricesDir = filepath.Join(filepath.Dir(filepath.Clean(in.OfficialDir)), "prices")
+	}
+	prices, err := LoadPrices(in.PricesDir, in.KnownProviders)
+	if err != nil {
+		return nil, err
+	}
 	if err := in.stopped(); err != nil {
 		return nil, err
 	}
@@ -172,6 +184,7 @@ func matched(in Input) (*converter, error) {
 		return nil, err
 	}
 	c := &converter{in: in, snap: snap, official: official, apiModels: apiModels, usedPages: map[string]Source{},
+		prices: prices, pricedKeys: map[key]bool{},
 		stats: Stats{SkippedLiteLLMProviders: map[string]int{}}}
 	if err := c.load(); err != nil {
 		return nil, err

@@ -78,7 +78,11 @@ type converter struct {
 	apiModels map[string]*APIModelList
 	accepted  map[string]*AcceptedIDs
 	usedPages map[string]Source
-	report    Report
+	// prices are the curated price structures (sources/official/prices); pricedKeys the models whose pricing
+	// record took them.
+	prices     map[string]*PriceFile
+	pricedKeys map[key]bool
+	report     Report
 }
 
 func (c *converter) load() error {

@@ -134,7 +134,24 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 		fields[0].official, fields[1].official, fields[2].official = off.InputPer1mTokens, off.OutputPer1mTokens, off.CachedInputPer1mTokens
 	}
 	officialFree := off != nil && off.InputPer1mTokens != nil && *off.InputPer1mTokens == 0 && (off.OutputPer1mTokens == nil || *off.OutputPer1mTokens == 0)
-	for _, f := range fields {
+	// The price pages' standard rates outrank the lifecycle curation, which records the rate a models page shows
+	// (a promotional one where a promotion runs) and leaves cached-input prices it did not read empty.
+	var std *StandardRates
+	if pm := c.prices[k.provider].Model(k.model); pm != nil {
+		std = pm.Standard
+	}
+	stdOf := []func(*StandardRates) *float64{
+		func(s *StandardRates) *float64 { return s.InputPer1mTokens },
+		func(s *StandardRates) *float64 { return s.OutputPer1mTokens },
+		func(s *StandardRates) *float64 { return s.CachedInputPer1mTokens },
+	}
+	for i, f := range fields {
+		if std != nil && stdOf[i](std) != nil {
+			v := *stdOf[i](std)
+			*f.dst = &v
+			prov.add(ConfidenceVerified, c.pricesSource(k.provider, std.Source))
+			continue
+		}
 		if f.official != nil {
 			v := *f.official
 			*f.dst = &v

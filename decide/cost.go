@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // CacheDiscountPct is the discount on cached input tokens of cost-estimate and task-cost.
@@ -51,6 +52,8 @@ type CheapestQuery struct {
 	Units      uint64
 	MinQuality *Quality
 	Limit      int
+	// At is the time of the answer: promotions and time-of-day windows apply by it (zero: neither applies).
+	At time.Time
 }
 
 // CheapestResult is the estimated cost of one model.
@@ -63,6 +66,8 @@ type CheapestResult struct {
 	UnitPrice               float64
 	Quality                 map[string]float64
 	FreeTier                bool
+	// Applied lists the price structures the cost applies (see priceAt); never nil.
+	Applied []string
 }
 
 // Cheapest prices the request on every priced model of the task whose provider is operational (every provider
@@ -73,8 +78,10 @@ type CheapestResult struct {
 // the note says so. An empty answer has a note that says why.
 func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, string) {
 	type cand struct {
-		m    *Model
-		cost micro
+		m       *Model
+		cost    micro
+		rates   rateSet
+		applied []string
 	}
 	want, note := StatusOperational, ""
 	if live.noneObserved() {
@@ -103,13 +110,16 @@ func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, str
 			if !q.MinQuality.fits(m) {
 				continue
 			}
-			var c micro
+			c := cand{m: m, rates: m.standard()}
 			if m.Unit == UnitTokens {
-				c = cost(q.Input, m.Input, 1) + cost(q.Output, m.Output, 1)
+				// The volume is priced as one request, as cost-estimate prices it.
+				var v volume
+				v, c.rates, c.applied = priceAt(m, q.Input, q.Output, 0, q.At)
+				c.cost = v.total()
 			} else {
-				c = unitCost(q.Units, m.UnitPrice)
+				c.cost = unitCost(q.Units, m.UnitPrice)
 			}
-			best.push(cand{m, c})
+			best.push(c)
 		}
 		return best
 	}
@@ -122,8 +132,11 @@ func (ix *Index) Cheapest(q CheapestQuery, live Statuses) ([]CheapestResult, str
 	out := make([]CheapestResult, 0, len(best.items))
 	for _, c := range best.items {
 		r := CheapestResult{Provider: c.m.Provider, Model: c.m.ID, Status: want, CostUSD: usd(c.cost),
-			InputPer1M: priceUSD(c.m.Input), OutputPer1M: priceUSD(c.m.Output), Unit: c.m.Unit, UnitPrice: c.m.UnitPrice.USD,
-			Quality: map[string]float64{}, FreeTier: c.m.FreeTier}
+			InputPer1M: priceUSD(c.rates.Input), OutputPer1M: priceUSD(c.rates.Output), Unit: c.m.Unit, UnitPrice: c.m.UnitPrice.USD,
+			Quality: map[string]float64{}, FreeTier: c.m.FreeTier, Applied: nonNil(c.applied)}
+		if c.m.Unit == UnitTokens && c.rates.Input != nil {
+			r.UnitPrice = c.rates.Input.USD
+		}
 		for k, v := range c.m.Scores {
 			r.Quality[k] = v
 		}
@@ -157,6 +170,8 @@ type EstimateQuery struct {
 	Provider              string
 	Model                 string // partial, case-insensitive; "" for any
 	Input, Output, Cached uint64
+	// At is the time of the answer: promotions and time-of-day windows apply by it (zero: neither applies).
+	At time.Time
 }
 
 // Estimate is a cost estimate, amounts in USD.
@@ -166,7 +181,11 @@ type Estimate struct {
 	OutputPer1M                *float64
 	InputCost, CachedCost      float64
 	OutputCost, Total, Savings float64
-	Alternatives               []Alternative
+	// CacheDiscountPct is the discount of the cached-input rate used on the input rate, percent.
+	CacheDiscountPct float64
+	Alternatives     []Alternative
+	// Applied lists the price structures the estimate applies; never nil.
+	Applied []string
 }
 
 // Alternative is a cheaper model of another provider.
@@ -182,14 +201,7 @@ type volume struct{ input, cached, output, savings micro }
 
 func (v volume) total() micro { return v.input + v.cached + v.output }
 
-// price bills Input - Cached tokens at the input price, Cached tokens at half of it and Output tokens at the output
-// price; each part is rounded to the micro-USD on its own and the total is their sum.
-func price(m *Model, in, out, cached uint64) volume {
-	half := cost(cached, m.Input, 2)
-	return volume{input: cost(in-cached, m.Input, 1), cached: half, output: cost(out, m.Output, 1), savings: half}
-}
-
-// CostEstimate prices a volume on the provider's cheapest token-priced llm model (lowest input price, ties by
+// CostEstimate prices a volume on the provider's cheapest token-priced llm model (lowest input price for the request, ties by
 // model ID; of any task when it prices no llm model), or with Model on its cheapest model whose ID contains it, and lists up to 3 cheaper alternatives: for each other
 // provider not in outage, its cheapest model of the same task for the same volume, kept when it costs less,
 // cheapest first (ties by provider ID, then model ID).
@@ -202,15 +214,18 @@ func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) 
 	}
 	needle := strings.ToLower(q.Model)
 	var chosen *Model
+	var chosenIn float64
 	// Without a model filter an llm model is preferred: an embedding model is rarely what "the provider's cost"
-	// means, and it is only chosen when the provider prices no llm model.
+	// means, and it is only chosen when the provider prices no llm model. The input price compared is the one this
+	// request would pay (a promotion, a long-context tier or a time-of-day window included).
 	for _, llmOnly := range []bool{needle == "", false} {
 		for _, m := range ix.byProvider[q.Provider] {
 			if m.Input == nil || (needle != "" && !strings.Contains(strings.ToLower(m.ID), needle)) || (llmOnly && m.Task != "llm") {
 				continue
 			}
-			if chosen == nil || m.Input.USD < chosen.Input.USD {
-				chosen = m // byProvider is in model ID order, so ties keep the first ID
+			r, _ := m.ratesFor(q.Input, q.At)
+			if chosen == nil || r.Input.USD < chosenIn {
+				chosen, chosenIn = m, r.Input.USD // byProvider is in model ID order, so ties keep the first ID
 			}
 		}
 		if chosen != nil {
@@ -223,9 +238,13 @@ func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) 
 		}
 		return Estimate{}, notFoundErr("parameter provider: %s has no token-priced model", q.Provider)
 	}
-	v := price(chosen, q.Input, q.Output, q.Cached)
-	e := Estimate{Provider: q.Provider, Model: chosen.ID, InputPer1M: chosen.Input.USD, OutputPer1M: priceUSD(chosen.Output),
-		InputCost: usd(v.input), CachedCost: usd(v.cached), OutputCost: usd(v.output), Total: usd(v.total()), Savings: usd(v.savings)}
+	v, r, applied := priceAt(chosen, q.Input, q.Output, q.Cached, q.At)
+	e := Estimate{Provider: q.Provider, Model: chosen.ID, InputPer1M: r.Input.USD, OutputPer1M: priceUSD(r.Output),
+		InputCost: usd(v.input), CachedCost: usd(v.cached), OutputCost: usd(v.output), Total: usd(v.total()), Savings: usd(v.savings),
+		CacheDiscountPct: CacheDiscountPct, Applied: nonNil(applied)}
+	if r.Cached != nil && r.Input.USD > 0 {
+		e.CacheDiscountPct = max(0, round2((1-r.Cached.USD/r.Input.USD)*100))
+	}
 	type alt struct {
 		m     *Model
 		total micro
@@ -235,7 +254,8 @@ func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) 
 		if m.Input == nil || m.Provider == q.Provider || live.get(m.Provider).Status == StatusOutage {
 			continue
 		}
-		t := price(m, q.Input, q.Output, q.Cached).total()
+		av, _, _ := priceAt(m, q.Input, q.Output, q.Cached, q.At)
+		t := av.total()
 		if t >= v.total() {
 			continue
 		}
@@ -267,6 +287,8 @@ type TaskCostQuery struct {
 	Input, Output, Cached uint64
 	Limit                 int
 	FreeOnly              bool
+	// At is the time of the answer: promotions and time-of-day windows apply by it (zero: neither applies).
+	At time.Time
 }
 
 // TaskCost is one ranked provider.
@@ -284,6 +306,8 @@ type TaskCost struct {
 	// does not (no finite percentage).
 	PctMore  *float64
 	FreeTier bool
+	// Applied lists the price structures the cost applies; never nil.
+	Applied []string
 }
 
 // TaskCosts prices one task on each provider's cheapest priced candidate of the task type (ties by model ID) and
@@ -300,24 +324,27 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 		return nil, inputErr("parameter task_type: must be one of chat, embedding, image, audio, search")
 	}
 	type cand struct {
-		m *Model
-		v volume
+		m       *Model
+		v       volume
+		rates   rateSet
+		applied []string
 	}
 	best := map[string]cand{}
 	for _, m := range ix.byTask[task] {
 		if m.UnitPrice == nil || (q.FreeOnly && !ix.freeTier[m.Provider]) {
 			continue
 		}
-		v := volume{input: unitCost(1, m.UnitPrice)}
+		c := cand{m: m, v: volume{input: unitCost(1, m.UnitPrice)}, rates: m.standard()}
 		if m.Unit == UnitTokens {
-			v = price(m, q.Input, q.Output, q.Cached)
+			c.v, c.rates, c.applied = priceAt(m, q.Input, q.Output, q.Cached, q.At)
 		}
+		v := c.v
 		// A generally available model beats a second choice of the same provider whatever its cost.
 		b, ok := best[m.Provider]
 		switch {
 		case !ok, secondChoice(b.m.Stage) && !secondChoice(m.Stage),
 			secondChoice(b.m.Stage) == secondChoice(m.Stage) && v.total() < b.v.total():
-			best[m.Provider] = cand{m, v}
+			best[m.Provider] = c
 		}
 	}
 	cands := make([]cand, 0, len(best))
@@ -331,8 +358,11 @@ func (ix *Index) TaskCosts(q TaskCostQuery) ([]TaskCost, error) {
 	out := make([]TaskCost, 0, len(cands))
 	for i, c := range cands {
 		t := TaskCost{Rank: i + 1, Provider: c.m.Provider, Model: c.m.ID, CostUSD: usd(c.v.total()), InputCost: usd(c.v.input + c.v.cached),
-			OutCost: usd(c.v.output), InputPer1M: priceUSD(c.m.Input), OutputPer1M: priceUSD(c.m.Output), Unit: c.m.Unit,
-			UnitPrice: c.m.UnitPrice.USD, FreeTier: ix.freeTier[c.m.Provider]}
+			OutCost: usd(c.v.output), InputPer1M: priceUSD(c.rates.Input), OutputPer1M: priceUSD(c.rates.Output), Unit: c.m.Unit,
+			UnitPrice: c.m.UnitPrice.USD, FreeTier: ix.freeTier[c.m.Provider], Applied: nonNil(c.applied)}
+		if c.m.Unit == UnitTokens && c.rates.Input != nil {
+			t.UnitPrice = c.rates.Input.USD
+		}
 		cheapest := cands[0].v.total()
 		switch {
 		case c.v.total() == cheapest:
@@ -355,6 +385,8 @@ type ForecastQuery struct {
 	CacheHitRate                        float64
 	Task                                string
 	Limit                               int
+	// At is the time of the answer: a promotion in force at it applies (zero: none does).
+	At time.Time
 }
 
 // Forecast is one model's spend, amounts in USD.
@@ -365,6 +397,8 @@ type Forecast struct {
 	InputPer1M                          float64
 	OutputPer1M                         *float64
 	CachingAvailable                    bool
+	// Applied lists the price structures the forecast applies; never nil.
+	Applied []string
 }
 
 // Forecasts prices a usage profile on every token-priced model of the task, cheapest first (ties by provider ID,
@@ -395,21 +429,40 @@ func (ix *Index) Forecasts(q ForecastQuery) ([]Forecast, error) {
 	type cand struct {
 		m                   *Model
 		in, out, saved, day micro
+		rates               rateSet
+		applied             []string
 	}
 	best := topK[cand]{k: q.Limit, cmp: func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.day, b.day), cmp.Compare(a.m.Provider, b.m.Provider), cmp.Compare(a.m.ID, b.m.ID))
 	}}
+	// Cached tokens at the cached-input price where there is one, else at the input price.
+	bill := func(r rateSet) volume {
+		if r.Cached == nil {
+			return volume{input: cost(inTokens, r.Input, 1), output: cost(outTokens, r.Output, 1)}
+		}
+		v, _ := r.bill(inTokens, outTokens, cachedTokens)
+		return v
+	}
 	for _, m := range models {
 		if m.Input == nil {
 			continue
 		}
-		c := cand{m: m, out: cost(outTokens, m.Output, 1)}
-		if m.Cached != nil {
-			c.in = cost(inTokens-cachedTokens, m.Input, 1) + cost(cachedTokens, m.Cached, 1)
-			c.saved = max(0, cost(cachedTokens, m.Input, 1)-cost(cachedTokens, m.Cached, 1))
-		} else {
-			c.in = cost(inTokens, m.Input, 1)
+		c := cand{m: m}
+		// The long-context tier applies per request: when the average request exceeds the threshold.
+		r, s := m.ratesFor(q.AvgInput, q.At)
+		v := bill(r)
+		if s == "off_peak" || s == "peak" || (s == "" && len(m.Windows) > 0) {
+			v, _ = m.weekAverage(bill)
+			r, s = m.standard(), AppliedTimeAveraged
 		}
+		c.rates = r
+		if s != "" {
+			c.applied = append(c.applied, s)
+		}
+		if cachedTokens > 0 && r.Cached != nil {
+			c.applied = append(c.applied, AppliedCachedInput)
+		}
+		c.in, c.out, c.saved = v.input+v.cached, v.output, v.savings
 		c.day = c.in + c.out
 		best.push(c)
 	}
@@ -418,7 +471,7 @@ func (ix *Index) Forecasts(q ForecastQuery) ([]Forecast, error) {
 	for i, c := range cands {
 		out[i] = Forecast{Provider: c.m.Provider, Model: c.m.ID, Daily: usd(c.day), Weekly: usd(7 * c.day), Monthly: usd(30 * c.day),
 			Yearly: usd(365 * c.day), DailyInput: usd(c.in), DailyOutput: usd(c.out), DailySaved: usd(c.saved),
-			InputPer1M: c.m.Input.USD, OutputPer1M: priceUSD(c.m.Output), CachingAvailable: c.m.Cached != nil}
+			InputPer1M: c.rates.Input.USD, OutputPer1M: priceUSD(c.rates.Output), CachingAvailable: c.rates.Cached != nil, Applied: nonNil(c.applied)}
 	}
 	return out, nil
 }

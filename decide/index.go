@@ -127,6 +127,11 @@ type Model struct {
 	// Stage is the lifecycle stage ("" when the lifecycle catalog does not list the model).
 	Stage  string
 	Scores map[string]float64
+	// Long, Promo and Windows are the pricing catalog's long-context tier, promotion and time-of-day windows;
+	// nil when it gives none.
+	Long    *LongTier
+	Promo   *Promo
+	Windows []Window
 	// AliasOf is the alias this pinned version is the same offer as (same prices, same window): the alias stands
 	// for it in rankings, and it stays reachable by its own ID. "" when it is no such duplicate.
 	AliasOf string
@@ -302,6 +307,9 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		}
 		if err == nil {
 			m.Unit, m.UnitPrice, err = unitPrice(m, p.Pricing)
+		}
+		if err == nil {
+			err = m.setStructures(p)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("decide: pricing of %s/%s: %w", p.ProviderId, p.Model, err)

@@ -431,7 +431,7 @@ func (s *Server) GetCheapest(ctx context.Context, req api.GetCheapestRequestObje
 	p := req.Params
 	q := decide.CheapestQuery{Task: string(p.Task), Input: decTokens(orDefault(p.InputTokens, defaultCheapestInput)),
 		Output: decTokens(orDefault(p.OutputTokens, defaultCheapestOutput)), Units: uint64(max(1, orDefault(p.Units, defaultCheapestUnits))),
-		Limit: orDefault(p.Limit, defaultCheapestLimit)}
+		Limit: orDefault(p.Limit, defaultCheapestLimit), At: s.now()}
 	if p.MinQuality != nil {
 		mq, err := decide.ParseQuality(*p.MinQuality)
 		if err != nil {
@@ -448,7 +448,7 @@ func (s *Server) GetCheapest(ctx context.Context, req api.GetCheapestRequestObje
 	for i, r := range res {
 		out.Results[i] = api.CheapestResult{ProviderId: r.Provider, Model: r.Model, Status: api.ProviderStatus(r.Status),
 			EstimatedCostUsd: r.CostUSD, InputPer1mUsd: r.InputPer1M, OutputPer1mUsd: r.OutputPer1M, PriceUnit: api.PriceUnit(r.Unit),
-			UnitPriceUsd: &r.UnitPrice, QualityScore: r.Quality, FreeTier: r.FreeTier}
+			UnitPriceUsd: &r.UnitPrice, QualityScore: r.Quality, FreeTier: r.FreeTier, Applied: r.Applied}
 	}
 	return api.GetCheapest200JSONResponse{Body: out, Headers: api.GetCheapest200ResponseHeaders{RetryAfter: wait}}, nil
 }
@@ -461,7 +461,7 @@ func (s *Server) GetCostEstimate(ctx context.Context, req api.GetCostEstimateReq
 	}
 	p := req.Params
 	e, err := ix.CostEstimate(decide.EstimateQuery{Provider: p.Provider, Model: orDefault(p.Model, ""), Input: decTokens(p.InputTokens),
-		Output: decTokens(p.OutputTokens), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens))}, live)
+		Output: decTokens(p.OutputTokens), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens)), At: s.now()}, live)
 	switch {
 	case errs.IsInput(err):
 		return api.GetCostEstimate400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
@@ -472,9 +472,10 @@ func (s *Server) GetCostEstimate(ctx context.Context, req api.GetCostEstimateReq
 	}
 	out := api.GetCostEstimate200JSONResponse{
 		Provider: e.Provider, Model: e.Model, EstimatedTotalUsd: e.Total, CacheSavingsUsd: e.Savings,
-		Rates:               api.CostEstimateRates{InputPer1mUsd: e.InputPer1M, OutputPer1mUsd: e.OutputPer1M, CacheDiscountPct: decide.CacheDiscountPct},
+		Rates:               api.CostEstimateRates{InputPer1mUsd: e.InputPer1M, OutputPer1mUsd: e.OutputPer1M, CacheDiscountPct: e.CacheDiscountPct},
 		Breakdown:           api.CostEstimateBreakdown{InputCostUsd: e.InputCost, CachedCostUsd: e.CachedCost, OutputCostUsd: e.OutputCost},
 		CheaperAlternatives: make([]api.CostEstimateAlternative, len(e.Alternatives)),
+		Applied:             e.Applied,
 	}
 	for i, a := range e.Alternatives {
 		out.CheaperAlternatives[i] = api.CostEstimateAlternative{ProviderId: a.Provider, Model: a.Model, InputPer1mUsd: a.InputPer1M,
@@ -492,7 +493,7 @@ func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject
 	p := req.Params
 	ranked, err := ix.TaskCosts(decide.TaskCostQuery{TaskType: string(p.TaskType), Input: decTokens(orDefault(p.InputTokens, defaultTaskCostInput)),
 		Output: decTokens(orDefault(p.OutputTokens, defaultTaskCostOutput)), Cached: decTokens(orDefault(p.CachedTokens, defaultCachedTokens)),
-		Limit: orDefault(p.Limit, defaultTaskCostLimit), FreeOnly: orDefault(p.FreeOnly, false)})
+		Limit: orDefault(p.Limit, defaultTaskCostLimit), FreeOnly: orDefault(p.FreeOnly, false), At: s.now()})
 	switch {
 	case errs.IsInput(err):
 		return api.GetTaskCost400JSONResponse{BadRequestJSONResponse: badRequest(err.Error())}, nil
@@ -504,7 +505,7 @@ func (s *Server) GetTaskCost(_ context.Context, req api.GetTaskCostRequestObject
 		out.ProvidersRanked[i] = api.TaskCostRecord{Rank: t.Rank, ProviderId: t.Provider, Model: t.Model, EstimatedCostUsd: t.CostUSD,
 			InputCostUsd: t.InputCost, OutputCostUsd: t.OutCost, InputPer1mUsd: t.InputPer1M, OutputPer1mUsd: t.OutputPer1M,
 			PriceUnit: api.PriceUnit(t.Unit), UnitPriceUsd: t.UnitPrice,
-			PctMoreExpensiveThanCheapest: t.PctMore, FreeTier: t.FreeTier}
+			PctMoreExpensiveThanCheapest: t.PctMore, FreeTier: t.FreeTier, Applied: t.Applied}
 	}
 	if len(ranked) > 0 {
 		out.Meta.CheapestProvider = &ranked[0].Provider
@@ -522,7 +523,8 @@ func (s *Server) GetCostForecast(_ context.Context, req api.GetCostForecastReque
 	q := decide.ForecastQuery{RequestsPerDay: decTokens(orDefault(p.RequestsPerDay, defaultForecastRequests)),
 		AvgInput: decTokens(orDefault(p.AvgInputTokens, defaultForecastInput)), AvgOutput: decTokens(orDefault(p.AvgOutputTokens, defaultForecastOutput)),
 		CacheHitRate: orDefault(p.CacheHitRate, defaultForecastCacheRate),
-		Task:         string(orDefault(p.Task, api.GetCostForecastParamsTask(defaultForecastTask))), Limit: orDefault(p.Limit, defaultForecastLimit)}
+		Task:         string(orDefault(p.Task, api.GetCostForecastParamsTask(defaultForecastTask))), Limit: orDefault(p.Limit, defaultForecastLimit),
+		At: s.now()}
 	fs, err := ix.Forecasts(q)
 	switch {
 	case errs.IsInput(err):
@@ -537,7 +539,8 @@ func (s *Server) GetCostForecast(_ context.Context, req api.GetCostForecastReque
 		out.Forecasts[i] = api.CostForecastRecord{ProviderId: f.Provider, Model: f.Model, DailyCost: f.Daily, WeeklyCost: f.Weekly,
 			MonthlyCost: f.Monthly, YearlyCost: f.Yearly,
 			CostBreakdown: api.CostForecastBreakdown{DailyInputCost: f.DailyInput, DailyOutputCost: f.DailyOutput, CacheSavingsPerDay: f.DailySaved},
-			Pricing:       api.CostForecastPricing{InputPer1m: f.InputPer1M, OutputPer1m: f.OutputPer1M, CachingAvailable: f.CachingAvailable}}
+			Pricing:       api.CostForecastPricing{InputPer1m: f.InputPer1M, OutputPer1m: f.OutputPer1M, CachingAvailable: f.CachingAvailable},
+			Applied:       f.Applied}
 	}
 	return out, nil
 }

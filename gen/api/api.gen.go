@@ -977,6 +977,57 @@ func (e PriceUnit) Valid() bool {
 	}
 }
 
+// Defines values for PricingTimeWindowDays.
+const (
+	PricingTimeWindowDaysFri PricingTimeWindowDays = "fri"
+	PricingTimeWindowDaysMon PricingTimeWindowDays = "mon"
+	PricingTimeWindowDaysSat PricingTimeWindowDays = "sat"
+	PricingTimeWindowDaysSun PricingTimeWindowDays = "sun"
+	PricingTimeWindowDaysThu PricingTimeWindowDays = "thu"
+	PricingTimeWindowDaysTue PricingTimeWindowDays = "tue"
+	PricingTimeWindowDaysWed PricingTimeWindowDays = "wed"
+)
+
+// Valid indicates whether the value is a known member of the PricingTimeWindowDays enum.
+func (e PricingTimeWindowDays) Valid() bool {
+	switch e {
+	case PricingTimeWindowDaysFri:
+		return true
+	case PricingTimeWindowDaysMon:
+		return true
+	case PricingTimeWindowDaysSat:
+		return true
+	case PricingTimeWindowDaysSun:
+		return true
+	case PricingTimeWindowDaysThu:
+		return true
+	case PricingTimeWindowDaysTue:
+		return true
+	case PricingTimeWindowDaysWed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PricingTimeWindowLabel.
+const (
+	PricingTimeWindowLabelOffPeak PricingTimeWindowLabel = "off_peak"
+	PricingTimeWindowLabelPeak    PricingTimeWindowLabel = "peak"
+)
+
+// Valid indicates whether the value is a known member of the PricingTimeWindowLabel enum.
+func (e PricingTimeWindowLabel) Valid() bool {
+	switch e {
+	case PricingTimeWindowLabelOffPeak:
+		return true
+	case PricingTimeWindowLabelPeak:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProviderStatus.
 const (
 	ProviderStatusDegraded    ProviderStatus = "degraded"
@@ -1964,6 +2015,9 @@ type ApiChangelogResponse struct {
 	Meta ApiChangelogMeta `json:"meta"`
 }
 
+// AppliedPricing Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+type AppliedPricing = []string
+
 // AttestationRequest An output attestation. Exactly one of `output` or `payload_hash` must be given (enforced by the server: both or neither answers 400).
 type AttestationRequest struct {
 	// AgentId ID of the agent making the attestation; self-declared, not verified.
@@ -2419,6 +2473,9 @@ type CheapestResponse struct {
 
 // CheapestResult Estimated cost of one model.
 type CheapestResult struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// EstimatedCostUsd Estimated cost in USD: of the requested input and output tokens for token-priced tasks, of `units` units (`price_unit`) for the others.
 	EstimatedCostUsd float64 `json:"estimated_cost_usd"`
 
@@ -2743,7 +2800,7 @@ type CostEstimateBreakdown struct {
 
 // CostEstimateRates Rates the estimate uses.
 type CostEstimateRates struct {
-	// CacheDiscountPct Discount on cached input tokens in percent (0-100); 50.
+	// CacheDiscountPct Discount on cached input tokens in percent (0-100): the model's cached-input price against its input price where the pricing catalog has one, else 50.
 	CacheDiscountPct float64 `json:"cache_discount_pct"`
 
 	// InputPer1mUsd Input price in USD per 1M tokens.
@@ -2755,6 +2812,9 @@ type CostEstimateRates struct {
 
 // CostEstimateResponse Cost estimate for one provider's model.
 type CostEstimateResponse struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// Breakdown Cost per part in USD.
 	Breakdown CostEstimateBreakdown `json:"breakdown"`
 
@@ -2803,6 +2863,9 @@ type CostForecastPricing struct {
 
 // CostForecastRecord defines model for CostForecastRecord.
 type CostForecastRecord struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// CostBreakdown Daily cost split into input, output and cache savings, USD.
 	CostBreakdown CostForecastBreakdown `json:"cost_breakdown"`
 
@@ -5075,6 +5138,24 @@ type PremiumProviderHealthTrend string
 // PriceUnit Unit of a task's price: 1M input tokens (llm, code, agent, embedding), one image, one minute of audio or 1K characters of text-to-speech (speech), one request (search), one second of generated video (video).
 type PriceUnit string
 
+// PricingLongContext Rates of a request whose input tokens exceed `threshold_tokens`.
+type PricingLongContext struct {
+	// CachedInputPer1m USD per 1M cached input tokens above the threshold; null when the page gives none.
+	CachedInputPer1m *float64 `json:"cached_input_per_1m"`
+
+	// InputPer1m USD per 1M input tokens above the threshold.
+	InputPer1m float64 `json:"input_per_1m"`
+
+	// OutputPer1m USD per 1M output tokens above the threshold; null when the page gives none.
+	OutputPer1m *float64 `json:"output_per_1m"`
+
+	// Source ID of the official page (in `meta.sources`) that gives these rates.
+	Source string `json:"source"`
+
+	// ThresholdTokens Input tokens per request above which these rates apply (a request of exactly this many does not).
+	ThresholdTokens int `json:"threshold_tokens"`
+}
+
 // PricingMeta Catalog metadata.
 type PricingMeta struct {
 	// AsOf Date the catalog data was checked (`YYYY-MM-DD`).
@@ -5091,6 +5172,27 @@ type PricingMeta struct {
 
 	// Total Records that match the filters, on every page together.
 	Total int `json:"total"`
+}
+
+// PricingPromotion Promotional rates, in force through the UTC day `ends`.
+type PricingPromotion struct {
+	// CachedInputPer1m USD per 1M cached input tokens during the promotion; null when the page gives none.
+	CachedInputPer1m *float64 `json:"cached_input_per_1m"`
+
+	// Ends Last day (UTC) of the promotion; from the next day the `pricing` rates apply.
+	Ends openapi_types.Date `json:"ends"`
+
+	// InputPer1m USD per 1M input tokens during the promotion.
+	InputPer1m float64 `json:"input_per_1m"`
+
+	// Note What the page says of the promotion, with the page and its check date.
+	Note string `json:"note"`
+
+	// OutputPer1m USD per 1M output tokens during the promotion; null when the page gives none.
+	OutputPer1m *float64 `json:"output_per_1m"`
+
+	// Source ID of the official page (in `meta.sources`) that gives the promotion.
+	Source string `json:"source"`
 }
 
 // PricingRates Prices in USD; each null when it does not apply to the model or is unknown.
@@ -5128,11 +5230,17 @@ type PricingRecord struct {
 	// FreeTier Whether the model has a free tier.
 	FreeTier bool `json:"free_tier"`
 
+	// LongContext Addition to the contract's fields; the higher rates the provider's page gives for a request whose input exceeds a threshold (billed per request: every token of such a request at these rates). Null when no official page read gives a long-context tier for the model: none known, which is not proof that none exists.
+	LongContext *PricingLongContext `json:"long_context"`
+
 	// Model Model ID (the provider's API name).
 	Model string `json:"model"`
 
-	// Pricing Prices in USD; null where a price kind does not apply.
+	// Pricing Prices in USD; null where a price kind does not apply. The token prices are the standard (list) rates: the rates below a long-context threshold, outside any time-of-day window and without a promotion.
 	Pricing PricingRates `json:"pricing"`
+
+	// Promotion Addition to the contract's fields; promotional rates the provider's page gives until an end date (the `pricing` rates apply after it). Null when no official page read gives a dated promotion for the model.
+	Promotion *PricingPromotion `json:"promotion"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
@@ -5142,6 +5250,9 @@ type PricingRecord struct {
 
 	// Task Addition to the contract's fields; task the model serves.
 	Task Task `json:"task"`
+
+	// TimeOfDay Addition to the contract's fields; rates that apply in windows of the week (UTC), for example off-peak hours; outside every window the `pricing` rates apply. Null when no official page read gives time-of-day rates for the model.
+	TimeOfDay *PricingTimeOfDay `json:"time_of_day"`
 }
 
 // PricingResponse Price records and catalog metadata.
@@ -5152,6 +5263,48 @@ type PricingResponse struct {
 	// Pricing Price records, by provider ID then model ID ascending; with `compare=true`, by input price per 1M tokens ascending.
 	Pricing []PricingRecord `json:"pricing"`
 }
+
+// PricingTimeOfDay Time-of-day rates.
+type PricingTimeOfDay struct {
+	// Note What the page says of the windows, with the page and its check date.
+	Note string `json:"note"`
+
+	// Source ID of the official page (in `meta.sources`) that gives the rates.
+	Source string `json:"source"`
+
+	// Windows Windows of the week in UTC, each with its rates; they do not overlap.
+	Windows []PricingTimeWindow `json:"windows"`
+}
+
+// PricingTimeWindow One window, from `from_utc` (included) to `to_utc` (excluded) on each of `days`.
+type PricingTimeWindow struct {
+	// CachedInputPer1m USD per 1M cached input tokens in the window; null when the page gives none.
+	CachedInputPer1m *float64 `json:"cached_input_per_1m"`
+
+	// Days UTC weekdays the window applies on.
+	Days []PricingTimeWindowDays `json:"days"`
+
+	// FromUtc Start, UTC `HH:MM`, included.
+	FromUtc string `json:"from_utc"`
+
+	// InputPer1m USD per 1M input tokens in the window.
+	InputPer1m float64 `json:"input_per_1m"`
+
+	// Label The provider's name for the window.
+	Label PricingTimeWindowLabel `json:"label"`
+
+	// OutputPer1m USD per 1M output tokens in the window; null when the page gives none.
+	OutputPer1m *float64 `json:"output_per_1m"`
+
+	// ToUtc End, UTC `HH:MM` (`24:00` for the end of the day), excluded.
+	ToUtc string `json:"to_utc"`
+}
+
+// PricingTimeWindowDays defines model for PricingTimeWindow.Days.
+type PricingTimeWindowDays string
+
+// PricingTimeWindowLabel The provider's name for the window.
+type PricingTimeWindowLabel string
 
 // PromptCachingMeta defines model for PromptCachingMeta.
 type PromptCachingMeta struct {
@@ -6348,6 +6501,9 @@ type TaskCostMeta struct {
 
 // TaskCostRecord defines model for TaskCostRecord.
 type TaskCostRecord struct {
+	// Applied Addition to the contract's fields; the price structures the amount applies besides the standard rates: `long_context` (the request's input tokens exceed the model's long-context threshold), `promotion until YYYY-MM-DD` (a promotion in force at the time of the answer), `off_peak` or `peak` (the time-of-day window the time of the answer falls in; for a forecast `time_of_day averaged`, the windows weighted by their hours of the week), `cached_input` (cached tokens at the model's cached-input price) or `cache_discount_50` (cached tokens at half the input price, the model having no known cached-input price). Empty when only the standard rates apply.
+	Applied AppliedPricing `json:"applied"`
+
 	// EstimatedCostUsd Estimated total cost of one task, USD (input, cached input and output).
 	EstimatedCostUsd float64 `json:"estimated_cost_usd"`
 
@@ -7169,7 +7325,7 @@ type GetCostEstimateParams struct {
 	// OutputTokens Output tokens, 0 to 10000000000.
 	OutputTokens int `form:"output_tokens" json:"output_tokens"`
 
-	// CachedTokens How many of the input tokens are cached (50 percent discount applied), 0 to 10000000000; must not exceed `input_tokens` (400 otherwise). Default 0.
+	// CachedTokens How many of the input tokens are cached (billed at the model's cached-input price, else at a 50 percent discount on the input price), 0 to 10000000000; must not exceed `input_tokens` (400 otherwise). Default 0.
 	CachedTokens *int `form:"cached_tokens,omitempty" json:"cached_tokens,omitempty"`
 
 	// Model Partial, case-insensitive match on the model ID: the estimate uses the cheapest token-priced model of the provider whose ID matches. Unlike list filters, no matching model answers 404 (there is no list to leave empty).
@@ -8111,7 +8267,7 @@ type GetTaskCostParams struct {
 	// OutputTokens Output tokens per task, 0 to 10000000000 (default 2000).
 	OutputTokens *int `form:"output_tokens,omitempty" json:"output_tokens,omitempty"`
 
-	// CachedTokens How many of the input tokens per task are cached, billed at a 50 percent discount on the input rate; 0 to 10000000000, must not exceed `input_tokens` (400 otherwise), as in `/cost-estimate` (default 0).
+	// CachedTokens How many of the input tokens per task are cached, billed at the model's cached-input price, else at a 50 percent discount on the input rate; 0 to 10000000000, must not exceed `input_tokens` (400 otherwise), as in `/cost-estimate` (default 0).
 	CachedTokens *int `form:"cached_tokens,omitempty" json:"cached_tokens,omitempty"`
 
 	// Limit Maximum number of ranked providers, 1 to 50 (default 10).
@@ -8933,7 +9089,7 @@ type ClientInterface interface {
 
 	// GetCheapest Cheapest models for a task and token volume
 	//
-	// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
+	// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens priced as one request (cost = tokens / 1000000 x price per 1M tokens, at the model's long-context tier when `input_tokens` exceeds its threshold, else a promotion in force or the time-of-day window of the time of the answer, as `applied` says); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 	//
 	// Corresponds with GET /cheapest (the `GetCheapest` operationId).
 	GetCheapest(ctx context.Context, params *GetCheapestParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8968,14 +9124,14 @@ type ClientInterface interface {
 
 	// GetCostEstimate Cost of a token volume on one provider
 	//
-	// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+	// Estimates the cost in USD of a request volume on one provider's model, priced as one request: input tokens at the input price, cached input tokens at the model's cached-input price where the pricing catalog has one, else at the input price less a 50 percent cache discount, and output tokens at the output price (prices in USD per 1M tokens). Prices follow the model's pricing record at the time of the answer (see `applied`): its long-context tier when the request's input tokens exceed the threshold (every token of the request at the tier's rates), else a promotion in force (through its end day, UTC), else the time-of-day window the time falls in, else the standard rates. `rates` are the rates used. `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 	//
 	// Corresponds with GET /cost-estimate (the `GetCostEstimate` operationId).
 	GetCostEstimate(ctx context.Context, params *GetCostEstimateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCostForecast Forecast daily to yearly spend per provider
 	//
-	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. A long-context tier applies when the average request's input exceeds its threshold; a promotion in force at the time of the answer applies to the whole forecast (its `applied` entry gives the end day, after which the standard rates return); time-of-day rates are averaged over the week, each window weighted by its minutes, the traffic being taken as spread evenly (`time_of_day averaged`). `pricing` gives the rates used (the standard rates when averaged). Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 	//
 	// Corresponds with GET /cost-forecast (the `GetCostForecast` operationId).
 	GetCostForecast(ctx context.Context, params *GetCostForecastParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9347,7 +9503,7 @@ type ClientInterface interface {
 
 	// GetPricing Model prices
 	//
-	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 	//
 	// Corresponds with GET /pricing (the `GetPricing` operationId).
 	GetPricing(ctx context.Context, params *GetPricingParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9482,7 +9638,7 @@ type ClientInterface interface {
 
 	// GetTaskCost Rank providers by the cost of one task
 	//
-	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at the model's cached-input price, else at a 50 percent discount on the input rate; one task is one request, so a long-context tier applies when its input exceeds the threshold, and promotions and time-of-day rates apply by the time of the answer, as `applied` says), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 	//
 	// Corresponds with GET /task-cost (the `GetTaskCost` operationId).
 	GetTaskCost(ctx context.Context, params *GetTaskCostParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9818,7 +9974,7 @@ func (c *Client) GetApiChangelog(ctx context.Context, params *GetApiChangelogPar
 
 // GetCheapest Cheapest models for a task and token volume
 //
-// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
+// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens priced as one request (cost = tokens / 1000000 x price per 1M tokens, at the model's long-context tier when `input_tokens` exceeds its threshold, else a promotion in force or the time-of-day window of the time of the answer, as `applied` says); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 //
 // Corresponds with GET /cheapest (the `GetCheapest` operationId).
 func (c *Client) GetCheapest(ctx context.Context, params *GetCheapestParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9903,7 +10059,7 @@ func (c *Client) GetContextWindow(ctx context.Context, params *GetContextWindowP
 
 // GetCostEstimate Cost of a token volume on one provider
 //
-// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+// Estimates the cost in USD of a request volume on one provider's model, priced as one request: input tokens at the input price, cached input tokens at the model's cached-input price where the pricing catalog has one, else at the input price less a 50 percent cache discount, and output tokens at the output price (prices in USD per 1M tokens). Prices follow the model's pricing record at the time of the answer (see `applied`): its long-context tier when the request's input tokens exceed the threshold (every token of the request at the tier's rates), else a promotion in force (through its end day, UTC), else the time-of-day window the time falls in, else the standard rates. `rates` are the rates used. `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 //
 // Corresponds with GET /cost-estimate (the `GetCostEstimate` operationId).
 func (c *Client) GetCostEstimate(ctx context.Context, params *GetCostEstimateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9920,7 +10076,7 @@ func (c *Client) GetCostEstimate(ctx context.Context, params *GetCostEstimatePar
 
 // GetCostForecast Forecast daily to yearly spend per provider
 //
-// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. A long-context tier applies when the average request's input exceeds its threshold; a promotion in force at the time of the answer applies to the whole forecast (its `applied` entry gives the end day, after which the standard rates return); time-of-day rates are averaged over the week, each window weighted by its minutes, the traffic being taken as spread evenly (`time_of_day averaged`). `pricing` gives the rates used (the standard rates when averaged). Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 //
 // Corresponds with GET /cost-forecast (the `GetCostForecast` operationId).
 func (c *Client) GetCostForecast(ctx context.Context, params *GetCostForecastParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10672,7 +10828,7 @@ func (c *Client) GetPiiHandling(ctx context.Context, params *GetPiiHandlingParam
 
 // GetPricing Model prices
 //
-// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 //
 // Corresponds with GET /pricing (the `GetPricing` operationId).
 func (c *Client) GetPricing(ctx context.Context, params *GetPricingParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10997,7 +11153,7 @@ func (c *Client) GetStructuredOutput(ctx context.Context, params *GetStructuredO
 
 // GetTaskCost Rank providers by the cost of one task
 //
-// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at the model's cached-input price, else at a 50 percent discount on the input rate; one task is one request, so a long-context tier applies when its input exceeds the threshold, and promotions and time-of-day rates apply by the time of the answer, as `applied` says), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 //
 // Corresponds with GET /task-cost (the `GetTaskCost` operationId).
 func (c *Client) GetTaskCost(ctx context.Context, params *GetTaskCostParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -18643,7 +18799,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCheapestWithResponse Cheapest models for a task and token volume
 	//
-	// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
+	// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens priced as one request (cost = tokens / 1000000 x price per 1M tokens, at the model's long-context tier when `input_tokens` exceeds its threshold, else a promotion in force or the time-of-day window of the time of the answer, as `applied` says); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18688,7 +18844,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCostEstimateWithResponse Cost of a token volume on one provider
 	//
-	// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+	// Estimates the cost in USD of a request volume on one provider's model, priced as one request: input tokens at the input price, cached input tokens at the model's cached-input price where the pricing catalog has one, else at the input price less a 50 percent cache discount, and output tokens at the output price (prices in USD per 1M tokens). Prices follow the model's pricing record at the time of the answer (see `applied`): its long-context tier when the request's input tokens exceed the threshold (every token of the request at the tier's rates), else a promotion in force (through its end day, UTC), else the time-of-day window the time falls in, else the standard rates. `rates` are the rates used. `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18697,7 +18853,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetCostForecastWithResponse Forecast daily to yearly spend per provider
 	//
-	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+	// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. A long-context tier applies when the average request's input exceeds its threshold; a promotion in force at the time of the answer applies to the whole forecast (its `applied` entry gives the end day, after which the standard rates return); time-of-day rates are averaged over the week, each window weighted by its minutes, the traffic being taken as spread evenly (`time_of_day averaged`). `pricing` gives the rates used (the standard rates when averaged). Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19137,7 +19293,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPricingWithResponse Model prices
 	//
-	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+	// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19310,7 +19466,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetTaskCostWithResponse Rank providers by the cost of one task
 	//
-	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+	// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at the model's cached-input price, else at a 50 percent discount on the input rate; one task is one request, so a long-context tier applies when its input exceeds the threshold, and promotions and time-of-day rates apply by the time of the answer, as `applied` says), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27297,7 +27453,7 @@ func (c *ClientWithResponses) GetApiChangelogWithResponse(ctx context.Context, p
 
 // GetCheapestWithResponse Cheapest models for a task and token volume
 //
-// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens (cost = tokens / 1000000 x price per 1M tokens); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
+// Estimates the cost in USD of the request on each priced candidate model of the task (the candidates of `GET /pick`): for token-priced tasks (llm, code, agent, embedding) `input_tokens` input and `output_tokens` output tokens priced as one request (cost = tokens / 1000000 x price per 1M tokens, at the model's long-context tier when `input_tokens` exceeds its threshold, else a promotion in force or the time-of-day window of the time of the answer, as `applied` says); for the others `units` units of the task's `price_unit` (images, audio minutes or 1K characters, requests, video seconds). Optionally requires a minimum benchmark score. Only models of currently operational providers qualify; while no provider has been observed at all, every provider's models do, with status `unknown` and a `note`. Generally available models only, unless none qualifies (then preview, beta and deprecated ones, and `note` says so). Sorted by `estimated_cost_usd` ascending (ties by provider ID, then model ID ascending), at most `limit` entries; an empty list has a `note` that says why.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27372,7 +27528,7 @@ func (c *ClientWithResponses) GetContextWindowWithResponse(ctx context.Context, 
 
 // GetCostEstimateWithResponse Cost of a token volume on one provider
 //
-// Estimates the cost in USD of a request volume on one provider's model: input tokens at the input price, cached input tokens at the input price less the cache discount (50 percent), and output tokens at the output price (prices in USD per 1M tokens). `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
+// Estimates the cost in USD of a request volume on one provider's model, priced as one request: input tokens at the input price, cached input tokens at the model's cached-input price where the pricing catalog has one, else at the input price less a 50 percent cache discount, and output tokens at the output price (prices in USD per 1M tokens). Prices follow the model's pricing record at the time of the answer (see `applied`): its long-context tier when the request's input tokens exceed the threshold (every token of the request at the tier's rates), else a promotion in force (through its end day, UTC), else the time-of-day window the time falls in, else the standard rates. `rates` are the rates used. `cached_tokens` are part of `input_tokens` and may not exceed it (400 otherwise). Without `model` the provider's cheapest token-priced `llm` model (lowest input price, ties by model ID; of any task when the provider prices no `llm` model) is used; with it, the cheapest token-priced model whose ID matches. A provider without a matching token-priced model answers 404. Each part of the breakdown is rounded half up to 0.000001 USD on its own and the total is their sum, so the arithmetic is exact to the cent. `cheaper_alternatives` lists up to 3 models of other providers not in outage that would cost less for the same volume: for each such provider its cheapest model of the same task as the chosen one, cheapest first (`estimated_total_usd` ascending, ties by provider ID, then model ID).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27387,7 +27543,7 @@ func (c *ClientWithResponses) GetCostEstimateWithResponse(ctx context.Context, p
 
 // GetCostForecastWithResponse Forecast daily to yearly spend per provider
 //
-// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
+// Forecasts, per provider and model of the chosen `task`, the USD spend of a usage profile (requests per day, average input and output tokens per request, cache hit rate as a fraction 0-1) from stored prices in USD per 1M tokens: daily cost, and weekly, monthly and yearly cost as 7, 30 and 365 times the daily cost. Per day, input tokens = requests x average input tokens, cached tokens = input tokens x cache hit rate (the rate taken to 6 decimals, rounded to a whole token), output tokens = requests x average output tokens. Cache hits apply the model's cached input price where the pricing catalog has one (`caching_available`), else the input price. A long-context tier applies when the average request's input exceeds its threshold; a promotion in force at the time of the answer applies to the whole forecast (its `applied` entry gives the end day, after which the standard rates return); time-of-day rates are averaged over the week, each window weighted by its minutes, the traffic being taken as spread evenly (`time_of_day averaged`). `pricing` gives the rates used (the standard rates when averaged). Only models with a known input price per 1M tokens are forecast; `audio` is the catalog task `speech`. Every amount is rounded half up to 0.000001 USD part by part. Sorted cheapest first (`daily_cost` ascending, ties by `provider_id` then `model`). `usage_profile` echoes the inputs used.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28055,7 +28211,7 @@ func (c *ClientWithResponses) GetPiiHandlingWithResponse(ctx context.Context, pa
 
 // GetPricingWithResponse Model prices
 //
-// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID).
+// Stored price catalog per model, in USD: per 1M tokens for token-priced models, and per image, per minute of audio, per 1000 characters or per request for other kinds. A price that does not apply or is unknown is null. Sorted by provider ID, then model ID ascending; with `compare=true`, only token-priced models (with an input price per 1M tokens), sorted by `input_per_1m_tokens` ascending (cheapest input first, ties by provider ID, then model ID). The token prices are the standard rates; `long_context`, `promotion` and `time_of_day` give, where the provider's page states them, the rates of a request above an input-token threshold, promotional rates until a day, and rates by time of the week (UTC); the cost endpoints apply them.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28342,7 +28498,7 @@ func (c *ClientWithResponses) GetStructuredOutputWithResponse(ctx context.Contex
 
 // GetTaskCostWithResponse Rank providers by the cost of one task
 //
-// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at a 50 percent discount on the input rate), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
+// Estimates, per provider, the USD cost of one task of `task_type` with the given token counts, using stored prices (USD per 1M tokens; cached input tokens are billed at the model's cached-input price, else at a 50 percent discount on the input rate; one task is one request, so a long-context tier applies when its input exceeds the threshold, and promotions and time-of-day rates apply by the time of the answer, as `applied` says), and ranks the providers cheapest first (`estimated_cost_usd` ascending, ties by `provider_id` then `model`). `task_type` prices the catalog task `chat` -> `llm`, `embedding`, `image`, `audio` -> `speech`, `search`; each provider is priced on its cheapest candidate of that task with a known price (the candidates of `GET /pick`: generally available models first; ties by model ID). A token-priced model is priced by the task's tokens; a model priced per unit (`price_unit`: a search request, an image, an audio minute or 1K characters) at one unit, since one task is one request, image or minute, and that price is its `input_cost_usd`. Each cost part is rounded half up to 0.000001 USD and the total is their sum. `meta.cheapest_provider` names the first entry.
 //
 // Returns a wrapper object for the known response body format(s).
 //
