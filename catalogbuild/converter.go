@@ -251,7 +251,7 @@ func (c *converter) readLiteLLM() {
 			continue
 		}
 		id, ok := litellmKey(e, spec.litellmProvider)
-		if !ok {
+		if !ok || sessionResource(e) {
 			continue
 		}
 		task := litellmTask(e.Mode)
@@ -339,6 +339,22 @@ func outputTask(e litellmEntry) string {
 // pricing page (`source`). A model's name (":free", "-Free") is no source: anyone can name a model so.
 func trustedZero(e litellmEntry, _ string) bool {
 	return e.str("source") != ""
+}
+
+// sessionResource reports whether a litellm entry prices a tool session rather than a model: litellm lists the
+// Code Interpreter sandbox as "openai/container" (mode chat, billed per session), and OpenAI's model list has no
+// model of that name. An entry whose only charges are per session is a resource of the API, never a model.
+func sessionResource(e litellmEntry) bool {
+	perSession := false
+	for f := range e.Fields {
+		switch {
+		case strings.HasSuffix(f, "_cost_per_session"):
+			perSession = true
+		case strings.Contains(f, "cost_per"):
+			return false
+		}
+	}
+	return perSession
 }
 
 // better reports whether a should be kept over b.

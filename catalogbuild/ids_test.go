@@ -34,3 +34,34 @@ func TestNameNeverMakesAModelFree(t *testing.T) {
 		t.Error("a $0 price citing the provider's pricing page is not taken")
 	}
 }
+
+// TestSessionResourceIsNoModel: litellm prices OpenAI's Code Interpreter sandbox as "openai/container", billed per
+// session; such an entry is a tool resource and must not become a model, while a model that also carries a
+// per-session or per-query charge next to its token prices stays a model.
+func TestSessionResourceIsNoModel(t *testing.T) {
+	container := litellmEntry{Key: "openai/container", Provider: "openai", Mode: "chat",
+		Fields: map[string]any{"code_interpreter_cost_per_session": 0.03, "litellm_provider": "openai", "mode": "chat"}}
+	if !sessionResource(container) {
+		t.Error("a per-session-only entry was taken for a model")
+	}
+	model := litellmEntry{Key: "gpt-x", Provider: "openai", Mode: "chat",
+		Fields: map[string]any{"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6, "code_interpreter_cost_per_session": 0.03}}
+	if sessionResource(model) {
+		t.Error("a token-priced model with a session charge was dropped")
+	}
+	if sessionResource(litellmEntry{Key: "m", Fields: map[string]any{"mode": "chat"}}) {
+		t.Error("an entry with no charges at all was taken for a session resource")
+	}
+	for _, f := range []string{"models", "pricing", "deprecations", "model_lifecycle"} {
+		_, recs := catalogFile(t, f)
+		for _, r := range recs {
+			id, _ := r["model"].(string)
+			if id == "" {
+				id, _ = r["model_id"].(string)
+			}
+			if id == "container" {
+				t.Errorf("%s serves %s/container, the Code Interpreter sandbox, as a model", f, r["provider_id"])
+			}
+		}
+	}
+}

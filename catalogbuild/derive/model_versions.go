@@ -231,5 +231,30 @@ func buildModelVersions(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model versions: %w", err)
 	}
-	return &Catalog{AsOf: asOf, Sources: sources, Records: recs}, nil
+	return &Catalog{AsOf: asOf, Sources: withCitedPages(sources, recs, lf.files), Records: recs}, nil
+}
+
+// withCitedPages adds to sources the provider pages the records cite that the model catalog does not list (a
+// current model's price page, say): every id a record cites must name one of the catalog's sources.
+func withCitedPages(sources []seeds.Source, recs []api.ModelVersionsRecord, files map[string]*catalogbuild.LifecycleFile) []seeds.Source {
+	known := map[string]bool{}
+	for _, s := range sources {
+		id := s.ID
+		if id == "" {
+			id = catalogbuild.SourceID(catalogbuild.Source{Name: s.Name, URL: s.URL})
+		}
+		known[id] = true
+	}
+	for _, r := range recs {
+		for _, id := range r.Sources {
+			if known[id] {
+				continue
+			}
+			if p, ok := files[r.ProviderId].Page(id); ok {
+				sources = append(sources, officialPageSource(p))
+				known[id] = true
+			}
+		}
+	}
+	return sources
 }
