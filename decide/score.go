@@ -29,7 +29,7 @@ func latencyScore(l Live) float64 {
 	return 1 / (1 + math.Log1p(math.Max(0, ms)/latencyRefMs))
 }
 
-// uptimeScore is 0..1: (uptime / 100)^20, 1 at 100 %, 0.98 at 99.9 %, 0.82 at 99 %, 0.36 at 95 %, 0.12 at 90 %;
+// uptimeScore is 0..1: (uptime / 100)^10, 1 at 100 %, 0.99 at 99.9 %, 0.9 at 99 %, 0.6 at 95 %, 0.35 at 90 %;
 // 0 when unknown.
 func uptimeScore(pct *float64) float64 {
 	if pct == nil {
@@ -38,7 +38,7 @@ func uptimeScore(pct *float64) float64 {
 	return math.Pow(clamp01(*pct/100), uptimeExponent)
 }
 
-const uptimeExponent = 20.0
+const uptimeExponent = 10.0
 
 // Unit is the unit a task's price is given in (the document's PriceUnit).
 type Unit string
