@@ -25,9 +25,10 @@ const (
 	weightSelfReported = 0.5
 	weightLegacy       = 0.5
 	legacyAgeYears     = 2.0
-	// agePenaltyPerYear is taken off a normalised result per year of its age at the index's day, so that a
-	// strong result on an old model loses to a slightly weaker one on this year's flagship.
-	agePenaltyPerYear = 0.15
+	// agingPerYear multiplies a normalised result per year of its age at the index's day (0.7^age), so that the
+	// best result of early 2025 loses to a middling one of this year: a year is about a model generation. A factor
+	// rather than a deduction keeps old results apart from each other instead of piling them up at 0.
+	agingPerYear = 0.7
 )
 
 // tierQuality is the quality of a model no result measures for the task, from its provider's lineup tier: below
@@ -105,7 +106,7 @@ func (q QualityOf) phrase() string {
 var (
 	reRegion  = regexp.MustCompile(`^(us|eu|apac|global|jp|au|ca)\.`)
 	reVendor  = regexp.MustCompile(`^(anthropic|openai|meta|mistral|cohere|google|deepseek|qwen|xai|ai21|moonshotai|zai)\.`)
-	reVersion = regexp.MustCompile(`(-v\d+(:\d+)?|:\d+)$`)
+	reVersion = regexp.MustCompile(`(-v\d+)?:\d+$`)
 	reDate    = regexp.MustCompile(`-(20\d\d-?\d\d-?\d\d|latest|default)$`)
 )
 
@@ -185,24 +186,32 @@ func newQualityIndex(recs []seeds.BenchmarkRecord, today string) *qualityIndex {
 }
 
 // normalised is a result on 0..1: the mean of its percentile among the models with a result of that benchmark
-// (the lowest 0, the highest 1; the raw value alone while only one model has one) and its raw value on a fixed
-// scale (percent / 100; Elo (score - 1000) / 500, clamped), so both a field of two and a field of fifty compare.
+// (the lowest 0, the highest 1; 0.5 while it is the only one) and its distance to the best result of the field
+// (percent: score / best; Elo: 1 - (best - score) / 400, 400 points being tenfold odds), so that a benchmark
+// every model finds hard does not drag its models below those measured on an easy one, and a field of two
+// compares as well as a field of fifty.
 func (qi *qualityIndex) normalised(r result) float64 {
-	raw := clamp01(r.score / 100)
-	if r.unit == "elo" {
-		raw = clamp01((r.score - 1000) / 500)
-	}
 	vs := qi.field[r.benchmark+"|"+r.unit]
-	if len(vs) < 2 {
-		return raw
+	pct, top := 0.5, r.score
+	if len(vs) > 0 {
+		top = vs[len(vs)-1]
 	}
-	below, _ := slices.BinarySearch(vs, r.score)
-	equal := 0
-	for i := below; i < len(vs) && vs[i] == r.score; i++ {
-		equal++
+	if len(vs) >= 2 {
+		below, _ := slices.BinarySearch(vs, r.score)
+		equal := 0
+		for i := below; i < len(vs) && vs[i] == r.score; i++ {
+			equal++
+		}
+		pct = (float64(below) + float64(max(equal-1, 0))/2) / float64(len(vs)-1)
 	}
-	pct := (float64(below) + float64(max(equal-1, 0))/2) / float64(len(vs)-1)
-	return (pct + raw) / 2
+	rel := 1.0
+	switch {
+	case r.unit == "elo":
+		rel = clamp01(1 - (top-r.score)/400)
+	case top > 0:
+		rel = clamp01(r.score / top)
+	}
+	return (pct + rel) / 2
 }
 
 // ageYears is the age of a result dated YYYY-MM-DD or YYYY-MM at the index's day (the middle of a month given
@@ -222,7 +231,7 @@ func (qi *qualityIndex) ageYears(date string) float64 {
 }
 
 // quality is the model's quality for task: the weighted mean of its results that measure the task, each
-// normalised and less agePenaltyPerYear per year of age, weighted 1 (independent), 0.5 (self-reported) or 0.5
+// normalised and multiplied by agingPerYear per year of age, weighted 1 (independent), 0.5 (self-reported) or 0.5
 // (legacy score); else its lineup tier's value; else unknown.
 func (qi *qualityIndex) quality(modelID, task string) QualityOf {
 	key := canonicalModel(modelID)
@@ -243,7 +252,7 @@ func (qi *qualityIndex) quality(modelID, task string) QualityOf {
 		case r.selfReported:
 			w = weightSelfReported
 		}
-		v := clamp01(qi.normalised(r) - agePenaltyPerYear*qi.ageYears(r.date))
+		v := qi.normalised(r) * math.Pow(agingPerYear, qi.ageYears(r.date))
 		sum += w * v
 		weights += w
 		used = append(used, named{r, w})
