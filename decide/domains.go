@@ -46,14 +46,15 @@ var aggregators = map[string]bool{"openrouter": true}
 
 // familyHosts are, per closed-weight family, the providers that run the weights on their own infrastructure:
 // the maker first, then the clouds its maker licenses (Anthropic: "Claude on Amazon Bedrock, Google Cloud's
-// Vertex AI and Microsoft Foundry", docs.anthropic.com; OpenAI models on Azure OpenAI and Bedrock; Gemini on
-// Vertex AI; Databricks: "hosted by Databricks Inc. within the Databricks security perimeter",
-// docs.databricks.com foundation-model-apis/supported-models). Any other provider serving such a family is a
-// reseller forwarding to one of them.
+// Vertex AI and Microsoft Foundry", docs.anthropic.com; OpenAI models on Azure OpenAI and Bedrock, and on
+// Databricks for GPT-5: "hosted by Databricks Inc. within the Databricks security perimeter",
+// docs.databricks.com foundation-model-apis/supported-models; Gemini on Vertex AI). Any other provider serving
+// such a family is taken as a reseller forwarding to one of them: where it is not known to run the weights
+// itself, its backup may share the primary's outage, so it ranks last.
 var familyHosts = map[string][]string{
-	"claude": {"anthropic", "aws-bedrock", "google-vertex-ai", "azure-openai", "databricks"},
+	"claude": {"anthropic", "aws-bedrock", "google-vertex-ai", "azure-openai"},
 	"gpt":    {"openai", "azure-openai", "aws-bedrock", "databricks"},
-	"gemini": {"google-gemini", "google-vertex-ai", "databricks"},
+	"gemini": {"google-gemini", "google-vertex-ai"},
 	"grok":   {"xai", "azure-openai"},
 	"nova":   {"aws-bedrock"},
 }
@@ -123,4 +124,3 @@ func (ix *Index) indexFamilies() {
 		ix.families[p] = byTask
 	}
 }
-

@@ -2,7 +2,6 @@ package decide
 
 import (
 	"testing"
-
 )
 
 func TestModelFamily(t *testing.T) {
@@ -32,4 +31,3 @@ func TestModelFamily(t *testing.T) {
 		}
 	}
 }
-

@@ -165,8 +165,8 @@ type Index struct {
 	byPickPart map[string][]ranked
 	quality    *qualityIndex
 	// today is the index's day ("" for Load); lifecycle holds every announced shutdown day and replacement.
-	today     string
-	lifecycle map[string]retirement
+	today      string
+	lifecycle  map[string]retirement
 	byProvider map[string][]*Model // each sorted by model ID
 	priced     []*Model            // token-priced models (input price known), by provider then model ID
 	// serves holds, per provider, the tasks of its registry categories and of its catalogued models.

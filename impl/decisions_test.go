@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,13 +136,21 @@ func testFailover(t *testing.T, s *apitest.Server) {
 	if f.Primary != "openai" || len(f.FailoverChain) != 10 {
 		t.Fatalf("failover = %+v", f)
 	}
+	if f.Model == nil || *f.Model == "" || f.Scope != api.FailoverResponseScopeProvider {
+		t.Errorf("reference model %v, scope %q", f.Model, f.Scope)
+	}
+	routed := false
 	for i, e := range f.FailoverChain {
-		if e.ProviderId == "openai" || e.ProviderId == "groq" || e.Status == api.ProviderStatusOutage || e.Reason == "" {
+		if e.ProviderId == "openai" || e.ProviderId == "groq" || e.Status == api.ProviderStatusOutage || e.Reason == "" || e.Model == "" ||
+			e.UnitPriceUsd == nil {
 			t.Errorf("entry %+v", e)
 		}
-		if i > 0 && (e.Score > f.FailoverChain[i-1].Score || statusBand[e.Status] > statusBand[f.FailoverChain[i-1].Status]) {
-			t.Errorf("not ordered at %d", i)
+		// Backups that route to the primary's infrastructure come last.
+		shares := slices.Contains(e.FailureDomain.Shares, api.FailureDomainSharesInfrastructure)
+		if routed && !shares {
+			t.Errorf("an independent backup after one routed to the primary at %d", i)
 		}
+		routed = routed || shares
 	}
 	get(t, s, "/api/v1/failover?primary=openai&max_cost_per_1m=0.1", &f)
 	if len(f.FailoverChain) != 5 {
