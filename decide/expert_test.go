@@ -127,6 +127,16 @@ func TestExpertFailover(t *testing.T) {
 	if len(chain) == 0 || !slices.Contains([]string{"azure-openai", "aws-bedrock", "databricks"}, chain[0].Provider) || ModelFamily(chain[0].Model) != "gpt" {
 		t.Errorf("failover for OpenAI: %v", chainOf(chain))
 	}
+	// A caller on gpt-5, which OpenAI shuts down on 2026-12-11: the note names the day and gpt-6.1-sol.
+	chain, note, _ := ix.Failover(FailoverQuery{Primary: "openai", Model: "gpt-5", Limit: 10}, live)
+	if note != "gpt-5 at openai shuts down on 2026-12-11; its provider names gpt-6.1-sol as the replacement." {
+		t.Errorf("note for gpt-5: %q", note)
+	}
+	for _, e := range chain {
+		if day, _, ok := ix.Retirement(e.Provider, e.Model); ok && day <= "2026-12-28" {
+			t.Errorf("a backup shutting down within 30 days: %s/%s on %s", e.Provider, e.Model, day)
+		}
+	}
 	// The model withdrawn everywhere: another family first.
 	chain, _, _ = ix.Failover(FailoverQuery{Primary: "anthropic", Task: "llm", Scope: ScopeModel, Limit: 10}, live)
 	if len(chain) == 0 || ModelFamily(chain[0].Model) == "claude" {

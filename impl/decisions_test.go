@@ -152,6 +152,38 @@ func testFailover(t *testing.T, s *apitest.Server) {
 		}
 		routed = routed || shares
 	}
+	// The caller's model: OpenAI announced gpt-5's shutdown for 2026-12-11 with gpt-6.1-sol as its replacement
+	// (deprecations catalog); the note says so, and no backup is a model shutting down within 30 days.
+	get(t, s, "/api/v1/failover?primary=openai&model=gpt-5&scope=model&limit=10", &f)
+	verb := "shuts down on"
+	if time.Now().UTC().Format(time.DateOnly) >= "2026-12-11" {
+		verb = "was shut down on"
+	}
+	if f.Note == nil || *f.Note != "gpt-5 at openai "+verb+" 2026-12-11; its provider names gpt-6.1-sol as the replacement." ||
+		f.Model == nil || *f.Model != "gpt-5" || f.Scope != api.FailoverResponseScopeModel {
+		t.Errorf("failover for gpt-5: note %v, model %v, scope %q", f.Note, f.Model, f.Scope)
+	}
+	for _, e := range f.FailoverChain {
+		if strings.TrimPrefix(e.Model, "openai/") == "gpt-5" {
+			t.Errorf("scope=model offers the withdrawn model: %+v", e)
+		}
+	}
+	for path, want := range map[string]int{
+		"/api/v1/failover?primary=openai&model=no-such-model": 404, "/api/v1/failover?primary=openai&scope=region": 400,
+		"/api/v1/failover/export?primary=openai&format=litellm&model=no-such-model": 404,
+		"/api/v1/pick?task=llm&prefer=fast": 400, "/api/v1/pick?task=llm&min_quality=101": 400,
+	} {
+		if r := s.Get(path); r.Status != want || !strings.Contains(r.Error(t), "parameter") {
+			t.Errorf("GET %s = %d %s, want %d naming the parameter", path, r.Status, r.Body, want)
+		}
+	}
+	var p api.PickResponse
+	for _, prefer := range []string{"quality", "balanced", "cost&min_quality=10"} {
+		get(t, s, "/api/v1/pick?task=code&prefer="+prefer, &p)
+		if p.Pick == nil || p.Pick.Quality == nil || *p.Pick.Quality < 0 || !strings.Contains(p.Pick.Reason, "quality ") {
+			t.Errorf("pick code prefer=%s: %+v", prefer, p.Pick)
+		}
+	}
 	get(t, s, "/api/v1/failover?primary=openai&max_cost_per_1m=0.1", &f)
 	if len(f.FailoverChain) != 5 {
 		t.Errorf("default limit: %d entries", len(f.FailoverChain))
