@@ -171,7 +171,7 @@ func testFailover(t *testing.T, s *apitest.Server) {
 	for path, want := range map[string]int{
 		"/api/v1/failover?primary=openai&model=no-such-model": 404, "/api/v1/failover?primary=openai&scope=region": 400,
 		"/api/v1/failover/export?primary=openai&format=litellm&model=no-such-model": 404,
-		"/api/v1/pick?task=llm&prefer=fast": 400, "/api/v1/pick?task=llm&min_quality=101": 400,
+		"/api/v1/pick?task=llm&prefer=fast":                                         400, "/api/v1/pick?task=llm&min_quality=101": 400,
 	} {
 		if r := s.Get(path); r.Status != want || !strings.Contains(r.Error(t), "parameter") {
 			t.Errorf("GET %s = %d %s, want %d naming the parameter", path, r.Status, r.Body, want)
