@@ -318,3 +318,22 @@ func mustRecommend(t *testing.T, ix *Index, live Statuses) []RecommendEntry {
 	}
 	return recs
 }
+
+// TestFailoverMainTask: without task or model, a speech provider's failover is about speech.
+func TestFailoverMainTask(t *testing.T) {
+	ix, err := Build(seeds.Providers(), Catalogs{Pricing: []seeds.PricingRecord{
+		{ProviderId: "elevenlabs", Model: "eleven-v3", Task: "speech", Pricing: seeds.PricingRates{Per1kCharacters: f(0.1)}},
+		{ProviderId: "openai", Model: "tts-2", Task: "speech", Pricing: seeds.PricingRates{Per1kCharacters: f(0.015)}},
+		{ProviderId: "openai", Model: "gpt-6", Task: "llm", Pricing: rates(f(2), f(8), nil)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, _, err := ix.Failover(FailoverQuery{Primary: "elevenlabs", Limit: 5}, Statuses{"openai": op(100)})
+	if err != nil || len(chain) != 1 || chain[0].Model != "tts-2" || chain[0].Unit != UnitChars {
+		t.Errorf("chain = %+v, %v", chain, err)
+	}
+	if _, task, _, _ := ix.FailoverReference(FailoverQuery{Primary: "openai"}); task != "llm" {
+		t.Errorf("openai's failover task = %q", task)
+	}
+}

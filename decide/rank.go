@@ -457,7 +457,9 @@ func (ix *Index) FailoverReference(q FailoverQuery) (ref *Model, task, note stri
 			}
 		}
 	}
-	task = cmp.Or(task, ExportTask)
+	if task == "" {
+		task = ix.mainTask(q.Primary)
+	}
 	if ref == nil {
 		best := -1.0
 		for _, m := range ix.byProvider[q.Primary] {
@@ -470,6 +472,21 @@ func (ix *Index) FailoverReference(q FailoverQuery) (ref *Model, task, note stri
 		}
 	}
 	return ref, task, note, nil
+}
+
+// mainTask is the task a failover without task or model is about: ExportTask when the provider has catalogued
+// models of it, else the task of most of its models (ties by name), else ExportTask.
+func (ix *Index) mainTask(provider string) string {
+	if ix.catalogTasks[provider][ExportTask] > 0 {
+		return ExportTask
+	}
+	best, n := ExportTask, 0
+	for t, c := range ix.catalogTasks[provider] {
+		if c > n || (c == n && t < best) {
+			best, n = t, c
+		}
+	}
+	return best
 }
 
 // Failover ranks, for a failing primary, one model per other provider not in outage: the model to call there

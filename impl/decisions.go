@@ -2,7 +2,6 @@ package impl
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -334,7 +333,11 @@ func (s *Server) GetFailoverExport(ctx context.Context, req api.GetFailoverExpor
 	for i, r := range ranking {
 		cands[i] = gateway.Candidate{Provider: r.Provider, Models: r.Models, Score: r.Score}
 	}
-	ex, err := names.Build(gateway.Format(p.Format), cmp.Or(q.Task, decide.ExportTask), cands)
+	_, task, _, err := ix.FailoverReference(q)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := names.Build(gateway.Format(p.Format), task, cands)
 	if err != nil {
 		return api.GetFailoverExport400JSONResponse{BadRequestJSONResponse: badRequest("format: " + err.Error())}, nil
 	}
