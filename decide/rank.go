@@ -193,10 +193,10 @@ func pickFilters(q PickQuery) []step {
 // When nothing qualifies, the errs.NotFoundError names the constraints in the order they were applied, ending
 // with the one that left no model.
 //
-// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 8 × latencyScore + 7-day uptime
-// 4 × uptimeScore + price 10 × priceScore (the task's unit; tokens blended 3 input : 1 output) + quality 5 ×
-// the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or none) + context 1.5 ×
-// min(1, tokens/1M) + 0.5 per capability held. Rounded to 0.01; ties by provider ID, then model ID.
+// Score (0-100): status band (operational 70, degraded 35, unknown 0) + the weights of q.Prefer (pickWeights)
+// applied to quality (quality.go), priceScore (the task's unit; tokens blended 3 input : 1 output),
+// latencyScore, uptimeScore, contextScore and the capabilities held. Rounded to 0.01; ties by provider ID, then
+// model ID.
 func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, string, error) {
 	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
 		return PickEntry{}, nil, "", err
