@@ -169,6 +169,20 @@ func newQualityIndex(recs []seeds.BenchmarkRecord, today string) *qualityIndex {
 			qi.tiers[key] = string(b.Tier.Tier)
 		}
 	}
+	if qi.today.IsZero() {
+		// An index without a day (Load) ages results from the newest one it holds, so recency still counts.
+		for _, rs := range qi.results {
+			for _, r := range rs {
+				d, err := time.Parse(time.DateOnly, r.date)
+				if err != nil {
+					d, err = time.Parse("2006-01", r.date)
+				}
+				if err == nil && d.After(qi.today) {
+					qi.today = d
+				}
+			}
+		}
+	}
 	for k, byModel := range best {
 		vs := make([]float64, 0, len(byModel))
 		for _, v := range byModel {
@@ -215,7 +229,7 @@ func (qi *qualityIndex) normalised(r result) float64 {
 }
 
 // ageYears is the age of a result dated YYYY-MM-DD or YYYY-MM at the index's day (the middle of a month given
-// alone); legacyAgeYears when undated or the index has no day.
+// alone); legacyAgeYears when undated, or when neither the index nor any result has a day.
 func (qi *qualityIndex) ageYears(date string) float64 {
 	if date == "" || qi.today.IsZero() {
 		return legacyAgeYears

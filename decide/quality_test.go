@@ -337,3 +337,16 @@ func TestFailoverMainTask(t *testing.T) {
 		t.Errorf("openai's failover task = %q", task)
 	}
 }
+
+// TestRecencyWithoutDay: an index built without a day (Load) still ages results, from the newest it holds.
+func TestRecencyWithoutDay(t *testing.T) {
+	c := qualityCatalog()
+	c.Today = ""
+	ix, err := Build(seeds.Providers(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old, newer := ix.quality.quality("claude-old-4", "code"), ix.quality.quality("claude-new-5", "code"); old.Value >= newer.Value {
+		t.Errorf("without a day: old %.3f, new %.3f", old.Value, newer.Value)
+	}
+}
