@@ -84,18 +84,19 @@ func with(s Statuses, id string, l Live) Statuses {
 
 func TestPickScoreFormula(t *testing.T) {
 	ix := testIndex(t)
-	// openai gpt-mini, operational at 300 ms, uptime unknown, prefer=quality: 70 + quality 22 × 0.3508 (MMLU 82
-	// is the middle of 70, 82, 88: percentile 0.5, 82/88 of the best, mean 0.7159, × 0.7^2 for an undated score;
-	// 7.7175) + price 3 / (1 + log10(1 + 0.2625/0.05)) (blend (3×0.15 + 0.6)/4 = 0.2625; 1.6705) + latency
-	// 2 / (1 + ln(1 + 300/20)) (0.5301) + context 0.5 × 128k/328k (0.1951) + 3 × 0.5/3 = 80.6133 -> 80.61.
+	// openai gpt-mini, operational at 300 ms, uptime unknown, prefer=quality: 70 + quality 22 × 0.4181 (MMLU 82
+	// is the middle of 70, 82, 88: 82/88 of the best and percentile 0.5 weighted 2/9 for a field of three,
+	// (0.9318 + 0.2222 × 0.5) / 1.2222 = 0.8533, × 0.7^2 for an undated score; 9.1986) + price 3 / (1 + log10(1 +
+	// 0.2625/0.05)) (blend (3×0.15 + 0.6)/4 = 0.2625; 1.6705) + latency 2 / (1 + ln(1 + 300/20)) (0.5301) +
+	// context 0.5 × 128k/328k (0.1951) + 3 × 0.5/3 = 82.0944 -> 82.09.
 	best, _, _, err := ix.Pick(PickQuery{Task: "llm", Needs: []string{"vision"}, Budget: f(1)}, allUp())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 80.61 || best.Quality == nil || *best.Quality != 35.08 {
+	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 82.09 || best.Quality == nil || *best.Quality != 41.81 {
 		t.Fatalf("best = %+v", best)
 	}
-	want := "operational, 300 ms, 7-day uptime unknown, quality 35.08 (MMLU 82, undated), $0.15/1M input, 128k context, has vision, function calling, json mode"
+	want := "operational, 300 ms, 7-day uptime unknown, quality 41.81 (MMLU 82, undated), $0.15/1M input, 128k context, has vision, function calling, json mode"
 	if best.Reason != want {
 		t.Errorf("reason = %q, want %q", best.Reason, want)
 	}
@@ -111,14 +112,16 @@ func TestPickRules(t *testing.T) {
 		notIn    string // provider that must not appear at all
 		errParam string // when the field empties: the parameter the error names
 	}{
-		// Quality first: gpt-big (quality 42.9) before gpt-mini (35.1) and llama-cheap (19.5); unmeasured models last.
+		// Quality first: gpt-big (quality 49) before gpt-mini (41.8) and llama-cheap (31.9); unmeasured models last.
 		{name: "best score wins", q: PickQuery{Task: "llm"}, live: allUp(), want: "openai/gpt-big"},
 		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "groq/llama-cheap", notIn: "openai"},
 		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "groq/llama-cheap"},
 		{name: "latency does not outweigh quality", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "openai/gpt-big"},
-		{name: "prefer cost: cheapest above the floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(30)}, live: allUp(), want: "openai/gpt-mini"},
-		{name: "prefer cost: the default floor (45) leaves none", q: PickQuery{Task: "llm", Prefer: PreferCost}, live: allUp(), errParam: "min_quality"},
-		// llama-cheap: quality 19.5 at $0.0575 blended, gpt-mini 35.1 at $0.2625: more quality per dollar.
+		{name: "prefer cost: cheapest above the floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(35)}, live: allUp(), want: "openai/gpt-mini"},
+		{name: "prefer cost: a lower floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(30)}, live: allUp(), want: "groq/llama-cheap"},
+		{name: "prefer cost: the default floor (45)", q: PickQuery{Task: "llm", Prefer: PreferCost}, live: allUp(), want: "openai/gpt-big"},
+		{name: "prefer cost: a floor none reaches", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(60)}, live: allUp(), errParam: "min_quality"},
+		// llama-cheap: quality 31.9 at $0.0575 blended, gpt-mini 41.8 at $0.2625: more quality per dollar.
 		{name: "prefer balanced: quality per dollar", q: PickQuery{Task: "llm", Prefer: PreferBalanced}, live: allUp(), want: "groq/llama-cheap"},
 		{name: "min_quality", q: PickQuery{Task: "llm", MinQuality: f(40)}, live: allUp(), want: "openai/gpt-big"},
 		{name: "an unpriced operational model never beats a priced degraded one", q: PickQuery{Task: "llm", MinContext: i64(100000)},
@@ -231,10 +234,10 @@ func TestRecommendRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// groq: quality 30 × 0.1949 (llama-cheap, MMLU 70: percentile 0, 70/88 of the best, × 0.7^2; 5.8466) +
-	// latency 25 / (1 + ln(16)) (6.6268) + 15 (free tier) + price 15 / (1 + log10(1 + 0.0575/0.05)) (11.2576) =
-	// 38.73; anthropic: 6.6268 + 15 / (1 + log10(5)) (8.8289) = 15.46.
-	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 38.73 || recs[1].Provider != "anthropic" || recs[1].Score != 15.46 {
+	// groq: quality 30 × 0.3189 (llama-cheap, MMLU 70: 70/88 of the best, percentile 0 weighted 2/9, / 1.2222,
+	// × 0.7^2; 9.5672) + latency 25 / (1 + ln(16)) (6.6268) + 15 (free tier) + price 15 / (1 + log10(1 +
+	// 0.0575/0.05)) (11.2576) = 42.45; anthropic: 6.6268 + 15 / (1 + log10(5)) (8.8289) = 15.46.
+	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 42.45 || recs[1].Provider != "anthropic" || recs[1].Score != 15.46 {
 		t.Fatalf("recs = %+v", recs)
 	}
 	if recs, _, _ = ix.Recommend(RecommendQuery{Limit: 20, FreeOnly: true}, live); len(recs) != 1 || recs[0].Provider != "groq" {

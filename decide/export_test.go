@@ -7,8 +7,8 @@ import (
 	"github.com/switchboard/switchboard/seeds"
 )
 
-// TestProviderModels: the provider's priced models of the task in pick's order (quality first: gpt-big's 42.9 before
-// gpt-mini's 35.1), embeddings and unpriced models left out, max cost applied.
+// TestProviderModels: the provider's priced models of the task in pick's order (quality first: gpt-big's 49 before
+// gpt-mini's 41.8), embeddings and unpriced models left out, max cost applied.
 func TestProviderModels(t *testing.T) {
 	ix := testIndex(t)
 	live := Statuses{"openai": op(100)}

@@ -199,24 +199,16 @@ func newQualityIndex(recs []seeds.BenchmarkRecord, today string) *qualityIndex {
 	return qi
 }
 
-// normalised is a result on 0..1: the mean of its percentile among the models with a result of that benchmark
-// (the lowest 0, the highest 1; 0.5 while it is the only one) and its distance to the best result of the field
-// (percent: score / best; Elo: 1 - (best - score) / 400, 400 points being tenfold odds), so that a benchmark
-// every model finds hard does not drag its models below those measured on an easy one, and a field of two
-// compares as well as a field of fifty.
+// normalised is a result on 0..1: its distance to the best result of the field (percent: score / best; Elo:
+// 1 - (best - score) / 400, 400 points being tenfold odds) and its percentile among the models with a result of
+// that benchmark (the lowest 0, the highest 1), averaged with the percentile weighted by the field's size (full
+// weight from percentileFullField models: in a field of three, one place is no evidence of much). The distance
+// keeps a benchmark every model finds hard from dragging its models below those measured on an easy one.
 func (qi *qualityIndex) normalised(r result) float64 {
 	vs := qi.field[r.benchmark+"|"+r.unit]
-	pct, top := 0.5, r.score
+	top := r.score
 	if len(vs) > 0 {
 		top = vs[len(vs)-1]
-	}
-	if len(vs) >= 2 {
-		below, _ := slices.BinarySearch(vs, r.score)
-		equal := 0
-		for i := below; i < len(vs) && vs[i] == r.score; i++ {
-			equal++
-		}
-		pct = (float64(below) + float64(max(equal-1, 0))/2) / float64(len(vs)-1)
 	}
 	rel := 1.0
 	switch {
@@ -225,8 +217,22 @@ func (qi *qualityIndex) normalised(r result) float64 {
 	case top > 0:
 		rel = clamp01(r.score / top)
 	}
-	return (pct + rel) / 2
+	if len(vs) < 2 {
+		return rel
+	}
+	below, _ := slices.BinarySearch(vs, r.score)
+	equal := 0
+	for i := below; i < len(vs) && vs[i] == r.score; i++ {
+		equal++
+	}
+	pct := (float64(below) + float64(max(equal-1, 0))/2) / float64(len(vs)-1)
+	w := math.Min(1, float64(len(vs)-1)/(percentileFullField-1))
+	return (w*pct + rel) / (1 + w)
 }
+
+// percentileFullField is the field size from which a result's percentile weighs as much as its distance to
+// the best.
+const percentileFullField = 10.0
 
 // ageYears is the age of a result dated YYYY-MM-DD or YYYY-MM at the index's day (the middle of a month given
 // alone); legacyAgeYears when undated, or when neither the index nor any result has a day.

@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -117,15 +118,16 @@ func TestNewerStrongerModelWins(t *testing.T) {
 		t.Errorf("reason names no evidence: %q", best.Reason)
 	}
 
-	// The same result made independent weighs more than self-reported: the newer model's quality rises.
+	// The same result made independent weighs more than self-reported: the model's quality moves towards it.
 	c := qualityCatalog()
 	c.Benchmarks[1].Evidence[0].SelfReported = false
 	ix2, err := Build(seeds.Providers(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up := ix2.quality.quality("claude-new-5", "code"); up.Value <= newer.Value {
-		t.Errorf("independent %.4f, self-reported %.4f", up.Value, newer.Value)
+	swe := ix2.quality.normalised(result{benchmark: "swe_bench_verified", unit: "percent", score: 78.2}) * math.Pow(agingPerYear, ix2.quality.ageYears("2026-10"))
+	if up := ix2.quality.quality("claude-new-5", "code"); math.Abs(up.Value-swe) >= math.Abs(newer.Value-swe) {
+		t.Errorf("independent %.4f, self-reported %.4f: the SWE-bench result (%.4f) weighs no more", up.Value, newer.Value, swe)
 	}
 
 	// A newer model with better evidence displaces the older one at the top of the pick.
