@@ -127,7 +127,7 @@ func TestPickRules(t *testing.T) {
 		{name: "an unpriced operational model never beats a priced degraded one", q: PickQuery{Task: "llm", MinContext: i64(100000)},
 			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "openai/gpt-big", notIn: "cohere"},
 		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai", "groq"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
-		{name: "agent needs function calling, JSON mode and 128k", q: PickQuery{Task: "agent"}, live: allUp(), want: "openai/gpt-mini", notIn: "groq"},
+		{name: "agent needs function calling, JSON mode and 128k", q: PickQuery{Task: "agent"}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},
 		{name: "free_only", q: PickQuery{Task: "llm", FreeOnly: true, Avoid: []string{"groq"}}, live: allUp(), want: "mistral/mistral-small"},
 		{name: "needs", q: PickQuery{Task: "llm", Needs: []string{"json_mode", "function_calling"}, Avoid: []string{"openai"}}, live: allUp(), want: "mistral/mistral-small"},
 		{name: "min_context", q: PickQuery{Task: "llm", MinContext: i64(500000)}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},

@@ -252,7 +252,7 @@ func (qi *qualityIndex) ageYears(date string) float64 {
 
 // quality is the model's quality for task: the weighted mean of its results that measure the task, each
 // normalised and multiplied by agingPerYear per year of age, weighted 1 (independent), 0.5 (self-reported) or 0.5
-// (legacy score); else its lineup tier's value; else unknown.
+// (legacy score); for agent and code, else its llm results; else its lineup tier's value; else unknown.
 func (qi *qualityIndex) quality(modelID, task string) QualityOf {
 	key := canonicalModel(modelID)
 	var sum, weights float64
@@ -285,6 +285,14 @@ func (qi *qualityIndex) quality(modelID, task string) QualityOf {
 			parts = append(parts, evidencePhrase(u.r))
 		}
 		return QualityOf{Value: sum / weights, Known: true, Evidence: strings.Join(parts, "; ")}
+	}
+	// An agent or code model no result of its task measures is judged by its general (llm) results before its
+	// tier: they say more about it than its place in a lineup.
+	if task == "agent" || task == "code" {
+		if g := qi.quality(modelID, "llm"); g.Known && g.FromTier == "" {
+			g.Evidence = "general results: " + g.Evidence
+			return g
+		}
 	}
 	if t := qi.tiers[key]; t != "" {
 		return QualityOf{Value: tierQuality[t], Known: true, FromTier: t}
