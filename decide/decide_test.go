@@ -84,17 +84,19 @@ func with(s Statuses, id string, l Live) Statuses {
 
 func TestPickScoreFormula(t *testing.T) {
 	ix := testIndex(t)
-	// openai gpt-mini, operational at 300 ms, uptime unknown: 70 + latency 8 × ln(5000/300)/ln(250) (4.0763) +
-	// price 10 × ln(50/0.2625)/ln(1000) (blend (3×0.15 + 0.6)/4 = 0.2625; 7.5994) + quality 5 × 0.82 + context
-	// 1.5 × 0.128 + 3 × 0.5 = 87.4677 -> 87.47.
+	// openai gpt-mini, operational at 300 ms, uptime unknown, prefer=quality: 70 + quality 22 × 0.4181 (MMLU 82
+	// is the middle of 70, 82, 88: 82/88 of the best and percentile 0.5 weighted 2/9 for a field of three,
+	// (0.9318 + 0.2222 × 0.5) / 1.2222 = 0.8533, × 0.7^2 for an undated score; 9.1986) + price 3 / (1 + log10(1 +
+	// 0.2625/0.05)) (blend (3×0.15 + 0.6)/4 = 0.2625; 1.6705) + latency 2 / (1 + ln(1 + 300/20)) (0.5301) +
+	// context 0.5 × 128k/328k (0.1951) + 3 × 0.5/3 = 82.0944 -> 82.09.
 	best, _, _, err := ix.Pick(PickQuery{Task: "llm", Needs: []string{"vision"}, Budget: f(1)}, allUp())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 87.47 {
+	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 82.09 || best.Quality == nil || *best.Quality != 41.81 {
 		t.Fatalf("best = %+v", best)
 	}
-	want := "operational, 300 ms, 7-day uptime unknown, $0.15/1M input, mmlu 82, 128k context, has vision, function calling, json mode"
+	want := "operational, 300 ms, 7-day uptime unknown, quality 41.81 (MMLU 82, undated), $0.15/1M input, 128k context, has vision, function calling, json mode"
 	if best.Reason != want {
 		t.Errorf("reason = %q, want %q", best.Reason, want)
 	}
@@ -110,17 +112,24 @@ func TestPickRules(t *testing.T) {
 		notIn    string // provider that must not appear at all
 		errParam string // when the field empties: the parameter the error names
 	}{
-		// Scores at 300 ms: gpt-mini 87.47, llama-cheap 87.39, claude-fast 82.87, mistral-small 82.54.
-		{name: "best score wins", q: PickQuery{Task: "llm"}, live: allUp(), want: "openai/gpt-mini"},
+		// Quality first: gpt-big (quality 49) before gpt-mini (41.8) and llama-cheap (31.9); unmeasured models last.
+		{name: "best score wins", q: PickQuery{Task: "llm"}, live: allUp(), want: "openai/gpt-big"},
 		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "groq/llama-cheap", notIn: "openai"},
 		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "groq/llama-cheap"},
-		{name: "slow ranks below fast", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "groq/llama-cheap"},
+		{name: "latency does not outweigh quality", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "openai/gpt-big"},
+		{name: "prefer cost: cheapest above the floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(35)}, live: allUp(), want: "openai/gpt-mini"},
+		{name: "prefer cost: a lower floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(30)}, live: allUp(), want: "groq/llama-cheap"},
+		{name: "prefer cost: the default floor (45)", q: PickQuery{Task: "llm", Prefer: PreferCost}, live: allUp(), want: "openai/gpt-big"},
+		{name: "prefer cost: a floor none reaches", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(60)}, live: allUp(), errParam: "min_quality"},
+		// llama-cheap: quality 31.9 at $0.0575 blended, gpt-mini 41.8 at $0.2625: more quality per dollar.
+		{name: "prefer balanced: quality per dollar", q: PickQuery{Task: "llm", Prefer: PreferBalanced}, live: allUp(), want: "groq/llama-cheap"},
+		{name: "min_quality", q: PickQuery{Task: "llm", MinQuality: f(40)}, live: allUp(), want: "openai/gpt-big"},
 		{name: "an unpriced operational model never beats a priced degraded one", q: PickQuery{Task: "llm", MinContext: i64(100000)},
-			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "openai/gpt-mini", notIn: "cohere"},
+			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "openai/gpt-big", notIn: "cohere"},
 		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai", "groq"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
-		{name: "agent needs function calling, JSON mode and 128k", q: PickQuery{Task: "agent"}, live: allUp(), want: "openai/gpt-mini", notIn: "groq"},
+		{name: "agent needs function calling, JSON mode and 128k", q: PickQuery{Task: "agent"}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},
 		{name: "free_only", q: PickQuery{Task: "llm", FreeOnly: true, Avoid: []string{"groq"}}, live: allUp(), want: "mistral/mistral-small"},
-		{name: "needs", q: PickQuery{Task: "llm", Needs: []string{"json_mode", "function_calling"}}, live: allUp(), want: "openai/gpt-mini"},
+		{name: "needs", q: PickQuery{Task: "llm", Needs: []string{"json_mode", "function_calling"}, Avoid: []string{"openai"}}, live: allUp(), want: "mistral/mistral-small"},
 		{name: "min_context", q: PickQuery{Task: "llm", MinContext: i64(500000)}, live: allUp(), want: "openai/gpt-big", notIn: "groq"},
 		{name: "budget excludes unknown prices", q: PickQuery{Task: "llm", MinContext: i64(2000000), Budget: f(100)}, live: allUp(), errParam: "budget"},
 		{name: "an unknown price never qualifies", q: PickQuery{Task: "llm", MinContext: i64(2000000)}, live: allUp(), errParam: "price"},
@@ -197,9 +206,10 @@ func TestFailoverRules(t *testing.T) {
 	if pos["anthropic"] != 0 || pos["mistral"] > pos["groq"] {
 		t.Errorf("order: %+v", chain)
 	}
-	// anthropic: 70 + latency 10 × ln(5000/100)/ln(250) (7.0849) + 7 (priced llm models) + price 5 ×
-	// ln(50/0.2)/ln(1000) (blend (3×0.1 + 0.5)/4 = 0.2; 3.9966) = 88.08.
-	if chain[0].Score != 88.08 || *chain[0].InputPer1M != 0.1 || chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, serves llm (1 priced models), from $0.1/1M input, no model family shared with openai" {
+	// anthropic claude-fast: 70 + quality 0 (unknown) + latency 6 / (1 + ln(1 + 100/20)) (2.1492) + uptime 0 +
+	// price 5 / (1 + log10(1 + 0.2/0.05)) (blend (3×0.1 + 0.5)/4 = 0.2; 2.9430) = 75.09.
+	if chain[0].Score != 75.09 || chain[0].Model != "claude-fast" || *chain[0].InputPer1M != 0.1 ||
+		chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, claude-fast, a comparable model of another family, quality unknown (no benchmark result or lineup tier), $0.1/1M input" {
 		t.Errorf("first = %+v", chain[0])
 	}
 	// max_cost keeps providers whose cheapest matching model is within it; unknown prices drop out.
@@ -224,9 +234,10 @@ func TestRecommendRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// groq: latency 35 × ln(5000/300)/ln(250) (17.834) + 20 (free tier) + price 20 × ln(50/0.0575)/ln(1000) (19.595)
-	// = 57.43; anthropic: 17.834 + 20 × ln(50/0.2)/ln(1000) (15.986) = 33.82.
-	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 57.43 || recs[1].Provider != "anthropic" || recs[1].Score != 33.82 {
+	// groq: quality 30 × 0.3189 (llama-cheap, MMLU 70: 70/88 of the best, percentile 0 weighted 2/9, / 1.2222,
+	// × 0.7^2; 9.5672) + latency 25 / (1 + ln(16)) (6.6268) + 15 (free tier) + price 15 / (1 + log10(1 +
+	// 0.0575/0.05)) (11.2576) = 42.45; anthropic: 6.6268 + 15 / (1 + log10(5)) (8.8289) = 15.46.
+	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 42.45 || recs[1].Provider != "anthropic" || recs[1].Score != 15.46 {
 		t.Fatalf("recs = %+v", recs)
 	}
 	if recs, _, _ = ix.Recommend(RecommendQuery{Limit: 20, FreeOnly: true}, live); len(recs) != 1 || recs[0].Provider != "groq" {
@@ -472,8 +483,8 @@ func TestSeedIndex(t *testing.T) {
 	}
 }
 
-// TestLoadAtLeavesOutShutModels: the index of a day holds no model whose shutdown day has come or comes within
-// ShutdownNoticeDays.
+// TestLoadAtLeavesOutShutModels: the index of a day ranks no model whose shutdown day is within 30 days, and
+// holds none whose day has come.
 func TestLoadAtLeavesOutShutModels(t *testing.T) {
 	c := Catalogs{
 		Pricing: []seeds.PricingRecord{
@@ -491,7 +502,15 @@ func TestLoadAtLeavesOutShutModels(t *testing.T) {
 		return slices.ContainsFunc(ix.priced, func(m *Model) bool { return m.ID == "old" })
 	}
 	if !has("2026-09-22") || has("2026-09-23") || has("2026-10-22") || has("2026-10-23") || has("2026-11-24") {
-		t.Error("a model is in the index until 31 days before its shutdown, and never from 30 days before on")
+		t.Error("a model is ranked until 31 days before its shutdown, and never from 30 days before")
+	}
+	c.Today = "2026-10-01"
+	ix, err := Build(seeds.Providers(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.byProvider["openai"]) != 2 || ix.byProvider["openai"][1].Ending != "2026-10-23" {
+		t.Errorf("a model shutting down soon stays reachable by its ID: %+v", ix.byProvider["openai"])
 	}
 	if _, err := LoadAt("2026-11-24"); err != nil {
 		t.Fatal(err)
@@ -577,7 +596,8 @@ func TestPickPruningChangesNothing(t *testing.T) {
 	queries := []PickQuery{
 		{Task: "llm"}, {Task: "llm", Needs: []string{"vision", "json_mode"}, Budget: &budget}, {Task: "code"},
 		{Task: "llm", MinContext: &ctx}, {Task: "embedding"}, {Task: "image"}, {Task: "llm", FreeOnly: true},
-		{Task: "llm", Avoid: []string{"openai", "anthropic"}},
+		{Task: "llm", Avoid: []string{"openai", "anthropic"}}, {Task: "llm", Prefer: PreferBalanced}, {Task: "code", Prefer: PreferCost},
+		{Task: "agent", Prefer: PreferCost, MinQuality: f(10)},
 	}
 	for round := range 12 {
 		live := Statuses{}
@@ -620,7 +640,7 @@ func TestPreparedStatusesDecideAlike(t *testing.T) {
 		if got, want := latencyScore(prepared[id]), latencyScore(l); got != want || !prepared[id].prepared {
 			t.Errorf("%s: prepared latency score %v, want %v", id, got, want)
 		}
-		if got, want := pickProviderPart(prepared[id]), pickProviderPart(l); got != want {
+		if got, want := pickProviderPart(prepared[id], pickWeights[PreferQuality]), pickProviderPart(l, pickWeights[PreferQuality]); got != want {
 			t.Errorf("%s: prepared pick part %v, want %v", id, got, want)
 		}
 		if got, want := liveReason(prepared[id]), liveReason(l); got != want {
@@ -684,7 +704,8 @@ func TestShutdownNotice(t *testing.T) {
 			t.Errorf("%q: days left %v, want %d", c.shutdown, left, c.left)
 		}
 	}
-	// The index leaves out a model shutting down within the notice, and keeps it when the day is further off.
+	// A model shutting down within the notice is no candidate (Ending is set) but stays reachable by its ID; one
+	// whose day is further off is a candidate; one whose day has come is out of the index.
 	reg := seeds.Providers()
 	price := 1.0
 	cat := func(shutdown string) Catalogs {
@@ -692,13 +713,20 @@ func TestShutdownNotice(t *testing.T) {
 			Pricing: seeds.PricingRates{InputPer1mTokens: &price, OutputPer1mTokens: &price}}},
 			Shutdowns: map[string]string{"openai/m": shutdown}, Today: today}
 	}
-	for shutdown, want := range map[string]bool{"2026-12-10": false, "2027-02-01": true} {
+	for shutdown, want := range map[string]struct{ indexed, candidate bool }{
+		"2026-12-10": {true, false}, "2027-02-01": {true, true}, today: {false, false},
+	} {
 		ix, err := Build(reg, cat(shutdown))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := len(ix.byProvider["openai"]) == 1; got != want {
-			t.Errorf("shutdown %s: model indexed %v, want %v", shutdown, got, want)
+		ms := ix.byProvider["openai"]
+		if got := len(ms) == 1; got != want.indexed {
+			t.Errorf("shutdown %s: model indexed %v, want %v", shutdown, got, want.indexed)
+			continue
+		}
+		if want.indexed && (ms[0].Ending == "") != want.candidate {
+			t.Errorf("shutdown %s: candidate %v (Ending %q), want %v", shutdown, ms[0].Ending == "", ms[0].Ending, want.candidate)
 		}
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"strings"
 )
 
-// A failure domain is what can take several offers down at once. Two are recorded:
-//   - a model family: the same model (Claude, GPT, Gemini, Llama, ...) served by several providers shares the
-//     model's own failures (a bad release, a capacity cut, a safety rollback by its maker) wherever it runs:
-//     Claude on Anthropic, Bedrock and Vertex AI; Llama on Groq, Together and Fireworks; GPT on OpenAI and Azure;
-//   - an aggregator: a router that forwards to other providers (OpenRouter) fails with the upstreams it forwards to.
-// A provider's families are those of its catalogued models (for the task asked), read off the model IDs the
-// providers publish; a model matching no family rule is its provider's own and shares nothing.
+// A failure domain is what can take several offers down at once (docs/decisions.md, "Failure domains"):
+//   - infrastructure: a provider's outage takes down what runs on it, and what reaches it through another
+//     provider: an aggregator (OpenRouter) routing to it, or a reseller of a closed-weight model that can only
+//     forward to the model's licensed hosts. The same model on another licensed host (Claude on Bedrock or
+//     Vertex AI, GPT on Azure) runs on infrastructure of its own and is the best backup when a provider fails;
+//   - a model family: a model withdrawn everywhere (a safety rollback, a retirement by its maker) takes every
+//     host of it down; only then does the family matter (scope=model).
+// Families are read off the model IDs the providers publish; a model matching no family rule is its provider's
+// own and shares nothing.
 
 // familyRules map model IDs (lower case) to their family; the first match wins, so gpt-oss comes before gpt.
 var familyRules = []struct {
@@ -42,6 +44,41 @@ var familyRules = []struct {
 // routes each request to an upstream provider of the model asked for (openrouter.ai/docs, "Provider Routing").
 var aggregators = map[string]bool{"openrouter": true}
 
+// familyHosts are, per closed-weight family, the providers that run the weights on their own infrastructure:
+// the maker first, then the clouds its maker licenses (Anthropic: "Claude on Amazon Bedrock, Google Cloud's
+// Vertex AI and Microsoft Foundry", docs.anthropic.com; OpenAI models on Azure OpenAI and Bedrock, and on
+// Databricks for GPT-5: "hosted by Databricks Inc. within the Databricks security perimeter",
+// docs.databricks.com foundation-model-apis/supported-models; Gemini on Vertex AI). Any other provider serving
+// such a family is taken as a reseller forwarding to one of them: where it is not known to run the weights
+// itself, its backup may share the primary's outage, so it ranks last.
+var familyHosts = map[string][]string{
+	"claude": {"anthropic", "aws-bedrock", "google-vertex-ai", "azure-openai"},
+	"gpt":    {"openai", "azure-openai", "aws-bedrock", "databricks"},
+	"gemini": {"google-gemini", "google-vertex-ai"},
+	"grok":   {"xai", "azure-openai"},
+	"nova":   {"aws-bedrock"},
+}
+
+// What a failover candidate shares with the primary (FailureDomain.Shares).
+const (
+	ShareInfrastructure = "infrastructure"
+	ShareModelFamily    = "model_family"
+)
+
+// routesToPrimary reports whether calling m at its provider can reach the primary's infrastructure: an
+// aggregator serving a family the primary serves, or a reseller (not one of familyHosts) of a closed-weight
+// family the primary hosts.
+func (ix *Index) routesToPrimary(primary string, m *Model) bool {
+	if m.Family == "" || !slices.Contains(ix.families[primary][""], m.Family) {
+		return false
+	}
+	if aggregators[m.Provider] {
+		return true
+	}
+	hosts, closed := familyHosts[m.Family]
+	return closed && !slices.Contains(hosts, m.Provider)
+}
+
 // ModelFamily is the family of a model ID, "" when it matches no family rule (the model is its provider's own).
 func ModelFamily(modelID string) string {
 	id := strings.ToLower(modelID)
@@ -61,6 +98,8 @@ type FailureDomain struct {
 	Shared []string
 	// Aggregator is true for a router to other providers; it shares the domain of every upstream it forwards to.
 	Aggregator bool
+	// Shares says what the offered model shares with the primary's: ShareInfrastructure, ShareModelFamily.
+	Shares []string
 }
 
 // indexFamilies records, per provider and task ("" for any), the families of its models.
@@ -85,23 +124,3 @@ func (ix *Index) indexFamilies() {
 		ix.families[p] = byTask
 	}
 }
-
-// failureDomain is the candidate's domain relative to the primary, for task ("" any).
-func (ix *Index) failureDomain(primary, candidate, task string) FailureDomain {
-	fam := ix.families[candidate][task]
-	d := FailureDomain{Families: fam, Shared: []string{}, Aggregator: aggregators[candidate]}
-	if d.Families == nil {
-		d.Families = []string{}
-	}
-	own := ix.families[primary][task]
-	for _, f := range fam {
-		if slices.Contains(own, f) {
-			d.Shared = append(d.Shared, f)
-		}
-	}
-	return d
-}
-
-// independent reports whether the candidate shares no model family with the primary. An aggregator shares the
-// families of the upstream models it lists, so it is ranked by the same rule.
-func (d FailureDomain) independent() bool { return len(d.Shared) == 0 }

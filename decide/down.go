@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -20,7 +21,7 @@ func (ix *Index) PickCandidates(q PickQuery) []string {
 	}
 	filters := pickFilters(q)
 	seen := map[string]bool{}
-	for _, r := range ix.byPickPart[q.Task] {
+	for _, r := range ix.byPickPart[pickKey(q.Task, cmp.Or(q.Prefer, PreferQuality))] {
 		if seen[r.m.Provider] {
 			continue
 		}

@@ -7,17 +7,17 @@ import (
 	"github.com/switchboard/switchboard/seeds"
 )
 
-// TestProviderModels: the provider's priced models of the task in pick's order (here gpt-mini's price and
-// capabilities outweigh gpt-big's quality and context), embeddings and unpriced models left out, max cost applied.
+// TestProviderModels: the provider's priced models of the task in pick's order (quality first: gpt-big's 49 before
+// gpt-mini's 41.8), embeddings and unpriced models left out, max cost applied.
 func TestProviderModels(t *testing.T) {
 	ix := testIndex(t)
 	live := Statuses{"openai": op(100)}
-	if got := ix.ProviderModels("openai", "llm", nil); !slices.Equal(got, []string{"gpt-mini", "gpt-big"}) {
+	if got := ix.ProviderModels("openai", "llm", nil); !slices.Equal(got, []string{"gpt-big", "gpt-mini"}) {
 		t.Errorf("openai llm = %v", got)
 	}
 	// The order is the one GET /pick ranks them in on that provider.
 	best, rest, _, err := ix.Pick(PickQuery{Task: "llm", Avoid: []string{"anthropic", "groq", "mistral", "cohere", "deepseek"}}, live)
-	if err != nil || best.Model != "gpt-mini" || len(rest) != 1 || rest[0].Model != "gpt-big" {
+	if err != nil || best.Model != "gpt-big" || len(rest) != 1 || rest[0].Model != "gpt-mini" {
 		t.Errorf("pick = %+v %+v %v", best, rest, err)
 	}
 	if got := ix.ProviderModels("openai", "llm", f(1)); !slices.Equal(got, []string{"gpt-mini"}) {
@@ -64,12 +64,12 @@ func TestFailoverRanking(t *testing.T) {
 		t.Fatal(err, note2)
 	}
 	if len(ranking) != len(chain)+1 || ranking[0].Provider != "openai" || ranking[0].Score != nil ||
-		!slices.Equal(ranking[0].Models, []string{"gpt-mini", "gpt-big"}) {
+		!slices.Equal(ranking[0].Models, []string{"gpt-big", "gpt-mini"}) {
 		t.Fatalf("ranking = %+v", ranking)
 	}
 	for i, e := range chain {
 		r := ranking[i+1]
-		if r.Provider != e.Provider || r.Score == nil || *r.Score != e.Score {
+		if r.Provider != e.Provider || r.Score == nil || *r.Score != e.Score || r.Models[0] != e.Model {
 			t.Errorf("entry %d = %+v, chain %+v", i+1, r, e)
 		}
 		if r.Provider == "mistral" && !slices.Equal(r.Models, []string{"mistral-small"}) {

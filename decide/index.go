@@ -36,11 +36,11 @@ type Live struct {
 	// without any.
 	Uptime7d *float64
 
-	// latency is latencyScore, pick pickProviderPart and reason liveReason, worked out once by
-	// Statuses.Prepared (prepared is then true).
-	latency, pick float64
-	reason        string
-	prepared      bool
+	// latency is latencyScore, uptime uptimeScore and reason liveReason, worked out once by Statuses.Prepared
+	// (prepared is then true).
+	latency, uptime float64
+	reason          string
+	prepared        bool
 }
 
 // Statuses maps provider IDs to their live status; a provider missing from the map is unknown.
@@ -52,7 +52,7 @@ type Statuses map[string]Live
 func (s Statuses) Prepared() Statuses {
 	out := make(Statuses, len(s))
 	for id, l := range s {
-		l.latency, l.pick, l.reason, l.prepared = latencyScore(l), pickProviderPart(l), liveReason(l), true
+		l.latency, l.uptime, l.reason, l.prepared = latencyScore(l), uptimeScore(l.Uptime7d), liveReason(l), true
 		out[id] = l
 	}
 	return out
@@ -135,6 +135,14 @@ type Model struct {
 	// AliasOf is the alias this pinned version is the same offer as (same prices, same window): the alias stands
 	// for it in rankings, and it stays reachable by its own ID. "" when it is no such duplicate.
 	AliasOf string
+	// Ending is the shutdown day its provider announced when it falls within ShutdownNoticeDays of the index's
+	// day: such a model is no candidate of any ranking, though it stays reachable by its ID.
+	Ending string
+	// Canon is the model whatever the host's spelling (canonicalModel), Family its family (ModelFamily), Tier
+	// its provider's lineup tier ("" unknown).
+	Canon, Family, Tier string
+	// Quality is its quality per task it is a candidate for.
+	Quality map[string]QualityOf
 }
 
 // ranked is a model in one task's field, with the part of its pick score that is its own for that task (price,
@@ -157,9 +165,13 @@ type Index struct {
 	// families lists, per provider and task ("" for any), the model families of its models (see domains.go).
 	families map[string]map[string][]string
 	byTask   map[string][]*Model // each sorted by provider then model ID; a model is in its own task and in agent and code when it qualifies
-	// byPickPart is byTask with each model's own pick part, highest first: Pick stops its scan where no later
-	// model can reach its top 3.
+	// byPickPart is byTask with each model's own pick part, highest first, per task and preference
+	// (pickKey): Pick stops its scan where no later model can reach its top 3.
 	byPickPart map[string][]ranked
+	quality    *qualityIndex
+	// today is the index's day ("" for Load); lifecycle holds every announced shutdown day and replacement.
+	today      string
+	lifecycle  map[string]retirement
 	byProvider map[string][]*Model // each sorted by model ID
 	priced     []*Model            // token-priced models (input price known), by provider then model ID
 	// serves holds, per provider, the tasks of its registry categories and of its catalogued models.
@@ -194,11 +206,14 @@ type Catalogs struct {
 	// Probation maps "provider/model" to the day from which a model a refresh added on one source's word may be
 	// a candidate (seeds.Probation): a fake model cannot top a ranking the day a source invents it.
 	Probation map[string]string
+	// Replacements maps "provider/model" to the replacement its provider names for it (deprecations).
+	Replacements map[string]string
 }
 
-// retired reports whether the model is no candidate on c.Today: shut down, or shutting down within
-// ShutdownNoticeDays (Eligible), or excluded by its stage: experimental builds (which their providers withdraw
-// without notice) and sunset models.
+// retired reports whether the model is out of the index on c.Today: shut down (ShutdownIn), or excluded by its
+// stage: experimental builds (which their providers withdraw without notice) and sunset models. A model shutting
+// down within ShutdownNoticeDays stays in the index, reachable by its ID so an answer can tell a caller using it
+// the day and the replacement, but is no candidate of any ranking (Model.Ending).
 func (c *Catalogs) retired(provider, model string) bool {
 	switch c.Stages[provider+"/"+model] {
 	case "experimental", "sunset":
@@ -209,7 +224,11 @@ func (c *Catalogs) retired(provider, model string) bool {
 		return true
 	}
 	d, ok := c.Shutdowns[provider+"/"+model]
-	return ok && c.Today != "" && !Eligible(d, c.Today)
+	if !ok || c.Today == "" {
+		return false
+	}
+	live, _ := ShutdownIn(d, c.Today)
+	return !live
 }
 
 // stage is the model's lifecycle stage; a model the lifecycle catalog does not list is a preview when its
@@ -256,6 +275,9 @@ func inServiceCatalogs() (Catalogs, error) {
 	if c.Probation, err = seeds.Probation(); err != nil {
 		return c, fmt.Errorf("decide: loading probation: %w", err)
 	}
+	if c.Replacements, err = replacements(); err != nil {
+		return c, fmt.Errorf("decide: loading replacements: %w", err)
+	}
 	return c, nil
 }
 
@@ -288,6 +310,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		reg: reg, byTask: map[string][]*Model{}, byPickPart: map[string][]ranked{}, byProvider: map[string][]*Model{}, serves: map[string]map[string]bool{},
 		catalogTasks: map[string]map[string]int{}, offers: map[string]map[string]offer{}, freeTier: map[string]bool{}, rateLimits: map[string][]seeds.RateLimitRecord{},
 		bench: map[string][]seeds.BenchmarkRecord{}, modelIDs: map[string][]string{},
+		quality: newQualityIndex(c.Benchmarks, c.Today), today: c.Today, lifecycle: lifecycleOf(c),
 	}
 	models := map[modelKey]*Model{}
 	for _, p := range c.Pricing {
@@ -345,6 +368,8 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	}
 	all := make([]*Model, 0, len(models))
 	for _, m := range models {
+		m.Canon, m.Family, m.Tier = canonicalModel(m.ID), ModelFamily(m.ID), ix.quality.tiers[canonicalModel(m.ID)]
+		m.Ending = ix.endingSoon(m.Provider, m.ID)
 		if !reg.Known(m.Provider) {
 			return nil, fmt.Errorf("decide: model %s/%s of an unknown provider", m.Provider, m.ID)
 		}
@@ -360,10 +385,14 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 	}
 	for _, m := range all {
 		ix.byProvider[m.Provider] = append(ix.byProvider[m.Provider], m)
-		if m.AliasOf != "" {
-			continue // ranked once, under its alias
+		if m.AliasOf != "" || m.Ending != "" {
+			continue // ranked once, under its alias; or shut down soon, so no candidate
 		}
-		m.Tasks = tasksOf(m)
+		m.Tasks = tasksOf(m, ix.quality)
+		m.Quality = make(map[string]QualityOf, len(m.Tasks))
+		for _, t := range m.Tasks {
+			m.Quality[t] = ix.quality.quality(m.ID, t)
+		}
 		for _, task := range m.Tasks {
 			ix.byTask[task] = append(ix.byTask[task], m)
 			ix.serves[m.Provider][task] = true
@@ -377,7 +406,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		if ix.offers[m.Provider] == nil {
 			ix.offers[m.Provider] = map[string]offer{}
 		}
-		if m.Input != nil { // the lowest input price per 1M tokens, of any task ("") and of each of its tasks
+		if m.Input != nil && m.Ending == "" { // the lowest input price per 1M tokens, of any task ("") and of each of its tasks
 			for _, task := range append(slices.Clone(m.Tasks), "") {
 				o := ix.offers[m.Provider][task]
 				if o.lowestInput == nil || m.Input.USD < *o.lowestInput {
@@ -387,7 +416,7 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 				ix.offers[m.Provider][task] = o
 			}
 		}
-		if m.AliasOf != "" || m.UnitPrice == nil {
+		if m.AliasOf != "" || m.Ending != "" || m.UnitPrice == nil {
 			continue
 		}
 		keys := m.Tasks
@@ -397,6 +426,10 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		for _, task := range keys {
 			o := ix.offers[m.Provider][task]
 			o.priced++
+			qu := m.Quality[cmp.Or(task, m.Task)]
+			if qu.Known && (o.best == nil || qu.Value > o.bestQuality.Value) {
+				o.best, o.bestQuality = m, qu
+			}
 			if p := *scoredPrice(m); o.cheapest == nil || p < o.price {
 				o.cheapest, o.price = m, p
 			}
@@ -404,12 +437,14 @@ func Build(reg *seeds.Registry, c Catalogs) (*Index, error) {
 		}
 	}
 	for task, field := range ix.byTask {
-		rs := make([]ranked, len(field))
-		for i, m := range field {
-			rs[i] = ranked{m, pickModelPart(m, task), pickModelReason(m, task)}
+		for prefer, w := range pickWeights {
+			rs := make([]ranked, len(field))
+			for i, m := range field {
+				rs[i] = ranked{m, pickModelPart(m, task, w), pickModelReason(m, task)}
+			}
+			slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.part, a.part) })
+			ix.byPickPart[pickKey(task, prefer)] = rs
 		}
-		slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.part, a.part) })
-		ix.byPickPart[task] = rs
 	}
 	for _, f := range c.FreeTier {
 		// Unconfirmed free access (nil) does not count as free: free_only stays a promise.
@@ -434,8 +469,9 @@ const (
 	codeMinHumanEval = 85.0
 )
 
-// tasksOf lists the tasks a model is a candidate for: its own, and agent and code when it qualifies.
-func tasksOf(m *Model) []string {
+// tasksOf lists the tasks a model is a candidate for: its own, and agent and code when it qualifies (for code:
+// HumanEval 85 or more, or a result of a code benchmark).
+func tasksOf(m *Model, qi *qualityIndex) []string {
 	tasks := []string{m.Task}
 	if m.Task != "llm" && m.Task != "code" {
 		return tasks
@@ -443,7 +479,7 @@ func tasksOf(m *Model) []string {
 	if m.HasCaps && m.Caps.FunctionCalling && m.Caps.JsonMode && m.Context != nil && *m.Context >= agentMinContext {
 		tasks = append(tasks, "agent")
 	}
-	if m.Task == "llm" && m.Scores["humaneval"] >= codeMinHumanEval {
+	if m.Task == "llm" && (m.Scores["humaneval"] >= codeMinHumanEval || qi.hasEvidence(m.ID, "code")) {
 		tasks = append(tasks, "code")
 	}
 	return tasks
@@ -497,6 +533,9 @@ type offer struct {
 	priced   int
 	// lowestInput is the lowest known input price per 1M tokens of the provider's models of the task.
 	lowestInput *float64
+	// best is its priced candidate of the highest known quality, with that quality; nil when none is known.
+	best        *Model
+	bestQuality QualityOf
 }
 
 // sameOffer reports whether a pinned version is its alias again: the same task, prices and context window.

@@ -1,10 +1,16 @@
 package decide
 
-import "time"
+import (
+	"fmt"
+	"time"
+
+	"github.com/switchboard/switchboard/seeds"
+)
 
 // ShutdownNoticeDays is how close a shutdown may come before a model stops being a candidate: a decision never
 // picks, recommends or offers as a backup a model its provider shuts down within this many days, since a caller
-// who follows the answer would have to move again within the month.
+// who follows the answer would have to move again within the month. A caller still using such a model is told
+// the day and the replacement.
 const ShutdownNoticeDays = 30
 
 // ShutdownIn says whether a model whose provider shuts it down on shutdown (YYYY-MM-DD, "" when no day is set) is
@@ -29,4 +35,61 @@ func ShutdownIn(shutdown, today string) (live bool, daysLeft *int) {
 func Eligible(shutdown, today string) bool {
 	live, left := ShutdownIn(shutdown, today)
 	return live && (left == nil || *left > ShutdownNoticeDays)
+}
+
+// retirement is a model's announced shutdown day and the replacement its provider names ("" when none).
+type retirement struct{ day, replacement string }
+
+// lifecycleOf gathers the shutdown days and replacements of the catalogs. It is the one place decisions read
+// lifecycle from.
+func lifecycleOf(c Catalogs) map[string]retirement {
+	out := make(map[string]retirement, len(c.Shutdowns))
+	for k, d := range c.Shutdowns {
+		out[k] = retirement{day: d, replacement: c.Replacements[k]}
+	}
+	return out
+}
+
+// endingSoon is the model's shutdown day when the model is still served on the index's day but shuts down within
+// ShutdownNoticeDays of it; "" otherwise (and always for an index without a day).
+func (ix *Index) endingSoon(provider, model string) string {
+	r, ok := ix.lifecycle[provider+"/"+model]
+	if !ok || ix.today == "" {
+		return ""
+	}
+	live, left := ShutdownIn(r.day, ix.today)
+	if live && left != nil && *left <= ShutdownNoticeDays {
+		return r.day
+	}
+	return ""
+}
+
+// Retirement is the announced shutdown of provider's model: its day and replacement, ok false when none is
+// announced.
+func (ix *Index) Retirement(provider, model string) (day, replacement string, ok bool) {
+	r, ok := ix.lifecycle[provider+"/"+model]
+	return r.day, r.replacement, ok
+}
+
+// replacements reads the replacement of every deprecation that names one.
+func replacements() (map[string]string, error) {
+	cat, err := seeds.LoadCatalog("deprecations")
+	if err != nil {
+		return nil, fmt.Errorf("reading deprecations: %w", err)
+	}
+	recs, err := seeds.Records[struct {
+		ProviderID  string  `json:"provider_id"`
+		ModelID     string  `json:"model_id"`
+		Replacement *string `json:"replacement_model"`
+	}](cat)
+	if err != nil {
+		return nil, fmt.Errorf("decoding deprecations: %w", err)
+	}
+	out := map[string]string{}
+	for _, r := range recs {
+		if r.Replacement != nil && *r.Replacement != "" {
+			out[r.ProviderID+"/"+r.ModelID] = *r.Replacement
+		}
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package decide
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -11,24 +12,42 @@ import (
 	"github.com/switchboard/switchboard/seeds"
 )
 
-// Scoring weights. The OpenAPI descriptions of getPick, getFailover and getRecommend state the same rules; keep
-// them in step.
+// Scoring weights. The OpenAPI descriptions of getPick, getFailover and getRecommend and docs/decisions.md
+// ("Scoring") state the same rules; keep them in step.
 const (
 	// The status bands are wider than the sum of the other parts (30), so a degraded provider always ranks below
 	// an operational one and one of unknown status below every observed one.
 	bandOperational, bandDegraded, bandUnknown = 70.0, 35.0, 0.0
 
-	pickLatency, pickUptime, pickPrice, pickQuality = 8.0, 4.0, 10.0, 5.0
-	pickContext, pickCapability                     = 1.5, 0.5 // capability: per capability held, 3 at most
-	pickContextFull                                 = 1_000_000.0
+	failoverQuality, failoverLatency, failoverUptime, failoverPrice = 14.0, 6.0, 5.0, 5.0
 
-	failoverLatency, failoverUptime, failoverCapability, failoverPrice = 10.0, 8.0, 7.0, 5.0
+	recommendQuality, recommendLatency, recommendUptime, recommendFreeTier, recommendPrice = 30.0, 25.0, 15.0, 15.0, 15.0
 
-	recommendLatency, recommendUptime, recommendFreeTier, recommendPrice = 35.0, 25.0, 20.0, 20.0
+	// costQualityFloor is the least quality (0..1) prefer=cost takes without min_quality: a balanced tier or an
+	// average current result.
+	costQualityFloor = 0.45
 )
 
-// qualityBenchmark is the benchmark that measures a task's quality; tasks without one score no quality part.
-var qualityBenchmark = map[string]string{"llm": "mmlu", "agent": "mmlu", "code": "humaneval"}
+// weights are a pick's weights beyond the status band; they add up to 30.
+type weights struct{ quality, price, latency, uptime, context, caps float64 }
+
+// pickWeights per `prefer`: quality first (a 0.1 quality gap is worth 2.2 points, a 2x price at most 0.3);
+// balanced, quality per dollar (a tenfold price costs about what 0.3 of quality gains); cost, price first among
+// models above the quality floor.
+var pickWeights = map[string]weights{
+	PreferQuality:  {quality: 22, price: 3, latency: 2, uptime: 2, context: 0.5, caps: 0.5},
+	PreferBalanced: {quality: 13, price: 13, latency: 2, uptime: 1.5, context: 0.25, caps: 0.25},
+	PreferCost:     {quality: 4, price: 22, latency: 2, uptime: 1.5, context: 0.25, caps: 0.25},
+}
+
+// The values of `prefer`.
+const (
+	PreferQuality  = "quality"
+	PreferBalanced = "balanced"
+	PreferCost     = "cost"
+)
+
+func pickKey(task, prefer string) string { return task + "|" + prefer }
 
 func statusPart(status string, op, deg, unk float64) float64 {
 	switch status {
@@ -83,6 +102,10 @@ type PickQuery struct {
 	Needs      []string // vision, function_calling, json_mode
 	Avoid      []string
 	FreeOnly   bool
+	// Prefer is PreferQuality ("" too), PreferBalanced or PreferCost; MinQuality (0-100) keeps models whose
+	// quality for the task is known and at least that (prefer=cost: costQualityFloor when nil).
+	Prefer     string
+	MinQuality *float64
 }
 
 // PickEntry is one scored model.
@@ -94,6 +117,7 @@ type PickEntry struct {
 	UnitPrice               *float64
 	Context                 *int64
 	Caps                    seeds.ModelCapabilities
+	Quality                 *float64 // 0-100, nil when unknown
 	Score                   float64
 	Reason                  string
 }
@@ -141,6 +165,18 @@ func pickFilters(q PickQuery) []step {
 			return m.Context != nil && *m.Context >= *q.MinContext
 		}})
 	}
+	floor := q.MinQuality
+	if floor == nil && q.Prefer == PreferCost {
+		v := costQualityFloor * 100
+		floor = &v
+	}
+	if floor != nil {
+		min := *floor / 100
+		steps = append(steps, step{"min_quality", "with quality >= " + strconv.FormatFloat(*floor, 'f', -1, 64), func(m *Model, _ Live) bool {
+			qu := m.Quality[q.Task]
+			return qu.Known && qu.Value >= min-1e-9
+		}})
+	}
 	unit := unitOf(q.Task, seeds.PricingRates{})
 	if q.Budget != nil {
 		steps = append(steps, step{"budget", "at most " + unitPhrase(*q.Budget, unit), func(m *Model, _ Live) bool {
@@ -157,15 +193,20 @@ func pickFilters(q PickQuery) []step {
 // When nothing qualifies, the errs.NotFoundError names the constraints in the order they were applied, ending
 // with the one that left no model.
 //
-// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 8 × latencyScore + 7-day uptime
-// 4 × uptimeScore + price 10 × priceScore (the task's unit; tokens blended 3 input : 1 output) + quality 5 ×
-// the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or none) + context 1.5 ×
-// min(1, tokens/1M) + 0.5 per capability held. Rounded to 0.01; ties by provider ID, then model ID.
+// Score (0-100): status band (operational 70, degraded 35, unknown 0) + the weights of q.Prefer (pickWeights)
+// applied to quality (quality.go), priceScore (the task's unit; tokens blended 3 input : 1 output),
+// latencyScore, uptimeScore, contextScore and the capabilities held. Rounded to 0.01; ties by provider ID, then
+// model ID.
 func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, string, error) {
 	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
 		return PickEntry{}, nil, "", err
 	}
-	field := ix.byPickPart[q.Task]
+	prefer := cmp.Or(q.Prefer, PreferQuality)
+	w, ok := pickWeights[prefer]
+	if !ok {
+		return PickEntry{}, nil, "", inputErr("parameter prefer: must be quality, balanced or cost")
+	}
+	field := ix.byPickPart[pickKey(q.Task, prefer)]
 	if len(field) == 0 {
 		return PickEntry{}, nil, "", notFoundErr("no %s model in the catalogs (task left none)", q.Task)
 	}
@@ -183,12 +224,12 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 		score float64
 	}
 	// The best provider part of this moment, over every provider's live status (one not listed is unknown).
-	topProviderPart := pickProviderPart(Live{Status: StatusUnknown})
+	topProviderPart := pickProviderPart(Live{Status: StatusUnknown}, w)
 	for _, l := range live {
 		if l.Status == "" {
 			continue // unknown, as get says: counted above
 		}
-		topProviderPart = max(topProviderPart, pickProviderPart(l))
+		topProviderPart = max(topProviderPart, pickProviderPart(l, w))
 	}
 	run := func(steps []step) (topK[cand], []int) {
 		passed := make([]int, len(steps))
@@ -210,7 +251,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 			}
 			if m.Provider != lastProvider {
 				l, lastProvider = live.get(m.Provider), m.Provider
-				providerPart = pickProviderPart(l)
+				providerPart = pickProviderPart(l, w)
 			}
 			if full && providerPart+r.part+pruneSlack < best.items[best.k-1].score {
 				continue
@@ -246,7 +287,7 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	}
 	entries := make([]PickEntry, len(best.items))
 	for i, c := range best.items {
-		entries[i] = pickEntry(c.r, c.l, c.score)
+		entries[i] = pickEntry(c.r, c.l, c.score, q.Task)
 		if preview {
 			entries[i].Reason = c.r.m.Stage + " (no generally available model fits), " + entries[i].Reason
 		}
@@ -261,14 +302,14 @@ func (ix *Index) Pick(q PickQuery, live Statuses) (PickEntry, []PickEntry, strin
 	return entries[0], entries[1:], note, nil
 }
 
-// pickProviderPart (status, latency, uptime) and pickModelPart (price, quality, context, capabilities) add up
+// pickProviderPart (status, latency, uptime) and pickModelPart (quality, price, context, capabilities) add up
 // to the pick score.
-func pickProviderPart(l Live) float64 {
-	if l.prepared {
-		return l.pick
+func pickProviderPart(l Live, w weights) float64 {
+	lat, up := l.latency, l.uptime
+	if !l.prepared {
+		lat, up = latencyScore(l), uptimeScore(l.Uptime7d)
 	}
-	return statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + pickLatency*latencyScore(l) +
-		pickUptime*uptimeScore(l.Uptime7d)
+	return statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + w.latency*lat + w.uptime*up
 }
 
 // scoredPrice is the price a score compares in the model's unit: for token prices the blend of 3 input to 1
@@ -284,19 +325,15 @@ func scoredPrice(m *Model) *float64 {
 	return &v
 }
 
-func pickModelPart(m *Model, task string) float64 {
-	score := pickPrice * priceScore(scoredPrice(m), m.Unit)
-	if b := qualityBenchmark[task]; b != "" {
-		if v, ok := m.Scores[b]; ok {
-			score += pickQuality * clamp01(v/100)
-		}
+func pickModelPart(m *Model, task string, w weights) float64 {
+	score := w.price * priceScore(scoredPrice(m), m.Unit)
+	if qu := m.Quality[task]; qu.Known {
+		score += w.quality * qu.Value
 	}
-	if m.Context != nil {
-		score += pickContext * math.Min(1, float64(*m.Context)/pickContextFull)
-	}
+	score += w.context * contextScore(m.Context)
 	for _, has := range []bool{m.Caps.Vision, m.Caps.FunctionCalling, m.Caps.JsonMode} {
 		if has {
-			score += pickCapability
+			score += w.caps / 3
 		}
 	}
 	return score
@@ -308,11 +345,11 @@ var prune = true
 // pruneSlack is more than the rounding of a score to cents and any difference in the order of its sums.
 const pruneSlack = 0.01
 
-func pickEntry(r *ranked, l Live, score float64) PickEntry {
+func pickEntry(r *ranked, l Live, score float64, task string) PickEntry {
 	m := r.m
 	return PickEntry{Provider: m.Provider, Model: m.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs, Context: m.Context,
-		Caps: m.Caps, InputPer1M: priceUSD(m.Input), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice), Score: score,
-		Reason: liveReason(l) + ", " + r.reason}
+		Caps: m.Caps, InputPer1M: priceUSD(m.Input), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice), Quality: m.Quality[task].Pct(),
+		Score: score, Reason: liveReason(l) + ", " + r.reason}
 }
 
 // liveReason is the provider's part of a pick reason: status, latency, 7-day uptime.
@@ -323,19 +360,14 @@ func liveReason(l Live) string {
 	return statusPhrase(l.Status) + ", " + fmtLatency(l) + ", " + fmtUptime(l.Uptime7d)
 }
 
-// pickModelReason is the model's part of a pick reason for task: price, the task's benchmark, context window,
-// capabilities.
+// pickModelReason is the model's part of a pick reason for task: quality and the evidence behind it, price,
+// context window, capabilities.
 func pickModelReason(m *Model, task string) string {
-	var parts []string
+	parts := []string{m.Quality[task].phrase()}
 	if m.UnitPrice != nil {
 		parts = append(parts, unitPhrase(m.UnitPrice.USD, m.Unit))
 	} else {
 		parts = append(parts, "price unknown")
-	}
-	if b := qualityBenchmark[task]; b != "" {
-		if v, ok := m.Scores[b]; ok {
-			parts = append(parts, b+" "+strconv.FormatFloat(v, 'f', -1, 64))
-		}
 	}
 	parts = append(parts, fmtContext(m.Context))
 	switch caps := capNames(m.Caps); {
@@ -352,122 +384,238 @@ func pickModelReason(m *Model, task string) string {
 // FailoverQuery is a /failover request after defaults.
 type FailoverQuery struct {
 	Primary string
-	Task    string // "" for any task
+	Task    string // "" for the model's task, else ExportTask
 	Limit   int
-	MaxCost *float64 // max lowest input USD per 1M tokens
+	MaxCost *float64 // max input USD per 1M tokens of the offered model
+	// Model is the caller's model at the primary; "" for the primary's flagship of the task (its best quality).
+	Model string
+	// Scope is ScopeProvider ("" too: the primary is failing) or ScopeModel (the model is withdrawn everywhere).
+	Scope string
 }
 
-// FailoverEntry is one alternative provider.
+// The values of `scope`.
+const (
+	ScopeProvider = "provider"
+	ScopeModel    = "model"
+)
+
+// FailoverEntry is one alternative: a provider and the model to call there.
 type FailoverEntry struct {
-	Provider, Status string
-	ResponseTimeMs   *float64
-	InputPer1M       *float64 // lowest input price of the provider's matching models
-	Score            float64
-	Reason           string
-	Domain           FailureDomain
+	Provider, Model, Status string
+	ResponseTimeMs          *float64
+	InputPer1M, OutputPer1M *float64 // the offered model's prices per 1M tokens
+	Unit                    Unit
+	UnitPrice               *float64
+	Quality                 *float64 // 0-100, nil when unknown
+	Score                   float64
+	Reason                  string
+	Domain                  FailureDomain
+	class                   int
 }
 
-// lowestInput is the lowest known input price of the provider's models of task ("" any task); nil when none.
-func (ix *Index) lowestInput(provider, task string) *float64 {
-	if p := ix.offers[provider][task].lowestInput; p != nil {
-		v := *p
-		return &v
-	}
-	return nil
-}
-
-// cheapestOffer is the provider's model with the lowest scored price (scoredPrice) among its priced candidate
-// models of task (every token-priced model when task is ""), and that price; nil when it has none.
-func (ix *Index) cheapestOffer(provider, task string) (*Model, *float64) {
-	o, ok := ix.offers[provider][task]
-	if !ok {
-		return nil, nil
-	}
-	return o.cheapest, &o.price
-}
-
-// pricedModels counts the provider's priced candidate models of the task.
-func (ix *Index) pricedModels(provider, task string) int { return ix.offers[provider][task].priced }
-
-// Failover ranks the providers other than the primary that are not in outage, serve the task (a registry
-// category or a catalogued model of it) and, with MaxCost, have a matching model priced at most that per 1M
-// input tokens. The note is NothingObserved while no provider is observed.
-//
-// Score (0-100): status band (operational 70, degraded 35, unknown 0) + latency 10 × latencyScore + 7-day
-// uptime 8 × uptimeScore + task capability 7 (with a task: 7 when the provider prices models of it, 3.5 when it
-// only lists the task; without: 7 × tasks served / 8) + price 5 × priceScore of its cheapest offer for the task.
-// Rounded to 0.01. Candidates that share no failure domain with the primary (domains.go) come first, then those
-// that share one; each group by score descending, ties by provider ID.
-func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, string, error) {
+// FailoverReference is the model a failover is about and its task: q.Model at the primary (which may be shut
+// down already, when the deprecations know it), else the primary's best-quality candidate of the task (nil when
+// it has none). The note names the shutdown day and replacement when the model's provider announced one.
+func (ix *Index) FailoverReference(q FailoverQuery) (ref *Model, task, note string, err error) {
 	if err := ix.checkProviders("primary", []string{q.Primary}); err != nil {
+		return nil, "", "", err
+	}
+	switch q.Scope {
+	case "", ScopeProvider, ScopeModel:
+	default:
+		return nil, "", "", inputErr("parameter scope: must be provider or model")
+	}
+	task = q.Task
+	if q.Model != "" {
+		for _, m := range ix.byProvider[q.Primary] {
+			if m.ID == q.Model {
+				ref = m
+				break
+			}
+		}
+		if ref == nil {
+			if _, _, ok := ix.Retirement(q.Primary, q.Model); !ok {
+				return nil, "", "", notFoundErr("parameter model: %q is not a model of %s in the catalogs", q.Model, q.Primary)
+			}
+			// Shut down already: its name still says its family and its tier.
+			ref = &Model{Provider: q.Primary, ID: q.Model, Canon: canonicalModel(q.Model), Family: ModelFamily(q.Model),
+				Tier: ix.quality.tiers[canonicalModel(q.Model)]}
+		}
+		if task == "" {
+			task = ref.Task
+		}
+		if day, repl, ok := ix.Retirement(q.Primary, q.Model); ok {
+			verb := "shuts down on "
+			if ix.today != "" && day <= ix.today {
+				verb = "was shut down on "
+			}
+			note = q.Model + " at " + q.Primary + " " + verb + day + "; "
+			if repl != "" {
+				note += "its provider names " + repl + " as the replacement."
+			} else {
+				note += "its provider names no replacement."
+			}
+		}
+	}
+	if task == "" {
+		task = ix.mainTask(q.Primary)
+	}
+	if ref == nil {
+		best := -1.0
+		for _, m := range ix.byProvider[q.Primary] {
+			if m.UnitPrice == nil || !slices.Contains(m.Tasks, task) || secondChoice(m.Stage) {
+				continue
+			}
+			if v := pickModelPart(m, task, pickWeights[PreferQuality]); v > best {
+				ref, best = m, v
+			}
+		}
+	}
+	return ref, task, note, nil
+}
+
+// mainTask is the task a failover without task or model is about: ExportTask when the provider has catalogued
+// models of it, else the task of most of its models (ties by name), else ExportTask.
+func (ix *Index) mainTask(provider string) string {
+	if ix.catalogTasks[provider][ExportTask] > 0 {
+		return ExportTask
+	}
+	best, n := ExportTask, 0
+	for t, c := range ix.catalogTasks[provider] {
+		if c > n || (c == n && t < best) {
+			best, n = t, c
+		}
+	}
+	return best
+}
+
+// Failover ranks, for a failing primary, one model per other provider not in outage: the model to call there
+// instead of the reference model (FailoverReference). Each provider offers its best model by (class, score):
+//
+// scope=provider (the primary's infrastructure is failing): class 0 the same model (canonicalModel) on
+// infrastructure independent of the primary; class 1 the same family and lineup tier; class 2 any other model
+// (other families first by quality); class 3 a model that reaches the primary's infrastructure through the
+// candidate (an aggregator, or a reseller of a closed-weight family the primary hosts: routesToPrimary).
+// scope=model (the model is withdrawn everywhere): the model itself is no candidate; class 0 other families,
+// class 1 the same family (which shares the withdrawal's cause).
+//
+// Score (0-100): status band (operational 70, degraded 35, unknown 0) + quality 14 × Q + latency 6 × L +
+// 7-day uptime 5 × U + price 5 × P of the model. Rounded to 0.01. Ordered by class, then score descending, then
+// provider ID. The note is the reference's shutdown, and NothingObserved while no provider is observed.
+func (ix *Index) Failover(q FailoverQuery, live Statuses) ([]FailoverEntry, string, error) {
+	ref, task, note, err := ix.FailoverReference(q)
+	if err != nil {
 		return nil, "", err
 	}
-	// Every provider is scored; reasons, the costly part, are written for the kept entries only.
-	type cand struct {
-		id    string
-		l     Live
-		low   *float64
-		score float64
-		dom   FailureDomain
-	}
-	var cands []cand
-	for _, p := range ix.reg.All() {
-		l := live.get(p.ID)
-		if p.ID == q.Primary || l.Status == StatusOutage || (q.Task != "" && !ix.serves[p.ID][q.Task]) {
+	best := map[string]FailoverEntry{}
+	for _, m := range ix.byTask[task] {
+		if m.Provider == q.Primary || m.UnitPrice == nil {
 			continue
 		}
-		low := ix.lowestInput(p.ID, q.Task)
-		if q.MaxCost != nil && (low == nil || *low > *q.MaxCost) {
+		if q.MaxCost != nil && (m.Input == nil || m.Input.USD > *q.MaxCost) {
 			continue
 		}
-		score := statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + failoverLatency*latencyScore(l) +
-			failoverUptime*uptimeScore(l.Uptime7d)
-		switch {
-		case q.Task == "":
-			score += failoverCapability * math.Min(1, float64(len(ix.serves[p.ID]))/8)
-		case ix.pricedModels(p.ID, q.Task) > 0:
-			score += failoverCapability
-		default:
-			score += failoverCapability / 2
+		if q.Scope == ScopeModel && ref != nil && m.Canon == ref.Canon {
+			continue // withdrawn everywhere
 		}
-		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
-			score += failoverPrice * priceScore(offer, m.Unit)
+		l := live.get(m.Provider)
+		if l.Status == StatusOutage {
+			continue
 		}
-		cands = append(cands, cand{p.ID, l, low, round2(score), ix.failureDomain(q.Primary, p.ID, q.Task)})
+		e := ix.failoverEntry(q, ref, task, m, l)
+		if have, ok := best[m.Provider]; !ok || cmp.Or(cmp.Compare(e.class, have.class), cmp.Compare(have.Score, e.Score), cmp.Compare(e.Model, have.Model)) < 0 {
+			best[m.Provider] = e
+		}
 	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		return cmp.Or(compareBool(!a.dom.independent(), !b.dom.independent()), cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id))
+	chain := slices.Collect(maps.Values(best))
+	slices.SortFunc(chain, func(a, b FailoverEntry) int {
+		return cmp.Or(cmp.Compare(a.class, b.class), cmp.Compare(b.Score, a.Score), cmp.Compare(a.Provider, b.Provider))
 	})
-	cands = cands[:min(q.Limit, len(cands))]
-	out := make([]FailoverEntry, len(cands))
-	for i, c := range cands {
-		parts := []string{statusPhrase(c.l.Status), fmtLatency(c.l), fmtUptime(c.l.Uptime7d)}
-		switch n := ix.pricedModels(c.id, q.Task); {
-		case q.Task == "":
-			parts = append(parts, fmt.Sprintf("serves %d of 8 tasks", len(ix.serves[c.id])))
-		case n > 0:
-			parts = append(parts, fmt.Sprintf("serves %s (%d priced models)", q.Task, n))
-		default:
-			parts = append(parts, fmt.Sprintf("serves %s (no priced model)", q.Task))
-		}
-		if m, _ := ix.cheapestOffer(c.id, q.Task); m != nil {
-			parts = append(parts, "from "+unitPhrase(m.UnitPrice.USD, m.Unit))
-		} else {
-			parts = append(parts, "price unknown")
-		}
-		if len(c.dom.Shared) > 0 {
-			parts = append(parts, "shares the "+strings.Join(c.dom.Shared, ", ")+" model family with "+q.Primary+" (ranked after independent providers)")
-		} else {
-			parts = append(parts, "no model family shared with "+q.Primary)
-		}
-		out[i] = FailoverEntry{Provider: c.id, Status: c.l.Status, ResponseTimeMs: c.l.ResponseTimeMs, InputPer1M: c.low,
-			Score: c.score, Reason: strings.Join(parts, ", "), Domain: c.dom}
+	chain = chain[:min(q.Limit, len(chain))]
+	for i := range chain {
+		chain[i].Reason = ix.failoverReason(q, ref, task, chain[i], live.get(chain[i].Provider))
 	}
-	note := ""
 	if live.noneObserved() {
-		note = NothingObserved
+		note = strings.TrimSpace(note + " " + NothingObserved)
 	}
-	return out, note, nil
+	return chain, note, nil
+}
+
+// failoverEntry scores m as the primary's backup; the reason is written for the kept entries only.
+func (ix *Index) failoverEntry(q FailoverQuery, ref *Model, task string, m *Model, l Live) FailoverEntry {
+	qu := m.Quality[task]
+	score := statusPart(l.Status, bandOperational, bandDegraded, bandUnknown) + failoverLatency*latencyScore(l) +
+		failoverUptime*uptimeScore(l.Uptime7d) + failoverPrice*priceScore(scoredPrice(m), m.Unit)
+	if qu.Known {
+		score += failoverQuality * qu.Value
+	}
+	routes := ix.routesToPrimary(q.Primary, m)
+	sameFamily := ref != nil && m.Family != "" && m.Family == ref.Family
+	class := 2
+	switch {
+	case q.Scope == ScopeModel && (sameFamily || routes):
+		class = 1
+	case q.Scope == ScopeModel:
+		class = 0
+	case routes:
+		class = 3
+	case ref != nil && m.Canon == ref.Canon:
+		class = 0
+	case sameFamily && m.Tier != "" && m.Tier == ref.Tier:
+		class = 1
+	}
+	d := FailureDomain{Families: []string{}, Shared: []string{}, Shares: []string{}, Aggregator: aggregators[m.Provider]}
+	if m.Family != "" {
+		d.Families = []string{m.Family}
+		if slices.Contains(ix.families[q.Primary][""], m.Family) {
+			d.Shared = []string{m.Family}
+		}
+	}
+	if routes {
+		d.Shares = append(d.Shares, ShareInfrastructure)
+	}
+	if sameFamily {
+		d.Shares = append(d.Shares, ShareModelFamily)
+	}
+	return FailoverEntry{Provider: m.Provider, Model: m.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs,
+		InputPer1M: priceUSD(m.Input), OutputPer1M: priceUSD(m.Output), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice),
+		Quality: qu.Pct(), Score: round2(score), Domain: d, class: class}
+}
+
+func (ix *Index) failoverReason(q FailoverQuery, ref *Model, task string, e FailoverEntry, l Live) string {
+	var m *Model
+	for _, c := range ix.byProvider[e.Provider] {
+		if c.ID == e.Model {
+			m = c
+			break
+		}
+	}
+	refName := "the primary's model"
+	if ref != nil {
+		refName = ref.ID
+	}
+	var what string
+	switch {
+	case q.Scope == ScopeModel && e.class == 0:
+		what = e.Model + ", a model of another family than " + refName
+	case q.Scope == ScopeModel:
+		what = e.Model + ", of the same family as " + refName + " (shares a withdrawal's cause)"
+	case e.class == 0:
+		what = e.Model + ", the same model as " + refName + " on infrastructure of its own"
+	case e.class == 1:
+		what = e.Model + ", the same family and " + m.Tier + " tier as " + refName + " on infrastructure of its own"
+	case e.class == 3:
+		what = e.Model + ", routed to its maker's infrastructure, which " + q.Primary + " is part of (shares the outage)"
+	case ref != nil && m.Family != "" && m.Family == ref.Family:
+		what = e.Model + ", another model of the " + m.Family + " family"
+	default:
+		what = e.Model + ", a comparable model of another family"
+	}
+	price := "price unknown"
+	if m.UnitPrice != nil {
+		price = unitPhrase(m.UnitPrice.USD, m.Unit)
+	}
+	return strings.Join([]string{statusPhrase(l.Status), fmtLatency(l), fmtUptime(l.Uptime7d), what, m.Quality[task].phrase(), price}, ", ")
 }
 
 // RecommendQuery is a /recommend request after defaults.
@@ -489,8 +637,9 @@ type RecommendEntry struct {
 // Recommend ranks the operational providers (serving the task, outside Avoid, with a free tier when FreeOnly);
 // while no provider is observed, every provider of unknown status, with the note NothingObserved.
 //
-// Score (0-100): latency 35 × latencyScore + 7-day uptime 25 × uptimeScore + 20 with a free tier + price 20 ×
-// priceScore of the provider's cheapest offer for the task. Rounded to 0.01; ties by provider ID.
+// Score (0-100): quality 30 × Q of the provider's best priced candidate of the task (any task when none is
+// given) + latency 25 × L + 7-day uptime 15 × U + 15 with a free tier + price 15 × P of its cheapest offer for
+// the task. Rounded to 0.01; ties by provider ID.
 func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, string, error) {
 	if err := ix.checkProviders("avoid", q.Avoid); err != nil {
 		return nil, "", err
@@ -516,8 +665,12 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, s
 		if free {
 			score += recommendFreeTier
 		}
-		if m, offer := ix.cheapestOffer(p.ID, q.Task); m != nil {
-			score += recommendPrice * priceScore(offer, m.Unit)
+		o := ix.offers[p.ID][q.Task]
+		if o.cheapest != nil {
+			score += recommendPrice * priceScore(&o.price, o.cheapest.Unit)
+		}
+		if o.best != nil {
+			score += recommendQuality * o.bestQuality.Value
 		}
 		cands = append(cands, cand{p, l, free, round2(score)})
 	}
@@ -529,8 +682,14 @@ func (ix *Index) Recommend(q RecommendQuery, live Statuses) ([]RecommendEntry, s
 		if c.free {
 			parts[3] = "free tier"
 		}
-		if m, _ := ix.cheapestOffer(c.p.ID, q.Task); m != nil {
-			parts = append(parts, "from "+unitPhrase(m.UnitPrice.USD, m.Unit))
+		o := ix.offers[c.p.ID][q.Task]
+		if o.best != nil {
+			parts = append(parts, "best model "+o.best.ID+" "+o.bestQuality.phrase())
+		} else {
+			parts = append(parts, "quality unknown")
+		}
+		if o.cheapest != nil {
+			parts = append(parts, "from "+unitPhrase(o.cheapest.UnitPrice.USD, o.cheapest.Unit))
 		} else {
 			parts = append(parts, "price unknown")
 		}
@@ -548,15 +707,4 @@ func secondChoice(stage string) bool {
 		return true
 	}
 	return false
-}
-
-// compareBool orders false before true.
-func compareBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }

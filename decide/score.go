@@ -9,13 +9,13 @@ import (
 // own part does not depend on the field it is ranked in (Pick prunes its scan on that), and each is written in
 // docs/decisions.md with the weights of every decision.
 
-// Latency scale: the observed status-page fetch time of the last hour, on a log scale from latencyBestMs (1) to
-// latencyWorstMs (0). A log scale makes the same ratio cost the same everywhere: 3x slower is 0.2 less, whether
-// from 20 to 60 ms or from 500 to 1500 ms.
-const (
-	latencyBestMs  = 20.0
-	latencyWorstMs = 5000.0
-)
+// Every part is strictly monotonic over the whole range of its figure, with no clamp at either end: two
+// candidates whose figures differ get different parts, so nothing piles up at a cap (issue 35: four providers
+// at 100 in /recommend, settled by provider ID).
+
+// latencyRefMs sets the latency scale: L = 1 / (1 + ln(1 + ms / latencyRefMs)), 1 at 0 ms, 0.59 at 20 ms, 0.36
+// at 100 ms, 0.2 at 1000 ms, 0.15 at 5000 ms. A log inside keeps a ratio worth about the same everywhere.
+const latencyRefMs = 20.0
 
 // latencyScore is 0..1 for the provider's observed latency, 0 when it is unknown.
 func latencyScore(l Live) float64 {
@@ -26,36 +26,36 @@ func latencyScore(l Live) float64 {
 	if !ok {
 		return 0
 	}
-	return logScale(ms, latencyBestMs, latencyWorstMs)
+	return 1 / (1 + math.Log1p(math.Max(0, ms)/latencyRefMs))
 }
 
-// uptimeScore is 0..1: 100 % is 1, uptimeFloorPct or less is 0, linear between; 0 when unknown.
+// uptimeScore is 0..1: (uptime / 100)^10, 1 at 100 %, 0.99 at 99.9 %, 0.9 at 99 %, 0.6 at 95 %, 0.35 at 90 %;
+// 0 when unknown.
 func uptimeScore(pct *float64) float64 {
 	if pct == nil {
 		return 0
 	}
-	return clamp01((*pct - uptimeFloorPct) / (100 - uptimeFloorPct))
+	return math.Pow(clamp01(*pct/100), uptimeExponent)
 }
 
-const uptimeFloorPct = 90.0
+const uptimeExponent = 10.0
 
 // Unit is the unit a task's price is given in (the document's PriceUnit).
 type Unit string
 
 // The price units.
 const (
-	UnitTokens     Unit = "1m_input_tokens"
-	UnitImage      Unit = "image"
-	UnitAudioMin   Unit = "audio_minute"
-	UnitChars      Unit = "1k_characters"
-	UnitRequest    Unit = "request"
-	UnitVideoSec   Unit = "video_second"
-	unitPriceScale      = 1000.0 // every unit's scale spans 3 decades
+	UnitTokens   Unit = "1m_input_tokens"
+	UnitImage    Unit = "image"
+	UnitAudioMin Unit = "audio_minute"
+	UnitChars    Unit = "1k_characters"
+	UnitRequest  Unit = "request"
+	UnitVideoSec Unit = "video_second"
 )
 
-// cheapEnd is, per unit, the price that scores 1 (at or below it); a price 1000 times it scores 0. A 2x price
-// is log10(2)/3 = 0.1 less on every scale. The ends are round figures below the cheapest and above the dearest
-// offers of the catalogs.
+// cheapEnd is, per unit, the reference price of the price scale: P = 1 / (1 + log10(1 + price / cheapEnd)),
+// 1 for a free model, 0.77 at the cheap end, 0.49 at 10 times it, 0.33 at 100 times, 0.25 at 1000 times. The
+// ends are round figures near the cheapest offers of the catalogs.
 var cheapEnd = map[Unit]float64{
 	UnitTokens:   0.05,   // USD per 1M tokens, blended 3 input : 1 output
 	UnitImage:    0.002,  // USD per image
@@ -70,17 +70,18 @@ func priceScore(usd *float64, u Unit) float64 {
 	if usd == nil {
 		return 0
 	}
-	lo := cheapEnd[u]
-	return logScale(*usd, lo, lo*unitPriceScale)
+	return 1 / (1 + math.Log10(1+math.Max(0, *usd)/cheapEnd[u]))
 }
 
-// logScale is 1 at or below best, 0 at or above worst, log-linear between.
-func logScale(x, best, worst float64) float64 {
-	if x <= best {
-		return 1
+// contextScore is 0..1: tokens / (tokens + 200k), 0.39 at 128k, 0.5 at 200k, 0.83 at 1M; 0 when unknown.
+func contextScore(c *int64) float64 {
+	if c == nil || *c <= 0 {
+		return 0
 	}
-	return clamp01(math.Log(worst/x) / math.Log(worst/best))
+	return float64(*c) / (float64(*c) + contextRef)
 }
+
+const contextRef = 200_000.0
 
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 

@@ -2,7 +2,6 @@ package impl
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -183,7 +182,8 @@ func decTokens(n int) uint64 {
 func decPickEntry(e decide.PickEntry) api.PickEntry {
 	return api.PickEntry{
 		ProviderId: e.Provider, Model: e.Model, Status: api.ProviderStatus(e.Status), ResponseTimeMs: e.ResponseTimeMs,
-		InputPer1mUsd: e.InputPer1M, PriceUnit: api.PriceUnit(e.Unit), UnitPriceUsd: e.UnitPrice, ContextWindow: decInt(e.Context), Score: e.Score, Reason: e.Reason,
+		InputPer1mUsd: e.InputPer1M, PriceUnit: api.PriceUnit(e.Unit), UnitPriceUsd: e.UnitPrice, ContextWindow: decInt(e.Context), Quality: e.Quality,
+		Score: e.Score, Reason: e.Reason,
 		Capabilities: api.ModelsCapabilities{Vision: e.Caps.Vision, FunctionCalling: e.Caps.FunctionCalling, JsonMode: e.Caps.JsonMode},
 	}
 }
@@ -196,7 +196,10 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 	}
 	p := req.Params
 	pq := decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
-		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false)}
+		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false), MinQuality: p.MinQuality}
+	if p.Prefer != nil {
+		pq.Prefer = string(*p.Prefer)
+	}
 	best, rest, note, err := ix.Pick(pq, live)
 	switch {
 	case errs.IsInput(err):
@@ -251,10 +254,14 @@ func writePooledJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // failoverQuery is the query of GET /failover and GET /failover/export, which take the same parameters.
-func failoverQuery(primary string, task *api.Task, limit *int, maxCost *float64) decide.FailoverQuery {
-	q := decide.FailoverQuery{Primary: primary, Limit: orDefault(limit, defaultFailoverLimit), MaxCost: maxCost}
+func failoverQuery[S ~string](primary string, task *api.Task, limit *int, maxCost *float64, model *string, scope *S) decide.FailoverQuery {
+	q := decide.FailoverQuery{Primary: primary, Limit: orDefault(limit, defaultFailoverLimit), MaxCost: maxCost,
+		Model: orDefault(model, ""), Scope: decide.ScopeProvider}
 	if task != nil {
 		q.Task = string(*task)
+	}
+	if scope != nil {
+		q.Scope = string(*scope)
 	}
 	return q
 }
@@ -266,7 +273,7 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 		return nil, err
 	}
 	p := req.Params
-	q := failoverQuery(p.Primary, p.Task, p.Limit, p.MaxCostPer1m)
+	q := failoverQuery(p.Primary, p.Task, p.Limit, p.MaxCostPer1m, p.Model, p.Scope)
 	chain, note, err := ix.Failover(q, live)
 	switch {
 	case errs.IsNotFound(err):
@@ -280,11 +287,23 @@ func (s *Server) GetFailover(ctx context.Context, req api.GetFailoverRequestObje
 	if err != nil {
 		return nil, err
 	}
-	out := api.FailoverResponse{Primary: p.Primary, FailoverChain: make([]api.FailoverEntry, len(chain)), Note: noteOf(note)}
+	ref, _, _, err := ix.FailoverReference(q)
+	if err != nil {
+		return nil, err
+	}
+	out := api.FailoverResponse{Primary: p.Primary, Scope: api.FailoverResponseScope(q.Scope), FailoverChain: make([]api.FailoverEntry, len(chain)), Note: noteOf(note)}
+	if ref != nil {
+		out.Model = &ref.ID
+	}
 	for i, e := range chain {
-		out.FailoverChain[i] = api.FailoverEntry{ProviderId: e.Provider, Status: api.ProviderStatus(e.Status), Score: e.Score,
-			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, Reason: e.Reason,
-			FailureDomain: api.FailureDomain{Families: e.Domain.Families, SharedWithPrimary: e.Domain.Shared, Aggregator: e.Domain.Aggregator}}
+		shares := make([]api.FailureDomainShares, len(e.Domain.Shares))
+		for k, sh := range e.Domain.Shares {
+			shares[k] = api.FailureDomainShares(sh)
+		}
+		out.FailoverChain[i] = api.FailoverEntry{ProviderId: e.Provider, Model: e.Model, Status: api.ProviderStatus(e.Status), Score: e.Score,
+			ResponseTimeMs: e.ResponseTimeMs, InputPer1mUsd: e.InputPer1M, OutputPer1mUsd: e.OutputPer1M, PriceUnit: api.PriceUnit(e.Unit),
+			UnitPriceUsd: e.UnitPrice, Quality: e.Quality, Reason: e.Reason,
+			FailureDomain: api.FailureDomain{Families: e.Domain.Families, SharedWithPrimary: e.Domain.Shared, Aggregator: e.Domain.Aggregator, Shares: shares}}
 	}
 	return api.GetFailover200JSONResponse{Body: out, Headers: api.GetFailover200ResponseHeaders{RetryAfter: wait}}, nil
 }
@@ -300,7 +319,7 @@ func (s *Server) GetFailoverExport(ctx context.Context, req api.GetFailoverExpor
 		return nil, err
 	}
 	p := req.Params
-	q := failoverQuery(p.Primary, p.Task, p.Limit, p.MaxCostPer1m)
+	q := failoverQuery(p.Primary, p.Task, p.Limit, p.MaxCostPer1m, p.Model, p.Scope)
 	ranking, note, err := ix.FailoverRanking(q, live)
 	switch {
 	case errs.IsNotFound(err):
@@ -314,7 +333,11 @@ func (s *Server) GetFailoverExport(ctx context.Context, req api.GetFailoverExpor
 	for i, r := range ranking {
 		cands[i] = gateway.Candidate{Provider: r.Provider, Models: r.Models, Score: r.Score}
 	}
-	ex, err := names.Build(gateway.Format(p.Format), cmp.Or(q.Task, decide.ExportTask), cands)
+	_, task, _, err := ix.FailoverReference(q)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := names.Build(gateway.Format(p.Format), task, cands)
 	if err != nil {
 		return api.GetFailoverExport400JSONResponse{BadRequestJSONResponse: badRequest("format: " + err.Error())}, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,12 +136,52 @@ func testFailover(t *testing.T, s *apitest.Server) {
 	if f.Primary != "openai" || len(f.FailoverChain) != 10 {
 		t.Fatalf("failover = %+v", f)
 	}
+	if f.Model == nil || *f.Model == "" || f.Scope != api.FailoverResponseScopeProvider {
+		t.Errorf("reference model %v, scope %q", f.Model, f.Scope)
+	}
+	routed := false
 	for i, e := range f.FailoverChain {
-		if e.ProviderId == "openai" || e.ProviderId == "groq" || e.Status == api.ProviderStatusOutage || e.Reason == "" {
+		if e.ProviderId == "openai" || e.ProviderId == "groq" || e.Status == api.ProviderStatusOutage || e.Reason == "" || e.Model == "" ||
+			e.UnitPriceUsd == nil {
 			t.Errorf("entry %+v", e)
 		}
-		if i > 0 && (e.Score > f.FailoverChain[i-1].Score || statusBand[e.Status] > statusBand[f.FailoverChain[i-1].Status]) {
-			t.Errorf("not ordered at %d", i)
+		// Backups that route to the primary's infrastructure come last.
+		shares := slices.Contains(e.FailureDomain.Shares, api.FailureDomainSharesInfrastructure)
+		if routed && !shares {
+			t.Errorf("an independent backup after one routed to the primary at %d", i)
+		}
+		routed = routed || shares
+	}
+	// The caller's model: OpenAI announced gpt-5's shutdown for 2026-12-11 with gpt-6.1-sol as its replacement
+	// (deprecations catalog); the note says so, and no backup is a model shutting down within 30 days.
+	get(t, s, "/api/v1/failover?primary=openai&model=gpt-5&scope=model&limit=10", &f)
+	verb := "shuts down on"
+	if time.Now().UTC().Format(time.DateOnly) >= "2026-12-11" {
+		verb = "was shut down on"
+	}
+	if f.Note == nil || *f.Note != "gpt-5 at openai "+verb+" 2026-12-11; its provider names gpt-6.1-sol as the replacement." ||
+		f.Model == nil || *f.Model != "gpt-5" || f.Scope != api.FailoverResponseScopeModel {
+		t.Errorf("failover for gpt-5: note %v, model %v, scope %q", f.Note, f.Model, f.Scope)
+	}
+	for _, e := range f.FailoverChain {
+		if strings.TrimPrefix(e.Model, "openai/") == "gpt-5" {
+			t.Errorf("scope=model offers the withdrawn model: %+v", e)
+		}
+	}
+	for path, want := range map[string]int{
+		"/api/v1/failover?primary=openai&model=no-such-model": 404, "/api/v1/failover?primary=openai&scope=region": 400,
+		"/api/v1/failover/export?primary=openai&format=litellm&model=no-such-model": 404,
+		"/api/v1/pick?task=llm&prefer=fast":                                         400, "/api/v1/pick?task=llm&min_quality=101": 400,
+	} {
+		if r := s.Get(path); r.Status != want || !strings.Contains(r.Error(t), "parameter") {
+			t.Errorf("GET %s = %d %s, want %d naming the parameter", path, r.Status, r.Body, want)
+		}
+	}
+	var p api.PickResponse
+	for _, prefer := range []string{"quality", "balanced", "cost&min_quality=10"} {
+		get(t, s, "/api/v1/pick?task=code&prefer="+prefer, &p)
+		if p.Pick == nil || p.Pick.Quality == nil || *p.Pick.Quality < 0 || !strings.Contains(p.Pick.Reason, "quality ") {
+			t.Errorf("pick code prefer=%s: %+v", prefer, p.Pick)
 		}
 	}
 	get(t, s, "/api/v1/failover?primary=openai&max_cost_per_1m=0.1", &f)

@@ -458,6 +458,42 @@ func (e FailoverExportFormat) Valid() bool {
 	}
 }
 
+// Defines values for FailoverResponseScope.
+const (
+	FailoverResponseScopeModel    FailoverResponseScope = "model"
+	FailoverResponseScopeProvider FailoverResponseScope = "provider"
+)
+
+// Valid indicates whether the value is a known member of the FailoverResponseScope enum.
+func (e FailoverResponseScope) Valid() bool {
+	switch e {
+	case FailoverResponseScopeModel:
+		return true
+	case FailoverResponseScopeProvider:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FailureDomainShares.
+const (
+	FailureDomainSharesInfrastructure FailureDomainShares = "infrastructure"
+	FailureDomainSharesModelFamily    FailureDomainShares = "model_family"
+)
+
+// Valid indicates whether the value is a known member of the FailureDomainShares enum.
+func (e FailureDomainShares) Valid() bool {
+	switch e {
+	case FailureDomainSharesInfrastructure:
+		return true
+	case FailureDomainSharesModelFamily:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FineTuningMethod.
 const (
 	FineTuningMethodDpo        FineTuningMethod = "dpo"
@@ -1619,6 +1655,42 @@ func (e GetCostForecastParamsTask) Valid() bool {
 	}
 }
 
+// Defines values for GetFailoverParamsScope.
+const (
+	GetFailoverParamsScopeModel    GetFailoverParamsScope = "model"
+	GetFailoverParamsScopeProvider GetFailoverParamsScope = "provider"
+)
+
+// Valid indicates whether the value is a known member of the GetFailoverParamsScope enum.
+func (e GetFailoverParamsScope) Valid() bool {
+	switch e {
+	case GetFailoverParamsScopeModel:
+		return true
+	case GetFailoverParamsScopeProvider:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetFailoverExportParamsScope.
+const (
+	GetFailoverExportParamsScopeModel    GetFailoverExportParamsScope = "model"
+	GetFailoverExportParamsScopeProvider GetFailoverExportParamsScope = "provider"
+)
+
+// Valid indicates whether the value is a known member of the GetFailoverExportParamsScope enum.
+func (e GetFailoverExportParamsScope) Valid() bool {
+	switch e {
+	case GetFailoverExportParamsScopeModel:
+		return true
+	case GetFailoverExportParamsScopeProvider:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetFailoverExportParamsFormat.
 const (
 	GetFailoverExportParamsFormatLitellm    GetFailoverExportParamsFormat = "litellm"
@@ -1721,6 +1793,27 @@ func (e GetPickParamsNeeds) Valid() bool {
 	case GetPickParamsNeedsJsonMode:
 		return true
 	case GetPickParamsNeedsVision:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetPickParamsPrefer.
+const (
+	GetPickParamsPreferBalanced GetPickParamsPrefer = "balanced"
+	GetPickParamsPreferCost     GetPickParamsPrefer = "cost"
+	GetPickParamsPreferQuality  GetPickParamsPrefer = "quality"
+)
+
+// Valid indicates whether the value is a known member of the GetPickParamsPrefer enum.
+func (e GetPickParamsPrefer) Valid() bool {
+	switch e {
+	case GetPickParamsPreferBalanced:
+		return true
+	case GetPickParamsPreferCost:
+		return true
+	case GetPickParamsPreferQuality:
 		return true
 	default:
 		return false
@@ -3263,16 +3356,28 @@ type ExpectedRecovery struct {
 	SampleSize int `json:"sample_size"`
 }
 
-// FailoverEntry One alternative provider.
+// FailoverEntry One alternative provider and the model to call there.
 type FailoverEntry struct {
 	// FailureDomain What the alternative could fail together with the primary.
 	FailureDomain FailureDomain `json:"failure_domain"`
 
-	// InputPer1mUsd Lowest input price of the provider's matching models in USD per 1M tokens; null when unknown.
+	// InputPer1mUsd Input price of `model` in USD per 1M tokens; null when unknown or not token-priced.
 	InputPer1mUsd *float64 `json:"input_per_1m_usd"`
+
+	// Model The model to call at this provider, by the ID the provider's API takes.
+	Model string `json:"model"`
+
+	// OutputPer1mUsd Output price of `model` in USD per 1M tokens; null when unknown or not token-priced.
+	OutputPer1mUsd *float64 `json:"output_per_1m_usd"`
+
+	// PriceUnit The unit the task is priced in.
+	PriceUnit PriceUnit `json:"price_unit"`
 
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
+
+	// Quality Quality of `model` for the task, 0 to 100 (as in `GET /pick`); null when nothing measures it.
+	Quality *float64 `json:"quality"`
 
 	// Reason Human-readable reason for the ranking.
 	Reason string `json:"reason"`
@@ -3280,11 +3385,14 @@ type FailoverEntry struct {
 	// ResponseTimeMs Last poll response time of the provider's status page in ms; null when unknown.
 	ResponseTimeMs *float64 `json:"response_time_ms"`
 
-	// Score Ranking score (higher is better), from live status, poll latency and task capability.
+	// Score Ranking score (higher is better), from live status, quality, latency, uptime and price.
 	Score float64 `json:"score"`
 
 	// Status Live status of the provider.
 	Status ProviderStatus `json:"status"`
+
+	// UnitPriceUsd Price of `model` in USD per `price_unit`.
+	UnitPriceUsd *float64 `json:"unit_price_usd"`
 }
 
 // FailoverExport A failover ranking written as a gateway's configuration.
@@ -3345,27 +3453,42 @@ type FailoverExportTarget struct {
 
 // FailoverResponse Alternatives to a failing provider.
 type FailoverResponse struct {
-	// FailoverChain Alternatives, best first: those sharing no failure domain with the primary, then those sharing one, each group by `score` descending, ties by provider ID ascending.
+	// FailoverChain Alternatives, best first, in the order of `GET /failover` (by what they share with the primary, then `score` descending, ties by provider ID ascending).
 	FailoverChain []FailoverEntry `json:"failover_chain"`
+
+	// Model The model the chain replaces (`model`, else the primary's best-quality model of the task); null when the primary has none.
+	Model *string `json:"model"`
 
 	// Note Why the answer is what it is when that is not the usual case: nothing observed yet (ranked from catalog facts alone), only preview models fit, or nothing offers the task; null otherwise.
 	Note *string `json:"note"`
 
 	// Primary Addition to the contract's fields; the primary provider ID from the request.
 	Primary string `json:"primary"`
+
+	// Scope What failed, from the request (`provider` by default).
+	Scope FailoverResponseScope `json:"scope"`
 }
 
-// FailureDomain A failover candidate's failure domain. The same model family served by several providers (Claude on Anthropic, Bedrock and Vertex AI; Llama on Groq, Together and Fireworks; GPT on OpenAI and Azure OpenAI) shares the failures of the model itself wherever it runs, and an aggregator (OpenRouter) shares those of the upstreams it forwards to. Families are read off the catalogued model IDs of each provider (for the task asked) by written rules, listed in docs/decisions.md; a model no rule names is its provider's own and shares nothing.
+// FailoverResponseScope What failed, from the request (`provider` by default).
+type FailoverResponseScope string
+
+// FailureDomain What a failover entry's model could fail together with the primary's. Infrastructure: an aggregator (OpenRouter) routing to the primary, or a reseller of a closed-weight model the primary hosts, fails with the primary's outage; the same model on another licensed host (Claude on Bedrock or Vertex AI) does not. Model family: every host of a model fails together when the model itself is withdrawn. Families are read off the model IDs by written rules, listed in docs/decisions.md; a model no rule names is its provider's own and shares nothing.
 type FailureDomain struct {
 	// Aggregator True for a router that forwards requests to other providers (OpenRouter).
 	Aggregator bool `json:"aggregator"`
 
-	// Families Model families the candidate serves (for the task), sorted; empty when none of its models belongs to one.
+	// Families The family of the entry's model; empty when it belongs to none.
 	Families []string `json:"families"`
 
-	// SharedWithPrimary The families it shares with the primary; empty means independent of the primary. A candidate that shares one is ranked after every independent one.
+	// SharedWithPrimary The entry model's family when the primary serves models of it too; empty otherwise.
 	SharedWithPrimary []string `json:"shared_with_primary"`
+
+	// Shares What the entry shares with the primary's model: `infrastructure` (reaching it goes through the primary: it fails with a provider outage), `model_family` (the same family: it fails with a withdrawal of the model). Empty: nothing.
+	Shares []FailureDomainShares `json:"shares"`
 }
+
+// FailureDomainShares defines model for FailureDomain.Shares.
+type FailureDomainShares string
 
 // FineTuningMeta defines model for FineTuningMeta.
 type FineTuningMeta struct {
@@ -4949,13 +5072,16 @@ type PickEntry struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
+	// Quality The model's quality for the task, 0 to 100 (from dated benchmark results, else its provider's lineup tier; see `GET /pick`); null when nothing measures it. The `reason` names the evidence.
+	Quality *float64 `json:"quality"`
+
 	// Reason Human-readable reason for the score.
 	Reason string `json:"reason"`
 
 	// ResponseTimeMs Last poll response time of the provider's status page in ms; null when unknown.
 	ResponseTimeMs *float64 `json:"response_time_ms"`
 
-	// Score Ranking score (higher is better), from live status, poll latency and the constraints.
+	// Score Ranking score (higher is better), from live status, quality, price, latency and uptime.
 	Score float64 `json:"score"`
 
 	// Status Live status of the provider.
@@ -5740,7 +5866,7 @@ type RecommendEntry struct {
 	// ResponseTimeMs Last poll response time of the provider's status page in ms; null when unknown.
 	ResponseTimeMs *float64 `json:"response_time_ms"`
 
-	// Score Ranking score (higher is better), from status, poll latency and free-tier availability.
+	// Score Ranking score (higher is better), from quality, poll latency, uptime, free-tier availability and price.
 	Score float64 `json:"score"`
 
 	// Status Live status of the provider.
@@ -7445,6 +7571,12 @@ type GetFailoverParams struct {
 	// Primary ID of the failing primary provider. An unknown ID answers 404.
 	Primary string `form:"primary" json:"primary"`
 
+	// Model The model the caller uses at the primary (its ID there); absent, the primary's best-quality model of the task. A model the catalogs do not list for the primary answers 404.
+	Model *string `form:"model,omitempty" json:"model,omitempty"`
+
+	// Scope What failed: `provider` (default; the primary's infrastructure: the same model elsewhere first) or `model` (the model is withdrawn everywhere: other families first).
+	Scope *GetFailoverParamsScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// Task Task the alternatives must serve; absent means any task.
 	Task *Task `form:"task,omitempty" json:"task,omitempty"`
 
@@ -7455,10 +7587,19 @@ type GetFailoverParams struct {
 	MaxCostPer1m *float64 `form:"max_cost_per_1m,omitempty" json:"max_cost_per_1m,omitempty"`
 }
 
+// GetFailoverParamsScope defines parameters for GetFailover.
+type GetFailoverParamsScope string
+
 // GetFailoverExportParams defines parameters for GetFailoverExport.
 type GetFailoverExportParams struct {
 	// Primary ID of the failing primary provider, the configuration's first target. An unknown ID answers 404.
 	Primary string `form:"primary" json:"primary"`
+
+	// Model The model the caller uses at the primary (its ID there); absent, the primary's best-quality model of the task. A model the catalogs do not list for the primary answers 404.
+	Model *string `form:"model,omitempty" json:"model,omitempty"`
+
+	// Scope What failed: `provider` (default; the primary's infrastructure: the same model elsewhere first) or `model` (the model is withdrawn everywhere: other families first).
+	Scope *GetFailoverExportParamsScope `form:"scope,omitempty" json:"scope,omitempty"`
 
 	// Format Gateway whose configuration to write.
 	Format GetFailoverExportParamsFormat `form:"format" json:"format"`
@@ -7472,6 +7613,9 @@ type GetFailoverExportParams struct {
 	// MaxCostPer1m Maximum input price of the alternatives' models in USD per 1M input tokens (0 to 1000000).
 	MaxCostPer1m *float64 `form:"max_cost_per_1m,omitempty" json:"max_cost_per_1m,omitempty"`
 }
+
+// GetFailoverExportParamsScope defines parameters for GetFailoverExport.
+type GetFailoverExportParamsScope string
 
 // GetFailoverExportParamsFormat defines parameters for GetFailoverExport.
 type GetFailoverExportParamsFormat string
@@ -7897,10 +8041,19 @@ type GetPickParams struct {
 
 	// FreeOnly `true` keeps only models with a free tier; `false` means no filter.
 	FreeOnly *bool `form:"free_only,omitempty" json:"free_only,omitempty"`
+
+	// Prefer What decides: `quality` (default; price and latency break near-ties), `balanced` (quality per dollar) or `cost` (cheapest above a quality floor: `min_quality`, else 45).
+	Prefer *GetPickParamsPrefer `form:"prefer,omitempty" json:"prefer,omitempty"`
+
+	// MinQuality Minimum quality for the task (0 to 100, the entries' `quality`); an unknown quality does not qualify.
+	MinQuality *float64 `form:"min_quality,omitempty" json:"min_quality,omitempty"`
 }
 
 // GetPickParamsNeeds defines parameters for GetPick.
 type GetPickParamsNeeds string
+
+// GetPickParamsPrefer defines parameters for GetPick.
+type GetPickParamsPrefer string
 
 // GetPiiHandlingParams defines parameters for GetPiiHandling.
 type GetPiiHandlingParams struct {
@@ -9173,14 +9326,14 @@ type ClientInterface interface {
 
 	// GetFailover Failover chain for a failing provider
 	//
-	// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` lists first the alternatives that share no failure domain with the primary (`failure_domain.shared_with_primary` empty: no model family in common, see `FailureDomain`), then those that share one, each group by `score` descending, ties by provider ID ascending; at most `limit` entries; `reason` spells the figures and the shared family out. An unknown `primary` answers 404.
+	// Ranked alternatives to a failing primary provider, one model per other provider: the model to call there (its ID as that host names it) instead of `model` (the caller's model at the primary; absent, the primary's best-quality model of the task). The task is `task`, else the model's, else `llm` when the primary has llm models, else the task of most of its models. The primary itself, providers in outage and models shutting down within 30 days are never in the chain; with `max_cost_per_1m`, only models whose input price per 1M tokens is known and at most that. `scope=provider` (default: the primary's infrastructure is failing) ranks first the same model on infrastructure of its own (Claude on Amazon Bedrock, Vertex AI or Microsoft Foundry; GPT on Azure OpenAI), then the same family and lineup tier there, then the other models by score (comparable models of other families), and last the models that reach the primary's infrastructure anyway (an aggregator routing to it, or a reseller of a closed-weight model the primary hosts: `failure_domain.shares` holds `infrastructure`). `scope=model` (the model is withdrawn everywhere) leaves the model out and ranks other families first, then the same family (`shares` holds `model_family`). Each provider offers its best model by that order, then by score. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + quality 14 x Q/100 + latency 6 x L + 7-day uptime 5 x U + price 5 x P of the model (Q, L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider ranks below an operational one of the same group. No random part; ties by provider ID. `note` names the shutdown day and the replacement when `model`'s provider announced one, and says when nothing has been observed yet. At most `limit` entries; `reason` says what the entry shares with the primary and names the quality evidence. An unknown `primary`, or a `model` the catalogs do not list for it, answers 404.
 	//
 	// Corresponds with GET /failover (the `GetFailover` operationId).
 	GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetFailoverExport Failover chain as gateway configuration
 	//
-	// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+	// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (the task of `GET /failover`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. `model` and `scope` choose the models as in `GET /failover`: each provider's first model is the one the chain offers there (the primary's is `model`), the rest of its models following. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
 	//
 	// Corresponds with GET /failover/export (the `GetFailoverExport` operationId).
 	GetFailoverExport(ctx context.Context, params *GetFailoverExportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9489,7 +9642,7 @@ type ClientInterface interface {
 
 	// GetPick Best provider and model for a task
 	//
-	// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+	// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models, and models whose provider announced a shutdown within the next 30 days, never qualify; preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with a code benchmark result (or HumanEval 85 or more). Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify), `min_quality` (an unknown quality does not qualify; `prefer=cost` applies 45 when it is absent) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. `quality` (Q, 0 to 100) is one score per task (docs/decisions.md, "Quality"): the weighted mean of the benchmark results that measure the task (code: SWE-bench, Terminal-Bench, Aider, LiveCodeBench, HumanEval; agent: tau-bench, Terminal-Bench, SWE-bench, BFCL, OSWorld; llm: GPQA, MMLU-Pro, Humanity's Last Exam, arena Elo, MMLU; and any result recorded for the task), each normalised as its share of the benchmark's best result (Elo: 1 - gap / 400) averaged with its percentile among the models with that benchmark (weighted by the field's size, in full from 10 models), times 0.7 per year of the result's age; independent results weigh 1, the provider's own (self-reported) and undated legacy scores 0.5; for agent and code without a result of the task, the model's llm results; without any result, the provider's lineup tier (flagship 60, balanced 45, fast 30); else unknown (null, counted 0). Results are shared by every host of the same model. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + the weights of `prefer` applied to Q/100, P, L, U, C and the capabilities held (vision, function calling, JSON mode, a third each): `quality` (default) 22 Q + 3 P + 2 L + 2 U + 0.5 C + 0.5 capabilities, so quality decides and price and latency break near-ties; `balanced` 13 Q + 13 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities (quality per dollar at the 3 input : 1 output token mix); `cost` 4 Q + 22 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities; rounded to 0.01. L is 1 / (1 + ln(1 + ms / 20)) of the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one), 0 when unknown; U is (uptime / 100)^10, 0 when unknown; P is 1 / (1 + log10(1 + price / cheap end)) of the unit's price (cheap end 0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second), 0 when unknown; C is context / (context + 200000). Every part changes with its figure over its whole range, so different figures never tie at a cap. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures and the evidence out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, quality 81.2 (SWE-bench Verified 78.2, self-reported, 2026-10; Terminal-Bench 2.0 59.1, independent, 2026-11), $3/1M input, 200k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 	//
 	// Corresponds with GET /pick (the `GetPick` operationId).
 	GetPick(ctx context.Context, params *GetPickParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9554,7 +9707,7 @@ type ClientInterface interface {
 
 	// GetRecommend Recommended providers
 	//
-	// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+	// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: quality 30 x Q/100 of the provider's best-quality priced candidate for the task (any task when none is given; 0 when unknown) + latency 25 x L + 7-day uptime 15 x U + 15 with a free tier + price 15 x P of the provider's cheapest candidate for the task (Q, L, U and P as in `GET /pick`; models shutting down within 30 days are no candidates), rounded to 0.01; no random part, and no part stops changing at a cap. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 	//
 	// Corresponds with GET /recommend (the `GetRecommend` operationId).
 	GetRecommend(ctx context.Context, params *GetRecommendParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10178,7 +10331,7 @@ func (c *Client) GetErrorCodes(ctx context.Context, params *GetErrorCodesParams,
 
 // GetFailover Failover chain for a failing provider
 //
-// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` lists first the alternatives that share no failure domain with the primary (`failure_domain.shared_with_primary` empty: no model family in common, see `FailureDomain`), then those that share one, each group by `score` descending, ties by provider ID ascending; at most `limit` entries; `reason` spells the figures and the shared family out. An unknown `primary` answers 404.
+// Ranked alternatives to a failing primary provider, one model per other provider: the model to call there (its ID as that host names it) instead of `model` (the caller's model at the primary; absent, the primary's best-quality model of the task). The task is `task`, else the model's, else `llm` when the primary has llm models, else the task of most of its models. The primary itself, providers in outage and models shutting down within 30 days are never in the chain; with `max_cost_per_1m`, only models whose input price per 1M tokens is known and at most that. `scope=provider` (default: the primary's infrastructure is failing) ranks first the same model on infrastructure of its own (Claude on Amazon Bedrock, Vertex AI or Microsoft Foundry; GPT on Azure OpenAI), then the same family and lineup tier there, then the other models by score (comparable models of other families), and last the models that reach the primary's infrastructure anyway (an aggregator routing to it, or a reseller of a closed-weight model the primary hosts: `failure_domain.shares` holds `infrastructure`). `scope=model` (the model is withdrawn everywhere) leaves the model out and ranks other families first, then the same family (`shares` holds `model_family`). Each provider offers its best model by that order, then by score. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + quality 14 x Q/100 + latency 6 x L + 7-day uptime 5 x U + price 5 x P of the model (Q, L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider ranks below an operational one of the same group. No random part; ties by provider ID. `note` names the shutdown day and the replacement when `model`'s provider announced one, and says when nothing has been observed yet. At most `limit` entries; `reason` says what the entry shares with the primary and names the quality evidence. An unknown `primary`, or a `model` the catalogs do not list for it, answers 404.
 //
 // Corresponds with GET /failover (the `GetFailover` operationId).
 func (c *Client) GetFailover(ctx context.Context, params *GetFailoverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10195,7 +10348,7 @@ func (c *Client) GetFailover(ctx context.Context, params *GetFailoverParams, req
 
 // GetFailoverExport Failover chain as gateway configuration
 //
-// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (the task of `GET /failover`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. `model` and `scope` choose the models as in `GET /failover`: each provider's first model is the one the chain offers there (the primary's is `model`), the rest of its models following. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
 //
 // Corresponds with GET /failover/export (the `GetFailoverExport` operationId).
 func (c *Client) GetFailoverExport(ctx context.Context, params *GetFailoverExportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10794,7 +10947,7 @@ func (c *Client) GetOverflowBehaviour(ctx context.Context, params *GetOverflowBe
 
 // GetPick Best provider and model for a task
 //
-// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models, and models whose provider announced a shutdown within the next 30 days, never qualify; preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with a code benchmark result (or HumanEval 85 or more). Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify), `min_quality` (an unknown quality does not qualify; `prefer=cost` applies 45 when it is absent) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. `quality` (Q, 0 to 100) is one score per task (docs/decisions.md, "Quality"): the weighted mean of the benchmark results that measure the task (code: SWE-bench, Terminal-Bench, Aider, LiveCodeBench, HumanEval; agent: tau-bench, Terminal-Bench, SWE-bench, BFCL, OSWorld; llm: GPQA, MMLU-Pro, Humanity's Last Exam, arena Elo, MMLU; and any result recorded for the task), each normalised as its share of the benchmark's best result (Elo: 1 - gap / 400) averaged with its percentile among the models with that benchmark (weighted by the field's size, in full from 10 models), times 0.7 per year of the result's age; independent results weigh 1, the provider's own (self-reported) and undated legacy scores 0.5; for agent and code without a result of the task, the model's llm results; without any result, the provider's lineup tier (flagship 60, balanced 45, fast 30); else unknown (null, counted 0). Results are shared by every host of the same model. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + the weights of `prefer` applied to Q/100, P, L, U, C and the capabilities held (vision, function calling, JSON mode, a third each): `quality` (default) 22 Q + 3 P + 2 L + 2 U + 0.5 C + 0.5 capabilities, so quality decides and price and latency break near-ties; `balanced` 13 Q + 13 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities (quality per dollar at the 3 input : 1 output token mix); `cost` 4 Q + 22 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities; rounded to 0.01. L is 1 / (1 + ln(1 + ms / 20)) of the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one), 0 when unknown; U is (uptime / 100)^10, 0 when unknown; P is 1 / (1 + log10(1 + price / cheap end)) of the unit's price (cheap end 0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second), 0 when unknown; C is context / (context + 200000). Every part changes with its figure over its whole range, so different figures never tie at a cap. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures and the evidence out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, quality 81.2 (SWE-bench Verified 78.2, self-reported, 2026-10; Terminal-Bench 2.0 59.1, independent, 2026-11), $3/1M input, 200k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 //
 // Corresponds with GET /pick (the `GetPick` operationId).
 func (c *Client) GetPick(ctx context.Context, params *GetPickParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -10949,7 +11102,7 @@ func (c *Client) GetRateLimits(ctx context.Context, params *GetRateLimitsParams,
 
 // GetRecommend Recommended providers
 //
-// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: quality 30 x Q/100 of the provider's best-quality priced candidate for the task (any task when none is given; 0 when unknown) + latency 25 x L + 7-day uptime 15 x U + 15 with a free tier + price 15 x P of the provider's cheapest candidate for the task (Q, L, U and P as in `GET /pick`; models shutting down within 30 days are no candidates), rounded to 0.01; no random part, and no part stops changing at a cap. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 //
 // Corresponds with GET /recommend (the `GetRecommend` operationId).
 func (c *Client) GetRecommend(ctx context.Context, params *GetRecommendParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -13363,6 +13516,30 @@ func NewGetFailoverRequest(server string, params *GetFailoverParams) (*http.Requ
 			}
 		}
 
+		if params.Model != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "model", *params.Model, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Scope != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scope", *params.Scope, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Task != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "task", *params.Task, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -13447,6 +13624,30 @@ func NewGetFailoverExportRequest(server string, params *GetFailoverExportParams)
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.Model != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "model", *params.Model, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Scope != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scope", *params.Scope, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -15934,6 +16135,30 @@ func NewGetPickRequest(server string, params *GetPickParams) (*http.Request, err
 		if params.FreeOnly != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "free_only", *params.FreeOnly, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Prefer != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "prefer", *params.Prefer, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinQuality != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "min_quality", *params.MinQuality, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -18907,7 +19132,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFailoverWithResponse Failover chain for a failing provider
 	//
-	// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` lists first the alternatives that share no failure domain with the primary (`failure_domain.shared_with_primary` empty: no model family in common, see `FailureDomain`), then those that share one, each group by `score` descending, ties by provider ID ascending; at most `limit` entries; `reason` spells the figures and the shared family out. An unknown `primary` answers 404.
+	// Ranked alternatives to a failing primary provider, one model per other provider: the model to call there (its ID as that host names it) instead of `model` (the caller's model at the primary; absent, the primary's best-quality model of the task). The task is `task`, else the model's, else `llm` when the primary has llm models, else the task of most of its models. The primary itself, providers in outage and models shutting down within 30 days are never in the chain; with `max_cost_per_1m`, only models whose input price per 1M tokens is known and at most that. `scope=provider` (default: the primary's infrastructure is failing) ranks first the same model on infrastructure of its own (Claude on Amazon Bedrock, Vertex AI or Microsoft Foundry; GPT on Azure OpenAI), then the same family and lineup tier there, then the other models by score (comparable models of other families), and last the models that reach the primary's infrastructure anyway (an aggregator routing to it, or a reseller of a closed-weight model the primary hosts: `failure_domain.shares` holds `infrastructure`). `scope=model` (the model is withdrawn everywhere) leaves the model out and ranks other families first, then the same family (`shares` holds `model_family`). Each provider offers its best model by that order, then by score. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + quality 14 x Q/100 + latency 6 x L + 7-day uptime 5 x U + price 5 x P of the model (Q, L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider ranks below an operational one of the same group. No random part; ties by provider ID. `note` names the shutdown day and the replacement when `model`'s provider announced one, and says when nothing has been observed yet. At most `limit` entries; `reason` says what the entry shares with the primary and names the quality evidence. An unknown `primary`, or a `model` the catalogs do not list for it, answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -18916,7 +19141,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetFailoverExportWithResponse Failover chain as gateway configuration
 	//
-	// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+	// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (the task of `GET /failover`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. `model` and `scope` choose the models as in `GET /failover`: each provider's first model is the one the chain offers there (the primary's is `model`), the rest of its models following. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19275,7 +19500,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPickWithResponse Best provider and model for a task
 	//
-	// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+	// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models, and models whose provider announced a shutdown within the next 30 days, never qualify; preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with a code benchmark result (or HumanEval 85 or more). Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify), `min_quality` (an unknown quality does not qualify; `prefer=cost` applies 45 when it is absent) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. `quality` (Q, 0 to 100) is one score per task (docs/decisions.md, "Quality"): the weighted mean of the benchmark results that measure the task (code: SWE-bench, Terminal-Bench, Aider, LiveCodeBench, HumanEval; agent: tau-bench, Terminal-Bench, SWE-bench, BFCL, OSWorld; llm: GPQA, MMLU-Pro, Humanity's Last Exam, arena Elo, MMLU; and any result recorded for the task), each normalised as its share of the benchmark's best result (Elo: 1 - gap / 400) averaged with its percentile among the models with that benchmark (weighted by the field's size, in full from 10 models), times 0.7 per year of the result's age; independent results weigh 1, the provider's own (self-reported) and undated legacy scores 0.5; for agent and code without a result of the task, the model's llm results; without any result, the provider's lineup tier (flagship 60, balanced 45, fast 30); else unknown (null, counted 0). Results are shared by every host of the same model. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + the weights of `prefer` applied to Q/100, P, L, U, C and the capabilities held (vision, function calling, JSON mode, a third each): `quality` (default) 22 Q + 3 P + 2 L + 2 U + 0.5 C + 0.5 capabilities, so quality decides and price and latency break near-ties; `balanced` 13 Q + 13 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities (quality per dollar at the 3 input : 1 output token mix); `cost` 4 Q + 22 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities; rounded to 0.01. L is 1 / (1 + ln(1 + ms / 20)) of the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one), 0 when unknown; U is (uptime / 100)^10, 0 when unknown; P is 1 / (1 + log10(1 + price / cheap end)) of the unit's price (cheap end 0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second), 0 when unknown; C is context / (context + 200000). Every part changes with its figure over its whole range, so different figures never tie at a cap. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures and the evidence out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, quality 81.2 (SWE-bench Verified 78.2, self-reported, 2026-10; Terminal-Bench 2.0 59.1, independent, 2026-11), $3/1M input, 200k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19358,7 +19583,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetRecommendWithResponse Recommended providers
 	//
-	// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+	// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: quality 30 x Q/100 of the provider's best-quality priced candidate for the task (any task when none is given; 0 when unknown) + latency 25 x L + 7-day uptime 15 x U + 15 with a free tier + price 15 x P of the provider's cheapest candidate for the task (Q, L, U and P as in `GET /pick`; models shutting down within 30 days are no candidates), rounded to 0.01; no random part, and no part stops changing at a cap. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -27633,7 +27858,7 @@ func (c *ClientWithResponses) GetErrorCodesWithResponse(ctx context.Context, par
 
 // GetFailoverWithResponse Failover chain for a failing provider
 //
-// Ranked alternatives to a failing primary provider, scored by live status, observed latency, 7-day uptime, task capability and price, optionally capped by input price (USD per 1M tokens). The primary itself and providers in outage are never in the chain. With `task`, a provider qualifies when the task is among its registry categories or it has catalogued models of it; with `max_cost_per_1m`, when the lowest input price of its matching token-priced models is known and at most that. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 10 x L + 7-day uptime 8 x U + task capability 7 (with `task`: 7 when the provider prices candidate models of the task, 3.5 when it only lists the task; without: 7 x tasks served / 8) + price 5 x P of its cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider always ranks below an operational one and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part; `note` says when nothing has been observed yet. `failover_chain` lists first the alternatives that share no failure domain with the primary (`failure_domain.shared_with_primary` empty: no model family in common, see `FailureDomain`), then those that share one, each group by `score` descending, ties by provider ID ascending; at most `limit` entries; `reason` spells the figures and the shared family out. An unknown `primary` answers 404.
+// Ranked alternatives to a failing primary provider, one model per other provider: the model to call there (its ID as that host names it) instead of `model` (the caller's model at the primary; absent, the primary's best-quality model of the task). The task is `task`, else the model's, else `llm` when the primary has llm models, else the task of most of its models. The primary itself, providers in outage and models shutting down within 30 days are never in the chain; with `max_cost_per_1m`, only models whose input price per 1M tokens is known and at most that. `scope=provider` (default: the primary's infrastructure is failing) ranks first the same model on infrastructure of its own (Claude on Amazon Bedrock, Vertex AI or Microsoft Foundry; GPT on Azure OpenAI), then the same family and lineup tier there, then the other models by score (comparable models of other families), and last the models that reach the primary's infrastructure anyway (an aggregator routing to it, or a reseller of a closed-weight model the primary hosts: `failure_domain.shares` holds `infrastructure`). `scope=model` (the model is withdrawn everywhere) leaves the model out and ranks other families first, then the same family (`shares` holds `model_family`). Each provider offers its best model by that order, then by score. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + quality 14 x Q/100 + latency 6 x L + 7-day uptime 5 x U + price 5 x P of the model (Q, L, U and P as in `GET /pick`), rounded to 0.01, so a degraded provider ranks below an operational one of the same group. No random part; ties by provider ID. `note` names the shutdown day and the replacement when `model`'s provider announced one, and says when nothing has been observed yet. At most `limit` entries; `reason` says what the entry shares with the primary and names the quality evidence. An unknown `primary`, or a `model` the catalogs do not list for it, answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27648,7 +27873,7 @@ func (c *ClientWithResponses) GetFailoverWithResponse(ctx context.Context, param
 
 // GetFailoverExportWithResponse Failover chain as gateway configuration
 //
-// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (`task`, else `llm`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
+// The failover ranking of `GET /failover` (same parameters, same providers, order and scores), primary first, written as a ready-to-use configuration for an LLM gateway. `format=litellm`: a LiteLLM Router config (`model_list` entries `{model_name, litellm_params: {model}}` and `router_settings.fallbacks` from the first model to the others, https://docs.litellm.ai/docs/proxy/reliability). `format=portkey`: a Portkey config `{"strategy": {"mode": "fallback"}, "targets": [...]}`, each target with its provider slug, credential placeholders and `override_params.model` (https://portkey.ai/docs/product/ai-gateway/fallbacks). `format=openrouter`: the routing part of an OpenRouter chat completions body, `models` (at most 3, tried in order) and `provider.order` (https://openrouter.ai/docs/guides/routing/model-fallbacks). Each provider's model is its best priced model of the task (the task of `GET /failover`) that the gateway can name, in the order `GET /pick` ranks them on that provider (generally available first, then pick's price, quality, context and capability part); with `max_cost_per_1m`, the chain's models cost at most that per 1M input tokens. Gateway names come from data only: LiteLLM's model map for LiteLLM, the provider's own model ID for Portkey, OpenRouter's model slugs (models.dev) for OpenRouter. `model` and `scope` choose the models as in `GET /failover`: each provider's first model is the one the chain offers there (the primary's is `model`), the rest of its models following. A provider the gateway does not serve, whose models it cannot name, or that would repeat a model is left out and listed in `skipped` with the reason. An unknown `primary` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28181,7 +28406,7 @@ func (c *ClientWithResponses) GetOverflowBehaviourWithResponse(ctx context.Conte
 
 // GetPickWithResponse Best provider and model for a task
 //
-// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models never qualify, preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with HumanEval 85 or more. Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + latency 8 x L + 7-day uptime 4 x U + price 10 x P + quality 5 x the task's benchmark / 100 (llm and agent MMLU, code HumanEval; 0 when unknown or the task has none) + context 1.5 x min(1, context_window / 1000000) + 0.5 per capability held (vision, function calling, JSON mode), rounded to 0.01. L is the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one) on a log scale, 1 at 20 ms or less to 0 at 5000 ms or more, 0 when unknown; U is (uptime - 90) / 10 clamped to 0..1, 0 when unknown; P is log-scaled over 3 decades of the unit's price, 1 at or below the cheap end (0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second) to 0 at 1000 times it, so a 2x price costs 1 point. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, $0.06/1M input, mmlu 80.5, 300k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
+// Picks the best model for a task from the catalogs (pricing, model, benchmark and lifecycle catalogs joined on provider and model ID). Candidates are live models with a known price in the task's unit (`price_unit`: per 1M input tokens for llm, code, agent and embedding; per image, audio minute or 1K characters, request, video second for image, speech, search, video); sunset and experimental models, and models whose provider announced a shutdown within the next 30 days, never qualify; preview, beta and deprecated ones only when no generally available model does (the `reason` and `note` say so). `agent` takes llm and code models with function calling, JSON mode and a context of at least 128000 tokens; `code` takes code models and llm models with a code benchmark result (or HumanEval 85 or more). Models of providers in outage never qualify; then, in this order, `avoid`, `free_only`, `needs`, `min_context` (an unknown context does not qualify), `min_quality` (an unknown quality does not qualify; `prefer=cost` applies 45 when it is absent) and `budget` (maximum `unit_price_usd`, in the task's unit) narrow the field. `quality` (Q, 0 to 100) is one score per task (docs/decisions.md, "Quality"): the weighted mean of the benchmark results that measure the task (code: SWE-bench, Terminal-Bench, Aider, LiveCodeBench, HumanEval; agent: tau-bench, Terminal-Bench, SWE-bench, BFCL, OSWorld; llm: GPQA, MMLU-Pro, Humanity's Last Exam, arena Elo, MMLU; and any result recorded for the task), each normalised as its share of the benchmark's best result (Elo: 1 - gap / 400) averaged with its percentile among the models with that benchmark (weighted by the field's size, in full from 10 models), times 0.7 per year of the result's age; independent results weigh 1, the provider's own (self-reported) and undated legacy scores 0.5; for agent and code without a result of the task, the model's llm results; without any result, the provider's lineup tier (flagship 60, balanced 45, fast 30); else unknown (null, counted 0). Results are shared by every host of the same model. Score, 0 to 100: status band (operational 70, degraded 35, unknown 0) + the weights of `prefer` applied to Q/100, P, L, U, C and the capabilities held (vision, function calling, JSON mode, a third each): `quality` (default) 22 Q + 3 P + 2 L + 2 U + 0.5 C + 0.5 capabilities, so quality decides and price and latency break near-ties; `balanced` 13 Q + 13 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities (quality per dollar at the 3 input : 1 output token mix); `cost` 4 Q + 22 P + 2 L + 1.5 U + 0.25 C + 0.25 capabilities; rounded to 0.01. L is 1 / (1 + ln(1 + ms / 20)) of the observed latency (the mean of p50 and p95 of the last hour's status-page fetch times, else the last one), 0 when unknown; U is (uptime / 100)^10, 0 when unknown; P is 1 / (1 + log10(1 + price / cheap end)) of the unit's price (cheap end 0.05 USD per 1M tokens blended 3 input : 1 output, 0.002 per image, 0.0005 per audio minute, 0.001 per 1K characters, 0.0005 per request, 0.01 per video second), 0 when unknown; C is context / (context + 200000). Every part changes with its figure over its whole range, so different figures never tie at a cap. The status bands are wider than the other parts together (30), so a degraded provider always ranks below an operational one, and one of unknown status ("status unknown" in its `reason`) below every observed one. No random part. Returns the best entry in `pick` and up to 2 `runners_up`, ordered by `score` descending (ties by provider ID, then model ID ascending); `reason` spells the figures and the evidence out ("operational, 35 ms p50, 70 ms p95, 100% 7-day uptime, quality 81.2 (SWE-bench Verified 78.2, self-reported, 2026-10; Terminal-Bench 2.0 59.1, independent, 2026-11), $3/1M input, 200k context, has vision, function calling, json mode"). While no provider has been observed (first run without network), the pick is made from catalog facts and `note` says so. When nothing qualifies the answer is 404 with an `error` naming the constraints applied, ending with the one that left no model (for example "no llm model of a provider not in outage with context >= 2000000 at most $0.1/1M input (budget left none)"). An unknown provider in `avoid` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28318,7 +28543,7 @@ func (c *ClientWithResponses) GetRateLimitsWithResponse(ctx context.Context, par
 
 // GetRecommendWithResponse Recommended providers
 //
-// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: latency 35 x L + 7-day uptime 25 x U + 20 with a free tier + price 20 x P of the provider's cheapest candidate for the task (L, U and P as in `GET /pick`), rounded to 0.01; no random part. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
+// Ranked operational providers (degraded, outage and unknown ones do not qualify; while no provider has been observed at all, every provider of unknown status, and `note` says so), scored by observed latency, 7-day uptime, free-tier availability (free-tier catalog) and price, optionally restricted to a task (among the provider's registry categories or catalogued models). Score, 0 to 100: quality 30 x Q/100 of the provider's best-quality priced candidate for the task (any task when none is given; 0 when unknown) + latency 25 x L + 7-day uptime 15 x U + 15 with a free tier + price 15 x P of the provider's cheapest candidate for the task (Q, L, U and P as in `GET /pick`; models shutting down within 30 days are no candidates), rounded to 0.01; no random part, and no part stops changing at a cap. Ordered by `score` descending (ties by provider ID ascending), at most `limit` entries; `reason` spells the figures out. An unknown provider in `avoid` answers 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -38698,6 +38923,32 @@ func (siw *ServerInterfaceWrapper) GetFailover(w http.ResponseWriter, r *http.Re
 		return
 	}
 
+	// ------------- Optional query parameter "model" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "model", r.URL.Query(), &params.Model, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "model"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "model", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "scope" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scope", r.URL.Query(), &params.Scope, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "scope"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "scope", Err: err})
+		}
+		return
+	}
+
 	// ------------- Optional query parameter "task" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "task", r.URL.Query(), &params.Task, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -38766,6 +39017,32 @@ func (siw *ServerInterfaceWrapper) GetFailoverExport(w http.ResponseWriter, r *h
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "primary"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "primary", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "model" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "model", r.URL.Query(), &params.Model, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "model"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "model", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "scope" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "scope", r.URL.Query(), &params.Scope, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "scope"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "scope", Err: err})
 		}
 		return
 	}
@@ -40844,6 +41121,32 @@ func (siw *ServerInterfaceWrapper) GetPick(w http.ResponseWriter, r *http.Reques
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "free_only"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "free_only", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "prefer" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "prefer", r.URL.Query(), &params.Prefer, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "prefer"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "prefer", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "min_quality" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "min_quality", r.URL.Query(), &params.MinQuality, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "min_quality"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "min_quality", Err: err})
 		}
 		return
 	}
