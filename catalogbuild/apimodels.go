@@ -16,7 +16,7 @@ import (
 // see sources/SOURCES.md).
 var APIModelFiles = []string{
 	"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json",
-	"deepseek-docs-models.json", "perplexity-docs-models.json",
+	"deepseek-docs-models.json", "perplexity-docs-models.json", "cohere-docs-models.json",
 }
 
 // Bounds on a model-ID list: the files are data read at build time, and a file far larger than any SDK's list
@@ -266,7 +266,7 @@ func checkIDs[V any](c *converter, m map[key]V, rekey func(V, key) V) {
 		}
 		if !a.Complete {
 			// A partial list cannot tell a foreign spelling from an ID the SDK does not name yet.
-			c.idCheck(k, "unlisted", "", "not in the SDK's list of known IDs; kept")
+			c.idCheck(k, "unlisted", "", "not in the provider's official list of known IDs; kept")
 			continue
 		}
 		target, ok := a.Official(k.model)
