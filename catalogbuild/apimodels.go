@@ -17,6 +17,7 @@ import (
 var APIModelFiles = []string{
 	"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json",
 	"deepseek-docs-models.json", "perplexity-docs-models.json", "cohere-docs-models.json", "xai-sdk-models.json",
+	"google-gemini-sdk-models.json",
 }
 
 // Bounds on a model-ID list: the files are data read at build time, and a file far larger than any SDK's list
