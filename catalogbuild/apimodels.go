@@ -11,9 +11,14 @@ import (
 	"strings"
 )
 
-// APIModelFiles are the snapshots in sources/upstream that hold a provider's model IDs as its own SDK publishes
-// them (extracted as data from the SDK's types; see sources/SOURCES.md).
-var APIModelFiles = []string{"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json"}
+// APIModelFiles are the snapshots in sources/upstream that hold a provider's model IDs as its own SDK or
+// documentation publishes them (extracted as data from the SDK's types, or read from the provider's models page;
+// see sources/SOURCES.md).
+var APIModelFiles = []string{
+	"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json",
+	"deepseek-docs-models.json", "perplexity-docs-models.json", "cohere-docs-models.json", "xai-sdk-models.json",
+	"google-gemini-sdk-models.json",
+}
 
 // Bounds on a model-ID list: the files are data read at build time, and a file far larger than any SDK's list
 // is a wrong file, not a longer list.
@@ -22,12 +27,17 @@ const (
 	maxAPIModelIDs       = 5000
 )
 
-// APIModelList is one provider's official model IDs.
+// APIModelList is one provider's official model IDs, read either from a repository at a commit or from the
+// provider's own pages on a check day.
 type APIModelList struct {
 	ProviderID string `json:"provider_id"`
-	Repository string `json:"repository"`
-	Commit     string `json:"commit"`
-	Date       string `json:"date"`
+	Repository string `json:"repository,omitempty"`
+	Commit     string `json:"commit,omitempty"`
+	// URL is the provider's page the list was read from, for a list that no repository holds: the manifest then
+	// names no commit, its upstream_url is this page and its date is the check day. Each list's path is then the
+	// page it was read from.
+	URL  string `json:"url,omitempty"`
+	Date string `json:"date"`
 	// Complete says the lists name every model ID the provider's API accepts (together with the IDs its own
 	// pages in sources/official/lifecycle name): an ID outside them is not served. Where false, the lists are
 	// the SDK's known values only, and IDs outside them are reported, not dropped.
@@ -83,7 +93,20 @@ func (l *APIModelList) check(man *Manifest) error {
 	if l.ProviderID == "" || !ValidID(l.ProviderID) {
 		return fmt.Errorf("provider_id %q", l.ProviderID)
 	}
-	if !commitRE.MatchString(l.Commit) || man.Commit == nil || *man.Commit != l.Commit {
+	if l.URL != "" {
+		// A page has no commit: what pins it is the page address and the day it was read.
+		if l.Commit != "" || l.Repository != "" || man.Commit != nil {
+			return fmt.Errorf("a list read from the page %s names a commit or repository", l.URL)
+		}
+		if !strings.HasPrefix(l.URL, "https://") || man.UpstreamURL != l.URL {
+			return fmt.Errorf("url %q is not the manifest's upstream_url %q", l.URL, man.UpstreamURL)
+		}
+		for _, list := range l.Lists {
+			if !strings.HasPrefix(list.Path, "https://") {
+				return fmt.Errorf("list path %q of a page-read list is not a page address", list.Path)
+			}
+		}
+	} else if !commitRE.MatchString(l.Commit) || man.Commit == nil || *man.Commit != l.Commit {
 		return fmt.Errorf("commit %q does not match the manifest's", l.Commit)
 	}
 	if l.Date != man.Date {
@@ -244,7 +267,7 @@ func checkIDs[V any](c *converter, m map[key]V, rekey func(V, key) V) {
 		}
 		if !a.Complete {
 			// A partial list cannot tell a foreign spelling from an ID the SDK does not name yet.
-			c.idCheck(k, "unlisted", "", "not in the SDK's list of known IDs; kept")
+			c.idCheck(k, "unlisted", "", "not in the provider's official list of known IDs; kept")
 			continue
 		}
 		target, ok := a.Official(k.model)

@@ -257,3 +257,61 @@ func TestReviewNotesNotServed(t *testing.T) {
 		t.Errorf("REPORT.md lacks the reviewer note %.60s", reviews[0])
 	}
 }
+
+// TestPageReadListRejects: a list read from a provider's page is pinned by its page address and check day, so a
+// manifest naming a commit, another address, or a list path that is no page address stops the build.
+func TestPageReadListRejects(t *testing.T) {
+	l := &APIModelList{ProviderID: "deepseek", URL: "https://api-docs.deepseek.com/quick_start/pricing", Date: "2026-11-28"}
+	l.Lists = append(l.Lists, struct {
+		Path     string   `json:"path"`
+		What     string   `json:"what"`
+		ModelIDs []string `json:"model_ids"`
+	}{Path: l.URL, What: "model table", ModelIDs: []string{"deepseek-flash"}})
+	commit := strings.Repeat("a", 40)
+	good := Manifest{UpstreamURL: l.URL, Date: "2026-11-28"}
+	if err := l.check(&good); err != nil {
+		t.Fatalf("a page-read list with its manifest fails: %v", err)
+	}
+	withCommit := good
+	withCommit.Commit = &commit
+	otherURL := good
+	otherURL.UpstreamURL = "https://api-docs.deepseek.com/"
+	for name, m := range map[string]Manifest{"a manifest commit": withCommit, "another address": otherURL} {
+		if err := l.check(&m); err == nil {
+			t.Errorf("%s loads", name)
+		}
+	}
+	l.Lists[0].Path = "quick_start/pricing.md"
+	if err := l.check(&good); err == nil || !strings.Contains(err.Error(), "page address") {
+		t.Errorf("a list path that is no page address loads: %v", err)
+	}
+	l.Lists[0].Path, l.Commit = l.URL, commit
+	if err := l.check(&good); err == nil {
+		t.Error("a page-read list that also names a commit loads")
+	}
+}
+
+// TestPageReadListsDrop: the DeepSeek and Perplexity lists read from their pages are complete, keep the legacy
+// names DeepSeek still accepts, and refuse IDs those APIs never took or retired long ago.
+func TestPageReadListsDrop(t *testing.T) {
+	lists, err := LoadAPIModels(upstreamDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Accepted(lists["deepseek"], official["deepseek"], "2026-11-28")
+	if !d.Complete || !d.Has("deepseek-flash") || !d.Has("deepseek-v4-flash") || d.Has("deepseek-r1") || d.Has("deepseek-chat") {
+		t.Errorf("deepseek: complete %v, flash %v, v4-flash %v, r1 %v, chat %v", d.Complete, d.Has("deepseek-flash"),
+			d.Has("deepseek-v4-flash"), d.Has("deepseek-r1"), d.Has("deepseek-chat"))
+	}
+	p := Accepted(lists["perplexity"], official["perplexity"], "2026-11-28")
+	if !p.Complete || !p.Has("perplexity/sonar") || !p.Has("pplx-embed-context-v1-4b") || p.Has("llama-2-70b-chat") || p.Has("sonar-pro") {
+		t.Error("perplexity: the Agent API and embedding models must be accepted, llama-2-70b-chat and the retired sonar-pro not")
+	}
+	if !Accepted(lists["perplexity"], official["perplexity"], "2026-09-26").Has("sonar-pro") {
+		t.Error("sonar-pro is refused before its shutdown day")
+	}
+}
