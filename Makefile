@@ -74,16 +74,25 @@ DATA_ONLY_PKGS := ./refresh
 SLOW_FIRST := refresh e2e impl server store tools faults
 RACE_PKGS = $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
-test: $(NODE_OK)
+# npm ci (about 40 s in a fresh clone) runs in the background beside vet, the builds and the plain pass, none of
+# which needs node; the race pass, whose e2e, web and errs tests do, starts once it has finished. Its output is
+# shown when it ends, and a failed install stops make test with npm's words and status.
+NPM_LOG := $(BIN)/npm-ci.log
+test:
 	@test -n "$(CHROMIUM)" || { echo "make test: no Chromium for the browser test; install it (Debian: apt-get install chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }
-	$(GO) vet $(TEST_FLAGS) ./...
-	mkdir -p $(BIN)
-	$(GO) build $(TEST_FLAGS) -o $(TEST_BIN) ./cmd/switchboard
-	$(GO) build $(TEST_FLAGS) -o $(BIN)/testreport ./cmd/testreport
-	@echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"
-	@$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
-	@echo "go test -count=1 -race (every other package)"
-	@$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
+	@mkdir -p $(BIN)
+	@$(MAKE) --no-print-directory $(NODE_OK) >$(NPM_LOG) 2>&1 & npm=$$!; \
+	trap 'wait $$npm 2>/dev/null || true' EXIT; \
+	echo "$(GO) vet $(TEST_FLAGS) ./... (npm ci beside it: $(NPM_LOG))"; \
+	$(GO) vet $(TEST_FLAGS) ./...; \
+	$(GO) build $(TEST_FLAGS) -o $(TEST_BIN) ./cmd/switchboard; \
+	$(GO) build $(TEST_FLAGS) -o $(BIN)/testreport ./cmd/testreport; \
+	echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"; \
+	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace; \
+	rc=0; wait $$npm || rc=$$?; cat $(NPM_LOG); \
+	if [ $$rc -ne 0 ]; then echo "make test: npm ci failed (exit $$rc)"; exit $$rc; fi; \
+	echo "go test -count=1 -race (every other package)"; \
+	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
 
 ## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
 ## PostgreSQL, node, a browser, the built binary or the whole catalog build (each skip says why)
