@@ -83,10 +83,13 @@ CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome goo
 # has finished. Its output is shown when it ends, and a failed install stops make test with npm's words and status.
 # Whatever fails, make test waits for what it started in the background before it exits.
 NPM_LOG := $(BIN)/npm-ci.log
+# Named through a variable, not written as $(MAKE) in the recipe: a recipe line that names $(MAKE) runs even under
+# make -n, and this one runs every test.
+NODE_INSTALL = $(MAKE) --no-print-directory $(NODE_OK)
 test:
 	@test -n "$(CHROMIUM)" || { echo "make test: no Chromium for the browser test; install it (Debian: apt-get install chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }
 	@mkdir -p $(BIN)
-	@$(MAKE) --no-print-directory $(NODE_OK) >$(NPM_LOG) 2>&1 & npm=$$!; \
+	@$(NODE_INSTALL) >$(NPM_LOG) 2>&1 & npm=$$!; \
 	trap 'wait' EXIT; \
 	echo "$(GO) vet $(TEST_FLAGS) ./... (npm ci beside it: $(NPM_LOG))"; \
 	$(GO) vet $(TEST_FLAGS) ./...; \
