@@ -76,7 +76,8 @@ DATA_ONLY_PKGS := ./refresh
 EARLY_RACE_PKGS := ./refresh
 # The slowest of the rest start first (go test runs them in the order given): the last to finish sets the time.
 SLOW_FIRST := e2e impl server store tools faults
-RACE_PKGS = $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%) $(EARLY_RACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
+EARLY_RACE_IMPORTS = $(EARLY_RACE_PKGS:./%=github.com/switchboard/switchboard/%)
+RACE_PKGS = $(filter-out $(EARLY_RACE_IMPORTS),$(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST))) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%) $(EARLY_RACE_IMPORTS),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
 # npm ci (about 40 s in a fresh clone) runs in the background beside vet, the builds, the plain pass and the early
 # race packages, none of which needs node; the race pass of the rest (e2e, web and errs need node) starts once it
