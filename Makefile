@@ -70,20 +70,41 @@ NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./cmd
 # //go:build !race, which the -race run leaves out and the plain run takes (the same check keeps those files free
 # of goroutines); the rest of the package runs with -race as everywhere else.
 DATA_ONLY_PKGS := ./refresh
-# The slowest packages start first (go test runs them in the order given): the last to finish sets the time.
-SLOW_FIRST := refresh e2e impl server store tools faults
-RACE_PKGS = $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%),$(shell $(GO) list ./...))
+# EARLY_RACE_PKGS hold the longest chain of tests that cannot run side by side (refresh's tests install catalog sets
+# process-wide, one after another, on one core): they start with -race right after the builds, beside the plain
+# pass and npm ci, instead of after them. They need no node.
+EARLY_RACE_PKGS := ./refresh
+# The slowest of the rest start first (go test runs them in the order given): the last to finish sets the time.
+SLOW_FIRST := e2e impl server store tools faults
+EARLY_RACE_IMPORTS = $(EARLY_RACE_PKGS:./%=github.com/switchboard/switchboard/%)
+RACE_PKGS = $(filter-out $(EARLY_RACE_IMPORTS),$(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST))) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%) $(EARLY_RACE_IMPORTS),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
-test: $(NODE_OK)
+# npm ci (about 40 s in a fresh clone) runs in the background beside vet, the builds, the plain pass and the early
+# race packages, none of which needs node; the race pass of the rest (e2e, web and errs need node) starts once it
+# has finished. Its output is shown when it ends, and a failed install stops make test with npm's words and status.
+# Whatever fails, make test waits for what it started in the background before it exits.
+NPM_LOG := $(BIN)/npm-ci.log
+# Named through a variable, not written as $(MAKE) in the recipe: a recipe line that names $(MAKE) runs even under
+# make -n, and this one runs every test.
+NODE_INSTALL = $(MAKE) --no-print-directory $(NODE_OK)
+test:
 	@test -n "$(CHROMIUM)" || { echo "make test: no Chromium for the browser test; install it (Debian: apt-get install chromium) or set CHROMIUM=/path/to/chromium"; exit 1; }
-	$(GO) vet $(TEST_FLAGS) ./...
-	mkdir -p $(BIN)
-	$(GO) build $(TEST_FLAGS) -o $(TEST_BIN) ./cmd/switchboard
-	$(GO) build $(TEST_FLAGS) -o $(BIN)/testreport ./cmd/testreport
-	@echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"
-	@$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace
-	@echo "go test -count=1 -race (every other package)"
-	@$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'
+	@mkdir -p $(BIN)
+	@$(NODE_INSTALL) >$(NPM_LOG) 2>&1 & npm=$$!; \
+	trap 'wait' EXIT; \
+	echo "$(GO) vet $(TEST_FLAGS) ./... (npm ci beside it: $(NPM_LOG))"; \
+	$(GO) vet $(TEST_FLAGS) ./...; \
+	$(GO) build $(TEST_FLAGS) -o $(TEST_BIN) ./cmd/switchboard; \
+	$(GO) build $(TEST_FLAGS) -o $(BIN)/testreport ./cmd/testreport; \
+	echo "go test -count=1 -race \$$EARLY_RACE_PKGS (beside the rest)"; \
+	{ $(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -json $(EARLY_RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race-early; } & early=$$!; \
+	echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"; \
+	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace; \
+	rc=0; wait $$npm || rc=$$?; cat $(NPM_LOG); \
+	if [ $$rc -ne 0 ]; then echo "make test: npm ci failed (exit $$rc)"; exit $$rc; fi; \
+	echo "go test -count=1 -race (every other package)"; \
+	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'; \
+	wait $$early
 
 ## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
 ## PostgreSQL, node, a browser, the built binary or the whole catalog build (each skip says why)
@@ -93,7 +114,7 @@ test-short:
 ## test-times: each package's time in the last make test, slowest first, and the slowest tests
 test-times:
 	@test -f $(TEST_JSON).race || { echo "no $(TEST_JSON).race: run make test first"; exit 1; }
-	@$(GO) run ./cmd/testreport times $(wildcard $(TEST_JSON).norace) $(TEST_JSON).race
+	@$(GO) run ./cmd/testreport times $(wildcard $(TEST_JSON).norace $(TEST_JSON).race-early) $(TEST_JSON).race
 
 ## test-mcp: the MCP clients others wrote, alone (part of test): the TypeScript SDK over HTTP and stdio, the
 ## Inspector CLI, and the conformance suite's scenarios for a tools-only server (on npm's Node 22)

@@ -46,6 +46,7 @@ func chromium() (string, error) {
 // the simulator and one poll cycle turns its row red without a reload, and the provider and docs pages load.
 // Screenshots go to e2e/browser/artifacts; SWITCHBOARD_UPDATE_SCREENSHOT=1 also writes docs/dashboard.png.
 func TestDashboardInBrowser(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: the browser test needs Chromium and node")
 	}
@@ -129,8 +130,7 @@ func TestDashboardInBrowser(t *testing.T) {
 		args = append(args, shot)
 	}
 	dir, _ := filepath.Abs("browser")
-	t.Setenv("SWITCHBOARD_CHROMIUM", browser) // dashboard.mjs launches this one
-	out := run(t, dir, node, args...)
+	out := runEnv(t, dir, []string{"SWITCHBOARD_CHROMIUM=" + browser}, node, args...) // dashboard.mjs launches this one
 	if !strings.Contains(out, "dashboard browser test: ok") {
 		t.Fatalf("browser script output: %s", out)
 	}

@@ -104,18 +104,21 @@ var pickTasks = []string{"llm", "image", "embedding", "speech", "search", "video
 // SLA target of the SLA catalog. Then the same binary without network: /health says why everything is unknown,
 // the log says once how to get data, and the decisions still answer from catalog facts.
 func TestDecisionsThroughTheBinary(t *testing.T) {
-	sim := freeAddr(t)
-	simLog := start(t, "simulate", "--addr", sim, "--log-level", "warn")
-	waitFor(t, "the simulator", func() bool {
-		res, err := http.Get("http://" + sim + "/_control")
-		if err == nil {
-			res.Body.Close()
-		}
-		return err == nil
-	}, simLog)
-
+	t.Parallel()
+	// The engines and the offline run go side by side (they mostly wait for poll cycles), each engine with its
+	// own simulator: one of them slows a provider's page.
 	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
+			sim := freeAddr(t)
+			simLog := start(t, "simulate", "--addr", sim, "--log-level", "warn")
+			waitFor(t, "the simulator", func() bool {
+				res, err := http.Get("http://" + sim + "/_control")
+				if err == nil {
+					res.Body.Close()
+				}
+				return err == nil
+			}, simLog)
 			dbURL := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
 			if e.Name != "sqlite" {
 				_, dbURL = e.Open(t)
@@ -249,6 +252,7 @@ func TestDecisionsThroughTheBinary(t *testing.T) {
 	}
 
 	t.Run("offline", func(t *testing.T) {
+		t.Parallel()
 		addr := freeAddr(t)
 		base := "http://" + addr
 		nowhere := "http://" + freeAddr(t) // nothing listens: every fetch fails to connect

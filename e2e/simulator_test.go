@@ -22,6 +22,7 @@ import (
 // TestWholeCycleAgainstSimulator polls the simulated pages of all 52 providers in their own formats, on every
 // engine, and follows a provider into an outage and back, and another whose page times out, through the API.
 func TestWholeCycleAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	reg := seeds.Providers()
 	sim := simulator.New(reg.All())
 	srv := httptest.NewServer(sim.Handler())

@@ -35,10 +35,19 @@ func nodeTool(t *testing.T, name string) string {
 
 func run(t *testing.T, dir string, name string, args ...string) string {
 	t.Helper()
+	return runEnv(t, dir, nil, name, args...)
+}
+
+// runEnv is run with env added to the process's environment (the tests run in parallel, so none sets its own).
+func runEnv(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
@@ -49,6 +58,7 @@ func run(t *testing.T, dir string, name string, args ...string) string {
 // TestTypeScriptClient generates a TypeScript client from the served document with openapi-typescript,
 // type-checks a script that uses it through openapi-fetch, and runs that script against the server.
 func TestTypeScriptClient(t *testing.T) {
+	t.Parallel()
 	gen := nodeTool(t, "openapi-typescript")
 	tsc := nodeTool(t, "tsc")
 	node, err := exec.LookPath("node")

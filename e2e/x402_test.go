@@ -71,6 +71,7 @@ func nodeAndPackages(t *testing.T, packages ...string) string {
 // the script, replays the client's payment, and sends one payment twice at once. A 200 means the server's
 // EIP-712 check of the TransferWithAuthorization agrees with viem's signing.
 func TestX402Client(t *testing.T) {
+	t.Parallel()
 	node := nodeAndPackages(t, "x402-fetch", "x402", "viem")
 	s, fac, cfg, st := paidServer(t)
 
@@ -130,6 +131,7 @@ func TestX402Client(t *testing.T) {
 // replays the client's payment, sends one payment twice at once, and reads the bazaar extension with
 // @x402/extensions. The facilitator is asked in v2.
 func TestX402ClientV2(t *testing.T) {
+	t.Parallel()
 	node := nodeAndPackages(t, "@x402/fetch", "@x402/evm", "@x402/core", "@x402/extensions", "viem")
 	s, fac, cfg, st := paidServer(t)
 	dir, _ := filepath.Abs("x402")
@@ -172,6 +174,7 @@ func TestX402ClientV2(t *testing.T) {
 // TestX402MCPClient pays for the premium MCP tool with the MCP TypeScript SDK and @x402/core + @x402/evm, as
 // x402's MCP transport specifies, and replays the payment.
 func TestX402MCPClient(t *testing.T) {
+	t.Parallel()
 	node := nodeAndPackages(t, "@modelcontextprotocol/sdk", "@x402/core", "@x402/evm", "viem")
 	s, fac, _, _ := paidServer(t)
 	dir, _ := filepath.Abs("x402")
@@ -201,6 +204,7 @@ func jsonLine(out string) string {
 // its PAYMENT-REQUIRED header the server's own; a v2 payment passes through to a 200 with its receipt; Prism
 // reports no violation on either.
 func TestPrismPassesThe402(t *testing.T) {
+	t.Parallel()
 	prism := nodeTool(t, "prism")
 	s, _, _, _ := paidServer(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -24,6 +24,23 @@ func TestTrimmedSourceHeldUntilAnOperatorDecides(t *testing.T) {
 	trimmed := core(t, seeds.CatalogPricing, func(recs []map[string]any) []map[string]any { return recs[:110] })
 	// The same source trimmed in the model catalog too: another build, with hundreds of catalog.model_removed.
 	both := editFiles(t, maps.Clone(trimmed.Files()), seeds.CatalogModels, func(recs []map[string]any) []map[string]any { return recs[:len(recs)/2] })
+	// A 1,000x price cut and a 10x rise from one source: installed without them, old prices kept, no event.
+	var cut, rise string
+	var cutOld, riseOld float64
+	poisoned := core(t, seeds.CatalogPricing, func(recs []map[string]any) []map[string]any {
+		two := singlePriced(recs, 2)
+		for i, f := range []float64{0.001, 10} {
+			p := two[i]["pricing"].(map[string]any)
+			old := p["input_per_1m_tokens"].(float64)
+			p["input_per_1m_tokens"] = old * f
+			if i == 0 {
+				cut, cutOld = two[i]["model"].(string), old
+			} else {
+				rise, riseOld = two[i]["model"].(string), old
+			}
+		}
+		return recs
+	})
 	for _, e := range dbtest.Engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Cleanup(func() { seeds.Install(nil) })
@@ -35,23 +52,6 @@ func TestTrimmedSourceHeldUntilAnOperatorDecides(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// A 1,000x price cut and a 10x rise from one source: installed without them, old prices kept, no event.
-			var cut, rise string
-			var cutOld, riseOld float64
-			poisoned := core(t, seeds.CatalogPricing, func(recs []map[string]any) []map[string]any {
-				two := singlePriced(recs, 2)
-				for i, f := range []float64{0.001, 10} {
-					p := two[i]["pricing"].(map[string]any)
-					old := p["input_per_1m_tokens"].(float64)
-					p["input_per_1m_tokens"] = old * f
-					if i == 0 {
-						cut, cutOld = two[i]["model"].(string), old
-					} else {
-						rise, riseOld = two[i]["model"].(string), old
-					}
-				}
-				return recs
-			})
 			if out, err := r.InstallChecked(ctx, emb, poisoned); err != nil || out.Held || out.Events != 0 || out.Hold.PricesHeld != 2 {
 				t.Fatalf("the poisoned prices: %+v, %v", out, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -40,29 +41,11 @@ type SourceHost struct {
 // with the test.
 func NewSourceHost(t testing.TB, upstreamDir string) *SourceHost {
 	t.Helper()
-	var lm map[string]map[string]any
-	readJSON(t, filepath.Join(upstreamDir, "litellm-model-prices.json"), &lm)
-	lm[Provider+"/"+ChangedModel]["input_cost_per_token"] = NewInputPrice / 1e6
-	lm[Provider+"/"+DeprecatedModel]["deprecation_date"] = SunsetDay
-	litellm, err := json.Marshal(lm)
+	f, err := served(upstreamDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var md struct {
-		Providers map[string]map[string]any `json:"providers"`
-	}
-	readJSON(t, filepath.Join(upstreamDir, "models-dev.json"), &md)
-	models, _ := md.Providers[Provider]["models"].(map[string]any)
-	for _, m := range models { // any one model: the build does not read last_updated, the refresh dates by it
-		if m, ok := m.(map[string]any); ok {
-			m["last_updated"] = CommitDate
-			break
-		}
-	}
-	modelsDev, err := json.Marshal(md.Providers)
-	if err != nil {
-		t.Fatal(err)
-	}
+	litellm, modelsDev := f.litellm, f.modelsDev
 	h := &SourceHost{}
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if h.Broken.Load() {
@@ -84,13 +67,61 @@ func NewSourceHost(t testing.TB, upstreamDir string) *SourceHost {
 	return h
 }
 
-func readJSON(t testing.TB, path string, v any) {
-	t.Helper()
+// files are the two answers a host serves, made once per process and folder: several tests start a host, and
+// decoding and encoding the snapshots (megabytes of JSON) is most of what a host costs under the race detector.
+// Each host serves them read-only.
+type files struct{ litellm, modelsDev []byte }
+
+var (
+	filesMu sync.Mutex
+	made    = map[string]files{}
+)
+
+func served(upstreamDir string) (files, error) {
+	filesMu.Lock()
+	defer filesMu.Unlock()
+	if f, ok := made[upstreamDir]; ok {
+		return f, nil
+	}
+	var lm map[string]map[string]any
+	if err := readJSON(filepath.Join(upstreamDir, "litellm-model-prices.json"), &lm); err != nil {
+		return files{}, err
+	}
+	lm[Provider+"/"+ChangedModel]["input_cost_per_token"] = NewInputPrice / 1e6
+	lm[Provider+"/"+DeprecatedModel]["deprecation_date"] = SunsetDay
+	litellm, err := json.Marshal(lm)
+	if err != nil {
+		return files{}, err
+	}
+	var md struct {
+		Providers map[string]map[string]any `json:"providers"`
+	}
+	if err := readJSON(filepath.Join(upstreamDir, "models-dev.json"), &md); err != nil {
+		return files{}, err
+	}
+	models, _ := md.Providers[Provider]["models"].(map[string]any)
+	for _, m := range models { // any one model: the build does not read last_updated, the refresh dates by it
+		if m, ok := m.(map[string]any); ok {
+			m["last_updated"] = CommitDate
+			break
+		}
+	}
+	modelsDev, err := json.Marshal(md.Providers)
+	if err != nil {
+		return files{}, err
+	}
+	f := files{litellm: litellm, modelsDev: modelsDev}
+	made[upstreamDir] = f
+	return f, nil
+}
+
+func readJSON(path string, v any) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
+	return nil
 }
