@@ -59,7 +59,7 @@ func TestRefresh(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := price(t, "mistral", refreshtest.ChangedModel)
+			before := price(t, refreshtest.Provider, refreshtest.ChangedModel)
 
 			host.Broken.Store(true)
 			if _, err := r.Once(ctx); err == nil {
@@ -68,7 +68,7 @@ func TestRefresh(t *testing.T) {
 			if s := r.State(); s.Mode != "failing" || s.LastError != refresh.ClassHTTPStatus || s.Origin != "embedded" || s.LastSuccess != nil {
 				t.Errorf("state after a failed refresh = %+v", s)
 			}
-			if got := price(t, "mistral", refreshtest.ChangedModel); got != before {
+			if got := price(t, refreshtest.Provider, refreshtest.ChangedModel); got != before {
 				t.Errorf("price after a failed refresh = %v, want the old %v", got, before)
 			}
 
@@ -80,8 +80,8 @@ func TestRefresh(t *testing.T) {
 			if !out.Installed || out.Events == 0 {
 				t.Fatalf("outcome = %+v", out)
 			}
-			if got := price(t, "mistral", refreshtest.ChangedModel); got != 0.3 {
-				t.Errorf("price after the refresh = %v, want 0.3", got)
+			if got := price(t, refreshtest.Provider, refreshtest.ChangedModel); got != refreshtest.NewInputPrice {
+				t.Errorf("price after the refresh = %v, want %v", got, refreshtest.NewInputPrice)
 			}
 			if s := r.State(); s.Mode != "ok" || s.Origin != "refresh" || s.LastSuccess == nil {
 				t.Errorf("state after a refresh = %+v", s)
@@ -98,10 +98,10 @@ func TestRefresh(t *testing.T) {
 				}
 				switch {
 				case ev.Type == refresh.EventPriceChanged && ev.ModelID == refreshtest.ChangedModel:
-					priced = p.OldInputPer1mTokens != nil && *p.OldInputPer1mTokens == before && *p.NewInputPer1mTokens == 0.3 && p.InputChangePct != nil && *p.InputChangePct == 100
+					priced = p.OldInputPer1mTokens != nil && *p.OldInputPer1mTokens == before && *p.NewInputPer1mTokens == refreshtest.NewInputPrice && p.InputChangePct != nil && *p.InputChangePct == 100
 				case ev.Type == refresh.EventModelDeprecated && ev.ModelID == refreshtest.DeprecatedModel:
 					deprecated = p.SunsetDate != nil && p.SunsetDate.Format(time.DateOnly) == refreshtest.SunsetDay
-				case ev.Type == refresh.EventPriceChanged && ev.ProviderID == "mistral":
+				case ev.Type == refresh.EventPriceChanged && ev.ProviderID == refreshtest.Provider:
 					t.Errorf("a price change nobody made: %s", ev.Payload)
 				}
 			}
@@ -123,8 +123,8 @@ func TestRefresh(t *testing.T) {
 			if s := replica.State(); s.Origin != "store" || s.Digest != out.Digest {
 				t.Errorf("replica state = %+v, want the stored build %s", s, out.Digest)
 			}
-			if got := price(t, "mistral", refreshtest.ChangedModel); got != 0.3 {
-				t.Errorf("replica price = %v, want 0.3", got)
+			if got := price(t, refreshtest.Provider, refreshtest.ChangedModel); got != refreshtest.NewInputPrice {
+				t.Errorf("replica price = %v, want %v", got, refreshtest.NewInputPrice)
 			}
 		})
 	}

@@ -16,11 +16,11 @@ import (
 
 // The changes the fake sources make, on models whose price and lifecycle come from litellm alone.
 const (
-	Provider        = "mistral"
-	ChangedModel    = "ministral-3-8b-2512" // input 0.15 -> 0.30 USD per 1M tokens
-	OldInputPrice   = 0.15
-	NewInputPrice   = 0.3
-	DeprecatedModel = "ministral-3-3b-2512" // gets a litellm deprecation_date
+	Provider        = "deepinfra"
+	ChangedModel    = "Gryphe/MythoMax-L2-13b" // input 0.08 -> 0.16 USD per 1M tokens
+	OldInputPrice   = 0.08
+	NewInputPrice   = 0.16
+	DeprecatedModel = "Qwen/QwQ-32B" // gets a litellm deprecation_date
 	SunsetDay       = "2027-03-31"
 	// Commit is the litellm commit GitHub's API names, of CommitDate; models.dev's newest model says CommitDate
 	// too (a download of today has such dates), so that both are newer than the data in service.
