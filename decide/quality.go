@@ -167,8 +167,8 @@ type qualityIndex struct {
 	tierPages map[string]string
 	below     map[string][]string
 	lifted    map[string]QualityOf
-	field   map[string][]float64 // benchmark+unit -> each canonical model's best result, ascending
-	today   time.Time
+	field     map[string][]float64 // benchmark+unit -> each canonical model's best result, ascending
+	today     time.Time
 }
 
 func newQualityIndex(recs []seeds.BenchmarkRecord, today string) *qualityIndex {

@@ -402,7 +402,9 @@ func TestLineupPlaces(t *testing.T) {
 			t.Errorf("lineOf(%q) = %q, want %q", id, line, want)
 		}
 	}
-	page := func(tr, src string) *api.LineupTier { return &api.LineupTier{Tier: api.LineupTierTier(tr), Source: src} }
+	page := func(tr, src string) *api.LineupTier {
+		return &api.LineupTier{Tier: api.LineupTierTier(tr), Source: src}
+	}
 	recs := []seeds.BenchmarkRecord{
 		{ProviderId: "anthropic", ModelId: "claude-opus-5", Tier: page("balanced", "overview-5"), Evidence: []api.BenchmarkEvidence{
 			evidence("swe_bench_pro", "code", 79.2, "2026-07-24", true)}},
