@@ -419,6 +419,9 @@ func lineOf(canon string) (line string, gen []int, ok bool) {
 		return "", nil, false
 	}
 	rest := slices.Concat(parts[:start], []string{"*"}, parts[start+len(gen):])
+	if len(gen) == 2 && gen[0] >= 1 && gen[0] <= 12 && gen[1] >= 2000 {
+		gen = []int{gen[1], gen[0]} // a month and year (command-a-plus-05-2026): the year orders first
+	}
 	return strings.Join(rest, "-"), gen, true
 }
 

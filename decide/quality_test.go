@@ -402,6 +402,9 @@ func TestLineupPlaces(t *testing.T) {
 			t.Errorf("lineOf(%q) = %q, want %q", id, line, want)
 		}
 	}
+	if _, a, _ := lineOf("command-r-08-2024"); slices.Compare(a, []int{2024, 8}) != 0 {
+		t.Errorf("a month-year generation orders by year first: %v", a)
+	}
 	page := func(tr, src string) *api.LineupTier {
 		return &api.LineupTier{Tier: api.LineupTierTier(tr), Source: src}
 	}
