@@ -84,19 +84,22 @@ func with(s Statuses, id string, l Live) Statuses {
 
 func TestPickScoreFormula(t *testing.T) {
 	ix := testIndex(t)
-	// openai gpt-mini, operational at 300 ms, uptime unknown, prefer=quality: 70 + quality 22 × 0.4181 (MMLU 82
+	// openai gpt-mini, operational at 300 ms, uptime unknown, prefer=quality: 70 + quality 22 × 0.3316 (MMLU 82
 	// is the middle of 70, 82, 88: 82/88 of the best and percentile 0.5 weighted 2/9 for a field of three,
-	// (0.9318 + 0.2222 × 0.5) / 1.2222 = 0.8533, × 0.7^2 for an undated score; 9.1986) + price 3 / (1 + log10(1 +
-	// 0.2625/0.05)) (blend (3×0.15 + 0.6)/4 = 0.2625; 1.6705) + latency 2 / (1 + ln(1 + 300/20)) (0.5301) +
-	// context 0.5 × 128k/328k (0.1951) + 3 × 0.5/3 = 82.0944 -> 82.09.
+	// (0.9318 + 0.2222 × 0.5) / 1.2222 = 0.8533, × 0.7^2 for an undated score = 0.4181; a field of three counts
+	// half (fieldShare 2/4), so the legacy weight 0.5 counts 0.25 and the 0.25 short of a full weight is the
+	// neutral 0.5 aged alike: (0.25 × 0.4181 + 0.25 × 0.5 × 0.49) / 0.5 = 0.3316; 7.2943; it was 0.4181 before
+	// thin fields counted less, issue 35) + price 3 / (1 + log10(1 + 0.2625/0.05)) (blend (3×0.15 + 0.6)/4 =
+	// 0.2625; 1.6705) + latency 2 / (1 + ln(1 + 300/20)) (0.5301) + context 0.5 × 128k/328k (0.1951) + 3 × 0.5/3
+	// = 80.1900 -> 80.19.
 	best, _, _, err := ix.Pick(PickQuery{Task: "llm", Needs: []string{"vision"}, Budget: f(1)}, allUp())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 82.09 || best.Quality == nil || *best.Quality != 41.81 {
+	if best.Provider != "openai" || best.Model != "gpt-mini" || best.Score != 80.19 || best.Quality == nil || *best.Quality != 33.16 {
 		t.Fatalf("best = %+v", best)
 	}
-	want := "operational, 300 ms, 7-day uptime unknown, quality 41.81 (MMLU 82, undated), $0.15/1M input, 128k context, has vision, function calling, json mode"
+	want := "operational, 300 ms, 7-day uptime unknown, quality 33.16 (MMLU 82, undated), $0.15/1M input, 128k context, has vision, function calling, json mode"
 	if best.Reason != want {
 		t.Errorf("reason = %q, want %q", best.Reason, want)
 	}
@@ -112,18 +115,21 @@ func TestPickRules(t *testing.T) {
 		notIn    string // provider that must not appear at all
 		errParam string // when the field empties: the parameter the error names
 	}{
-		// Quality first: gpt-big (quality 49) before gpt-mini (41.8) and llama-cheap (31.9); unmeasured models last.
+		// Quality first: gpt-big (quality 36.75: MMLU 88 is the best of three, (0.25 × 0.49 + 0.25 × 0.245) / 0.5;
+		// its GPQA 50 is alone on its benchmark and counts nothing) before gpt-mini (33.16) and llama-cheap
+		// (28.19); unmeasured models last.
 		{name: "best score wins", q: PickQuery{Task: "llm"}, live: allUp(), want: "openai/gpt-big"},
 		{name: "outage drops out", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", down()), want: "groq/llama-cheap", notIn: "openai"},
 		{name: "degraded ranks below operational", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", deg(300)), want: "groq/llama-cheap"},
 		{name: "latency does not outweigh quality", q: PickQuery{Task: "llm"}, live: with(allUp(), "openai", op(3000)), want: "openai/gpt-big"},
-		{name: "prefer cost: cheapest above the floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(35)}, live: allUp(), want: "openai/gpt-mini"},
-		{name: "prefer cost: a lower floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(30)}, live: allUp(), want: "groq/llama-cheap"},
-		{name: "prefer cost: the default floor (45)", q: PickQuery{Task: "llm", Prefer: PreferCost}, live: allUp(), want: "openai/gpt-big"},
+		{name: "prefer cost: cheapest above the floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(30)}, live: allUp(), want: "openai/gpt-mini"},
+		{name: "prefer cost: a lower floor", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(25)}, live: allUp(), want: "groq/llama-cheap"},
+		// No fixture model reaches the default floor since thin fields count less (issue 35): the error names it.
+		{name: "prefer cost: the default floor (45)", q: PickQuery{Task: "llm", Prefer: PreferCost}, live: allUp(), errParam: "min_quality"},
 		{name: "prefer cost: a floor none reaches", q: PickQuery{Task: "llm", Prefer: PreferCost, MinQuality: f(60)}, live: allUp(), errParam: "min_quality"},
-		// llama-cheap: quality 31.9 at $0.0575 blended, gpt-mini 41.8 at $0.2625: more quality per dollar.
+		// llama-cheap: quality 28.2 at $0.0575 blended, gpt-mini 33.2 at $0.2625: more quality per dollar.
 		{name: "prefer balanced: quality per dollar", q: PickQuery{Task: "llm", Prefer: PreferBalanced}, live: allUp(), want: "groq/llama-cheap"},
-		{name: "min_quality", q: PickQuery{Task: "llm", MinQuality: f(40)}, live: allUp(), want: "openai/gpt-big"},
+		{name: "min_quality", q: PickQuery{Task: "llm", MinQuality: f(35)}, live: allUp(), want: "openai/gpt-big"},
 		{name: "an unpriced operational model never beats a priced degraded one", q: PickQuery{Task: "llm", MinContext: i64(100000)},
 			live: Statuses{"openai": deg(10), "anthropic": deg(10), "cohere": op(9000)}, want: "openai/gpt-big", notIn: "cohere"},
 		{name: "avoid", q: PickQuery{Task: "llm", Avoid: []string{"openai", "groq"}}, live: allUp(), want: "anthropic/claude-fast", notIn: "openai"},
@@ -234,10 +240,11 @@ func TestRecommendRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// groq: quality 30 × 0.3189 (llama-cheap, MMLU 70: 70/88 of the best, percentile 0 weighted 2/9, / 1.2222,
-	// × 0.7^2; 9.5672) + latency 25 / (1 + ln(16)) (6.6268) + 15 (free tier) + price 15 / (1 + log10(1 +
-	// 0.0575/0.05)) (11.2576) = 42.45; anthropic: 6.6268 + 15 / (1 + log10(5)) (8.8289) = 15.46.
-	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 42.45 || recs[1].Provider != "anthropic" || recs[1].Score != 15.46 {
+	// groq: quality 30 × 0.2819 (llama-cheap, MMLU 70: 70/88 of the best, percentile 0 weighted 2/9, / 1.2222,
+	// × 0.7^2 = 0.3188, in a field of three counting half: (0.25 × 0.3188 + 0.25 × 0.5 × 0.49) / 0.5; 8.4573) +
+	// latency 25 / (1 + ln(16)) (6.6268) + 15 (free tier) + price 15 / (1 + log10(1 + 0.0575/0.05)) (11.2576) =
+	// 41.34; anthropic: 6.6268 + 15 / (1 + log10(5)) (8.8289) = 15.46.
+	if len(recs) != 2 || recs[0].Provider != "groq" || recs[0].Score != 41.34 || recs[1].Provider != "anthropic" || recs[1].Score != 15.46 {
 		t.Fatalf("recs = %+v", recs)
 	}
 	if recs, _, _ = ix.Recommend(RecommendQuery{Limit: 20, FreeOnly: true}, live); len(recs) != 1 || recs[0].Provider != "groq" {

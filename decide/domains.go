@@ -59,11 +59,28 @@ var familyHosts = map[string][]string{
 	"nova":   {"aws-bedrock"},
 }
 
-// What a failover candidate shares with the primary (FailureDomain.Shares).
+// What a failover candidate shares with the primary (FailureDomain.Shares): ShareMayInfrastructure is a host
+// that may run the model on the primary's infrastructure (operatorHosts).
 const (
-	ShareInfrastructure = "infrastructure"
-	ShareModelFamily    = "model_family"
+	ShareInfrastructure    = "infrastructure"
+	ShareMayInfrastructure = "may_share_infrastructure"
+	ShareModelFamily       = "model_family"
 )
+
+// operatorHosts are, per family, the licensed hosts whose offer of it may run on its maker's own infrastructure:
+// Microsoft's "Data, privacy, and security for Claude models in Microsoft Foundry"
+// (https://learn.microsoft.com/en-ca/azure/foundry/responsible-ai/claude-models/data-privacy, checked
+// 2026-11-28) gives Foundry two hosting options for Claude, "Hosted on Azure" and "Hosted on Anthropic
+// infrastructure", with Anthropic the operator in both; a caller cannot tell which one serves it, so when
+// Anthropic fails, Claude on Foundry may fail with it and ranks after Bedrock and Vertex AI.
+var operatorHosts = map[string][]string{"claude": {"azure-openai"}}
+
+// mayShareOperator reports whether m, at its provider, may run on the primary's infrastructure: the primary is
+// the maker of m's family (its first familyHosts entry) and m's provider is one of the family's operatorHosts.
+func mayShareOperator(primary string, m *Model) bool {
+	hosts := familyHosts[m.Family]
+	return len(hosts) > 0 && hosts[0] == primary && slices.Contains(operatorHosts[m.Family], m.Provider)
+}
 
 // routesToPrimary reports whether calling m at its provider can reach the primary's infrastructure: an
 // aggregator serving a family the primary serves, or a reseller (not one of familyHosts) of a closed-weight

@@ -51,14 +51,17 @@ func TestExpertPicks(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		q    PickQuery
-		// tiers the pick's model may have in its provider's lineup
-		tiers []string
+		// flagship: the pick is its provider's flagship, or its lineup places it above the provider's
+		// best-evidenced model (the lineup rule, docs/decisions.md "Quality"). Without it (budget cases): any
+		// model inside the budget, on this generation's evidence or a current lineup tier (issue 35's done
+		// condition: "a current-generation model inside it"), not a 2024 or 2025 model.
+		flagship bool
 	}{
-		{"code: a flagship coding model", PickQuery{Task: "code"}, []string{"flagship"}},
-		{"agent: a flagship model", PickQuery{Task: "agent"}, []string{"flagship"}},
-		{"llm: a flagship model", PickQuery{Task: "llm"}, []string{"flagship"}},
-		{"llm under $0.2: a current small model", PickQuery{Task: "llm", Budget: f(0.2)}, []string{"fast", "balanced"}},
-		{"code under $0.2: a current small model", PickQuery{Task: "code", Budget: f(0.2)}, []string{"fast", "balanced"}},
+		{"code: a flagship coding model", PickQuery{Task: "code"}, true},
+		{"agent: a flagship model", PickQuery{Task: "agent"}, true},
+		{"llm: a flagship model", PickQuery{Task: "llm"}, true},
+		{"llm under $0.2: a current small model", PickQuery{Task: "llm", Budget: f(0.2)}, false},
+		{"code under $0.2: a current small model", PickQuery{Task: "code", Budget: f(0.2)}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			best, rest, _, err := ix.Pick(c.q, live)
@@ -66,8 +69,18 @@ func TestExpertPicks(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := modelOf(ix, best.Provider, best.Model)
-			if m == nil || !slices.Contains(c.tiers, m.Tier) {
-				t.Errorf("pick %s/%s (tier %q), want a model of tier %v; reason %q", best.Provider, best.Model, tierOf(m), c.tiers, best.Reason)
+			placed := strings.Contains(best.Reason, " lineup places it above ")
+			if c.flagship && (m == nil || (m.Tier != "flagship" && !placed)) {
+				t.Errorf("pick %s/%s (tier %q), want a flagship or a model its lineup places above the best-evidenced one; reason %q",
+					best.Provider, best.Model, tierOf(m), best.Reason)
+			}
+			if c.q.Budget != nil && (best.UnitPrice == nil || *best.UnitPrice > *c.q.Budget) {
+				t.Errorf("pick %s/%s at %v, outside the budget %v", best.Provider, best.Model, best.UnitPrice, *c.q.Budget)
+			}
+			for _, old := range []string{", 2024-", ", 2025-", ", undated"} {
+				if strings.Contains(best.Reason, old) {
+					t.Errorf("pick %s/%s stands on evidence of a past generation (%q): %q", best.Provider, best.Model, old, best.Reason)
+				}
 			}
 			// The evidence behind it is of this generation (2026), or the provider's current lineup.
 			if best.Quality == nil || !(strings.Contains(best.Reason, ", 2026-") || strings.Contains(best.Reason, " tier, no benchmark result")) {
@@ -104,6 +117,24 @@ func TestExpertFailover(t *testing.T) {
 	ref, _, _, _ := ix.FailoverReference(FailoverQuery{Primary: "anthropic", Task: "llm"})
 	if ref == nil || canonicalModel(chain[0].Model) != ref.Canon {
 		t.Errorf("first backup %s is not the primary's model %v", chain[0].Model, ref)
+	}
+	// Claude on Foundry may run on Anthropic's infrastructure (Microsoft's Foundry data-privacy page for Claude):
+	// it says so and comes after Bedrock and Vertex AI, before any other family.
+	for i, e := range chain {
+		if e.Provider != "azure-openai" || ModelFamily(e.Model) != "claude" {
+			continue
+		}
+		if !slices.Contains(e.Domain.Shares, ShareMayInfrastructure) {
+			t.Errorf("Claude on Foundry does not say it may share Anthropic's infrastructure: %+v", e.Domain)
+		}
+		for _, before := range chain[:i] {
+			if ModelFamily(before.Model) != "claude" {
+				t.Errorf("Claude on Foundry after another family: %v", chainOf(chain))
+			}
+		}
+		if i < 2 {
+			t.Errorf("Claude on Foundry before Bedrock and Vertex AI: %v", chainOf(chain))
+		}
 	}
 	for _, e := range chain {
 		if e.Model == "" || e.UnitPrice == nil {

@@ -479,7 +479,7 @@ func tasksOf(m *Model, qi *qualityIndex) []string {
 	if m.HasCaps && m.Caps.FunctionCalling && m.Caps.JsonMode && m.Context != nil && *m.Context >= agentMinContext {
 		tasks = append(tasks, "agent")
 	}
-	if m.Task == "llm" && (m.Scores["humaneval"] >= codeMinHumanEval || qi.hasEvidence(m.ID, "code")) {
+	if m.Task == "llm" && (m.Scores["humaneval"] >= codeMinHumanEval || qi.hasEvidence(m.ID, "code") || qi.placedAboveCoder(m.ID)) {
 		tasks = append(tasks, "code")
 	}
 	return tasks

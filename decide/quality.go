@@ -2,6 +2,7 @@ package decide
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -80,6 +81,20 @@ type QualityOf struct {
 	Known    bool
 	FromTier string // the lineup tier when no result measures the task
 	Evidence string // "SWE-bench Verified 78.2, self-reported, 2026-10; ..."
+	// Above is set when the lineup rule sets the value: the model its provider's lineup places it above (Steps
+	// places), whose own quality (AboveValue) and evidence (AboveEvidence) it rests on; Maker names the lineup's
+	// owner ("Anthropic's"). Evidence is then the model's own, lower, results ("" without any).
+	Above, AboveEvidence, Maker string
+	AboveValue                  float64
+	Steps                       int
+}
+
+// ownPhrase is what the quality rests on: the evidence, or the tier.
+func (q QualityOf) ownPhrase() string {
+	if q.FromTier != "" {
+		return "the provider's " + q.FromTier + " tier, no benchmark result"
+	}
+	return q.Evidence
 }
 
 // Pct is the quality on the 0-100 scale responses give, nil when unknown.
@@ -97,6 +112,18 @@ func (q QualityOf) phrase() string {
 		return "quality unknown (no benchmark result or lineup tier)"
 	}
 	s := "quality " + strconv.FormatFloat(round2(q.Value*100), 'f', -1, 64)
+	if q.Above != "" {
+		own := "no published result"
+		if q.Evidence != "" {
+			own = "its own results lower: " + q.Evidence
+		}
+		place := "1 point"
+		if q.Steps > 1 {
+			place = strconv.Itoa(q.Steps) + " points, 1 per place"
+		}
+		return s + " (" + own + "; " + q.Maker + " lineup places it above " + q.Above + " (quality " +
+			strconv.FormatFloat(round2(q.AboveValue*100), 'f', -1, 64) + ": " + q.AboveEvidence + "), plus " + place + ")"
+	}
 	if q.FromTier != "" {
 		return s + " (the provider's " + q.FromTier + " tier, no benchmark result)"
 	}
@@ -134,12 +161,19 @@ func canonicalModel(id string) string {
 type qualityIndex struct {
 	results map[string][]result
 	tiers   map[string]string
-	field   map[string][]float64 // benchmark+unit -> each canonical model's best result, ascending
-	today   time.Time
+	// tierPages is the page each tier was read from (one provider's lineup as it publishes it), below the
+	// models its lineup places directly below each model (lineupBelow), lifted the memo of quality per
+	// task|model (filled while Build runs, read-only after).
+	tierPages map[string]string
+	below     map[string][]string
+	lifted    map[string]QualityOf
+	field     map[string][]float64 // benchmark+unit -> each canonical model's best result, ascending
+	today     time.Time
 }
 
 func newQualityIndex(recs []seeds.BenchmarkRecord, today string) *qualityIndex {
-	qi := &qualityIndex{results: map[string][]result{}, tiers: map[string]string{}, field: map[string][]float64{}}
+	qi := &qualityIndex{results: map[string][]result{}, tiers: map[string]string{}, tierPages: map[string]string{},
+		lifted: map[string]QualityOf{}, field: map[string][]float64{}}
 	qi.today, _ = time.Parse(time.DateOnly, today)
 	best := map[string]map[string]float64{} // benchmark+unit -> canonical -> best
 	add := func(key string, r result) {
@@ -167,8 +201,16 @@ func newQualityIndex(recs []seeds.BenchmarkRecord, today string) *qualityIndex {
 		}
 		if b.Tier != nil && qi.tiers[key] == "" {
 			qi.tiers[key] = string(b.Tier.Tier)
+			qi.tierPages[key] = b.Tier.Source
 		}
 	}
+	keys := slices.Collect(maps.Keys(qi.results))
+	for k := range qi.tiers {
+		if qi.results[k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	qi.below = lineupBelow(keys, qi.tiers, qi.tierPages)
 	if qi.today.IsZero() {
 		// An index without a day (Load) ages results from the newest one it holds, so recency still counts.
 		for _, rs := range qi.results {
@@ -217,22 +259,50 @@ func (qi *qualityIndex) normalised(r result) float64 {
 	case top > 0:
 		rel = clamp01(r.score / top)
 	}
-	if len(vs) < 2 {
-		return rel
+	v := rel
+	if len(vs) >= 2 {
+		below, _ := slices.BinarySearch(vs, r.score)
+		equal := 0
+		for i := below; i < len(vs) && vs[i] == r.score; i++ {
+			equal++
+		}
+		pct := (float64(below) + float64(max(equal-1, 0))/2) / float64(len(vs)-1)
+		w := math.Min(1, float64(len(vs)-1)/(percentileFullField-1))
+		v = (w*pct + rel) / (1 + w)
 	}
-	below, _ := slices.BinarySearch(vs, r.score)
-	equal := 0
-	for i := below; i < len(vs) && vs[i] == r.score; i++ {
-		equal++
+	return v
+}
+
+// fieldShare is how much a result of a benchmark counts by the size of its field: 0 when its model is alone on
+// it, 1 from thinFieldFull models, linear between. A benchmark variant only one model reports is its own best
+// (share of best 100%) and says nothing of where its model stands (issue 35: a lone
+// "humanitys_last_exam_verified" result gave quality 91.9).
+func (qi *qualityIndex) fieldShare(r result) float64 {
+	n := len(qi.field[r.benchmark+"|"+r.unit])
+	return math.Min(1, math.Max(0, float64(n-1))/(thinFieldFull-1))
+}
+
+// thinBlend is the weighted mean of a model's results (sum of weight × value, each weight times its
+// fieldShare), with the shortfall of that weight below evidenceFullWeight filled by neutralResult aged as the
+// results are (aging, their weighted mean factor): results of thin fields count little, and a model measured only
+// on them stays near the neutral value of their time instead of at its own best.
+func thinBlend(sum, weight, aging float64) float64 {
+	if weight >= evidenceFullWeight {
+		return sum / weight
 	}
-	pct := (float64(below) + float64(max(equal-1, 0))/2) / float64(len(vs)-1)
-	w := math.Min(1, float64(len(vs)-1)/(percentileFullField-1))
-	return (w*pct + rel) / (1 + w)
+	return (sum + (evidenceFullWeight-weight)*neutralResult*aging) / evidenceFullWeight
 }
 
 // percentileFullField is the field size from which a result's percentile weighs as much as its distance to
-// the best.
-const percentileFullField = 10.0
+// the best; thinFieldFull the one from which a result counts in full. evidenceFullWeight is the weight (one
+// self-reported result of a full field) a model's results need to stand without neutralResult, the value of a
+// result that says nothing of its model's place (the middle of the 0..1 scale).
+const (
+	percentileFullField = 10.0
+	thinFieldFull       = 5.0
+	evidenceFullWeight  = weightSelfReported
+	neutralResult       = 0.5
+)
 
 // ageYears is the age of a result dated YYYY-MM-DD or YYYY-MM at the index's day (the middle of a month given
 // alone); legacyAgeYears when undated, or when neither the index nor any result has a day.
@@ -250,12 +320,130 @@ func (qi *qualityIndex) ageYears(date string) float64 {
 	return math.Max(0, qi.today.Sub(d).Hours()/24/365.25)
 }
 
-// quality is the model's quality for task: the weighted mean of its results that measure the task, each
+// quality is the model's quality for task after the lineup rule: its own quality (own), raised where its
+// provider's lineup places it above a model of higher quality to that model's quality plus lineupStep per place
+// between them (docs/decisions.md, "Quality"). A provider publishes results for some models of a lineup and only
+// names the place of its newest ones: without the rule, Claude Opus 5.5 and the flagship Claude Fable 5.2 (tiers
+// only) ranked below Claude Opus 5 (results of 2026-07). Called while Build runs only (it fills the memo).
+func (qi *qualityIndex) quality(modelID, task string) QualityOf {
+	return qi.lineupQuality(canonicalModel(modelID), task, map[string]bool{})
+}
+
+func (qi *qualityIndex) lineupQuality(key, task string, visiting map[string]bool) QualityOf {
+	memo := task + "|" + key
+	if q, ok := qi.lifted[memo]; ok {
+		return q
+	}
+	q := qi.own(key, task)
+	if visiting[key] {
+		return q // a lineup that contradicts itself: no place counts in the cycle
+	}
+	visiting[key] = true
+	for _, b := range qi.below[key] {
+		lb := qi.lineupQuality(b, task, visiting)
+		if !lb.Known {
+			continue
+		}
+		v := math.Min(1, lb.Value+lineupStep)
+		if q.Known && v <= q.Value {
+			continue
+		}
+		root := QualityOf{Value: v, Known: true, Steps: lb.Steps + 1, Maker: makerOf(key), Above: lb.Above,
+			AboveValue: lb.AboveValue, AboveEvidence: lb.AboveEvidence}
+		if lb.Above == "" {
+			root.Above, root.AboveValue, root.AboveEvidence = b, lb.Value, lb.ownPhrase()
+		}
+		if q.Known && q.FromTier == "" {
+			root.Evidence = q.Evidence // its own, lower results
+		}
+		q = root
+	}
+	delete(visiting, key)
+	qi.lifted[memo] = q
+	return q
+}
+
+// lineupStep is the quality (0..1) a place in its provider's lineup adds above the model it is placed over: one
+// point, so that the newer or higher model wins a tie it would otherwise lose to a lower price or its name.
+const lineupStep = 0.01
+
+// tierRank orders the lineup tiers.
+var tierRank = map[string]int{"fast": 1, "balanced": 2, "flagship": 3}
+
+// lineupBelow maps each canonical model to the models its provider's lineup places below it: on one lineup page,
+// those of a lower tier (flagship over balanced over fast); in one line, the generations it succeeds (lineOf:
+// claude-opus-5-5 over claude-opus-5, gpt-6-2-astra over gpt-6-astra). Tiers of different pages are not
+// compared: last year's flagship is not placed above this year's balanced model.
+func lineupBelow(keys []string, tiers, pages map[string]string) map[string][]string {
+	slices.Sort(keys)
+	out := map[string][]string{}
+	for _, a := range keys {
+		la, va, oka := lineOf(a)
+		for _, b := range keys {
+			if a == b {
+				continue
+			}
+			samePage := pages[a] != "" && pages[a] == pages[b] && tierRank[tiers[a]] > tierRank[tiers[b]]
+			lb, vb, okb := lineOf(b)
+			succeeds := oka && okb && la == lb && slices.Compare(va, vb) > 0
+			if samePage || succeeds {
+				out[a] = append(out[a], b)
+			}
+		}
+	}
+	return out
+}
+
+// lineOf splits a canonical model into its line and generation: the first run of all-digit parts is the
+// generation, the rest the line ("claude-opus-5-5" is line "claude-opus-*", generation [5 5]; "gpt-6-2-astra"
+// "gpt-*-astra", [6 2]). ok is false when no part is all digits ("kimi-k3", "deepseek-v4-pro"): such a model
+// has no line the name shows. A later generation of one line succeeds the earlier ones; the lifecycle catalog
+// has no launch day for the newest models (Claude Opus 5.5, Fable 5.2), so the name orders them.
+func lineOf(canon string) (line string, gen []int, ok bool) {
+	parts := strings.Split(canon, "-")
+	start := -1
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if i == 0 || err != nil || p == "" || strings.ContainsAny(p, "+-") {
+			if start >= 0 {
+				break
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		gen = append(gen, n)
+	}
+	if start < 0 {
+		return "", nil, false
+	}
+	rest := slices.Concat(parts[:start], []string{"*"}, parts[start+len(gen):])
+	if len(gen) == 2 && gen[0] >= 1 && gen[0] <= 12 && gen[1] >= 2000 {
+		gen = []int{gen[1], gen[0]} // a month and year (command-a-plus-05-2026): the year orders first
+	}
+	return strings.Join(rest, "-"), gen, true
+}
+
+// familyMakers name the maker whose lineup places a family's models, for reasons.
+var familyMakers = map[string]string{
+	"claude": "Anthropic", "gpt": "OpenAI", "gpt-oss": "OpenAI", "gemini": "Google", "gemma": "Google", "grok": "xAI",
+	"kimi": "Moonshot AI", "mistral": "Mistral AI", "command": "Cohere", "deepseek": "DeepSeek", "qwen": "Alibaba",
+	"glm": "Z.ai", "llama": "Meta", "nova": "Amazon", "minimax": "MiniMax", "jamba": "AI21",
+}
+
+func makerOf(canon string) string {
+	if m := familyMakers[ModelFamily(canon)]; m != "" {
+		return m + "'s"
+	}
+	return "its provider's"
+}
+
+// own is the model's quality for task: the weighted mean of its results that measure the task, each
 // normalised and multiplied by agingPerYear per year of age, weighted 1 (independent), 0.5 (self-reported) or 0.5
 // (legacy score); for agent and code, else its llm results; else its lineup tier's value; else unknown.
-func (qi *qualityIndex) quality(modelID, task string) QualityOf {
-	key := canonicalModel(modelID)
-	var sum, weights float64
+func (qi *qualityIndex) own(key, task string) QualityOf {
+	var sum, weights, agingSum, rawWeights float64
 	type named struct {
 		r result
 		w float64
@@ -272,24 +460,27 @@ func (qi *qualityIndex) quality(modelID, task string) QualityOf {
 		case r.selfReported:
 			w = weightSelfReported
 		}
-		v := qi.normalised(r) * math.Pow(agingPerYear, qi.ageYears(r.date))
-		sum += w * v
+		aging := math.Pow(agingPerYear, qi.ageYears(r.date))
+		agingSum += w * aging
+		rawWeights += w
+		w *= qi.fieldShare(r)
+		sum += w * qi.normalised(r) * aging
 		weights += w
 		used = append(used, named{r, w})
 	}
-	if weights > 0 {
+	if len(used) > 0 {
 		// The reason names the results that weigh most, newest first (results are sorted newest first).
 		slices.SortStableFunc(used, func(a, b named) int { return cmp.Compare(b.w, a.w) })
 		parts := make([]string, 0, 2)
 		for _, u := range used[:min(2, len(used))] {
 			parts = append(parts, evidencePhrase(u.r))
 		}
-		return QualityOf{Value: sum / weights, Known: true, Evidence: strings.Join(parts, "; ")}
+		return QualityOf{Value: thinBlend(sum, weights, agingSum/rawWeights), Known: true, Evidence: strings.Join(parts, "; ")}
 	}
 	// An agent or code model no result of its task measures is judged by its general (llm) results before its
 	// tier: they say more about it than its place in a lineup.
 	if task == "agent" || task == "code" {
-		if g := qi.quality(modelID, "llm"); g.Known && g.FromTier == "" {
+		if g := qi.own(key, "llm"); g.Known && g.FromTier == "" {
 			g.Evidence = "general results: " + g.Evidence
 			return g
 		}
@@ -332,4 +523,11 @@ func (qi *qualityIndex) hasEvidence(modelID, task string) bool {
 		}
 	}
 	return false
+}
+
+// placedAboveCoder reports whether the model's lineup places it above a model with a code result (Claude Fable
+// 5.2 above Claude Opus 5): the lineup rule makes it a code candidate as a code result would.
+func (qi *qualityIndex) placedAboveCoder(modelID string) bool {
+	q := qi.quality(modelID, "code")
+	return q.Above != "" && qi.hasEvidence(q.Above, "code")
 }

@@ -3,6 +3,7 @@ package decide
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,6 +190,7 @@ func claudeHosts(t *testing.T, shutdowns map[string]string) *Index {
 	add("aws-bedrock", "anthropic.claude-opus-5-v1:0", 5)
 	add("aws-bedrock", "anthropic.claude-haiku-5-v1:0", 1)
 	add("google-vertex-ai", "claude-opus-5@default", 5.5)
+	add("azure-openai", "claude-opus-5", 5)
 	add("openrouter", "anthropic/claude-opus-5", 5)
 	add("openrouter", "openai/gpt-6", 2.5)
 	add("replicate", "anthropic/claude-opus-5", 5)
@@ -222,14 +224,16 @@ func chainOf(es []FailoverEntry) []string {
 func TestFailoverScopes(t *testing.T) {
 	ix := claudeHosts(t, nil)
 	live := Statuses{}
-	for _, p := range []string{"anthropic", "aws-bedrock", "google-vertex-ai", "openrouter", "replicate", "openai", "groq"} {
+	for _, p := range []string{"anthropic", "aws-bedrock", "google-vertex-ai", "azure-openai", "openrouter", "replicate", "openai", "groq"} {
 		live[p] = op(100)
 	}
 	chain, _, err := ix.Failover(FailoverQuery{Primary: "anthropic", Limit: 10}, live)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"aws-bedrock/anthropic.claude-opus-5-v1:0", "google-vertex-ai/claude-opus-5@default", "openai/gpt-6",
+	// Claude on Foundry (azure-openai) may run on Anthropic's infrastructure: after Bedrock and Vertex AI,
+	// before other families.
+	want := []string{"aws-bedrock/anthropic.claude-opus-5-v1:0", "google-vertex-ai/claude-opus-5@default", "azure-openai/claude-opus-5", "openai/gpt-6",
 		"openrouter/openai/gpt-6", "groq/llama-5-70b", "replicate/anthropic/claude-opus-5"}
 	if got := chainOf(chain); !slices.Equal(got, want) {
 		t.Fatalf("scope=provider: %v, want %v", got, want)
@@ -237,14 +241,17 @@ func TestFailoverScopes(t *testing.T) {
 	if d := chain[0].Domain; !slices.Equal(d.Shares, []string{ShareModelFamily}) || !strings.Contains(chain[0].Reason, "the same model as claude-opus-5") {
 		t.Errorf("bedrock: %+v %q", d, chain[0].Reason)
 	}
-	if d := chain[5].Domain; !slices.Contains(d.Shares, ShareInfrastructure) {
+	if d := chain[2].Domain; !slices.Equal(d.Shares, []string{ShareMayInfrastructure, ShareModelFamily}) || !strings.Contains(chain[2].Reason, "may share the outage") {
+		t.Errorf("foundry: %+v %q", d, chain[2].Reason)
+	}
+	if d := chain[6].Domain; !slices.Contains(d.Shares, ShareInfrastructure) {
 		t.Errorf("replicate reselling Claude shares no infrastructure: %+v", d)
 	}
 	if chain[0].Quality == nil || chain[0].InputPer1M == nil || *chain[0].InputPer1M != 5 {
 		t.Errorf("bedrock entry names no price or quality: %+v", chain[0])
 	}
 	// With Claude's clouds down, a comparable model of another family leads.
-	down2 := with(with(live, "aws-bedrock", down()), "google-vertex-ai", down())
+	down2 := with(with(with(live, "aws-bedrock", down()), "google-vertex-ai", down()), "azure-openai", down())
 	chain, _, _ = ix.Failover(FailoverQuery{Primary: "anthropic", Limit: 10}, down2)
 	if len(chain) == 0 || chain[0].Provider != "openai" || !strings.Contains(chain[0].Reason, "another family") {
 		t.Errorf("clouds down: %v", chainOf(chain))
@@ -281,7 +288,7 @@ func TestFailoverScopes(t *testing.T) {
 func TestShutdownSoon(t *testing.T) {
 	ix := claudeHosts(t, map[string]string{"anthropic/claude-haiku-5": "2026-12-10", "aws-bedrock/anthropic.claude-opus-5-v1:0": "2026-12-20"})
 	live := Statuses{}
-	for _, p := range []string{"anthropic", "aws-bedrock", "google-vertex-ai", "openrouter", "replicate", "openai", "groq"} {
+	for _, p := range []string{"anthropic", "aws-bedrock", "google-vertex-ai", "azure-openai", "openrouter", "replicate", "openai", "groq"} {
 		live[p] = op(100)
 	}
 	chain, note, err := ix.Failover(FailoverQuery{Primary: "anthropic", Model: "claude-haiku-5", Limit: 10}, live)
@@ -350,5 +357,93 @@ func TestRecencyWithoutDay(t *testing.T) {
 	}
 	if old, newer := ix.quality.quality("claude-old-4", "code"), ix.quality.quality("claude-new-5", "code"); old.Value >= newer.Value {
 		t.Errorf("without a day: old %.3f, new %.3f", old.Value, newer.Value)
+	}
+}
+
+// TestThinFieldsCountLittle: a result alone on its benchmark (its own best, share 100%) gives the neutral value,
+// not full credit; a result in a field of thinFieldFull models counts in full; a lone result added to a model's
+// full-field results does not drag it toward the neutral value.
+func TestThinFieldsCountLittle(t *testing.T) {
+	lone := evidence("humanitys_last_exam_verified", "reasoning", 54.9, "2026-11", true)
+	var recs []seeds.BenchmarkRecord
+	for i, s := range []float64{40, 45, 50, 55, 60} {
+		recs = append(recs, seeds.BenchmarkRecord{ProviderId: "p", ModelId: "m" + strconv.Itoa(i),
+			Evidence: []api.BenchmarkEvidence{evidence("gpqa_diamond", "reasoning", s, "2026-11", true)}})
+	}
+	recs = append(recs, seeds.BenchmarkRecord{ProviderId: "p", ModelId: "alone", Evidence: []api.BenchmarkEvidence{lone}},
+		seeds.BenchmarkRecord{ProviderId: "p", ModelId: "m4-plus", Evidence: []api.BenchmarkEvidence{
+			evidence("gpqa_diamond", "reasoning", 60, "2026-11", true), evidence("humanitys_last_exam_tools", "reasoning", 70, "2026-11", true)}})
+	qi := newQualityIndex(recs, "2026-11-28")
+	aging := math.Pow(agingPerYear, qi.ageYears("2026-11"))
+	if q := qi.quality("alone", "llm"); !q.Known || !(math.Abs(q.Value-neutralResult*aging) <= 1e-9) {
+		t.Errorf("a lone result: quality %+v, want the neutral %.4f", q, neutralResult*aging)
+	}
+	// The best of a field of six (five plus m4-plus, equal at 60) counts in full: share 1, percentile near the top.
+	top := qi.quality("m4", "llm")
+	if want := qi.normalised(result{benchmark: "gpqa_diamond", unit: "percent", score: 60}) * aging; !(math.Abs(top.Value-want) <= 1e-9) || top.Value < 0.9 {
+		t.Errorf("full field: quality %.4f, want %.4f", top.Value, want)
+	}
+	// m4-plus has the same GPQA result and a lone one: the lone one does not move it.
+	if plus := qi.quality("m4-plus", "llm"); !(math.Abs(plus.Value-top.Value) <= 1e-9) {
+		t.Errorf("a lone result beside a full-field one moved the quality: %.4f vs %.4f", plus.Value, top.Value)
+	}
+	// Blending: half a full weight of evidence is half the neutral value.
+	if got := thinBlend(0.25*0.8, 0.25, 1); !(math.Abs(got-(0.25*0.8+0.25*0.5)/0.5) <= 1e-12) {
+		t.Errorf("thinBlend = %v", got)
+	}
+}
+
+// TestLineupPlaces: a model its provider's lineup places above another (a higher tier on the same page, a later
+// generation of the same line) never scores below it, and the reason says so; tiers of different pages are not
+// compared.
+func TestLineupPlaces(t *testing.T) {
+	for id, want := range map[string]string{"claude-opus-5-5": "claude-opus-*", "gpt-6-2-astra": "gpt-*-astra", "kimi-k3": "", "llama-3-3-70b-instruct": "llama-*-70b-instruct"} {
+		if line, _, _ := lineOf(id); line != want {
+			t.Errorf("lineOf(%q) = %q, want %q", id, line, want)
+		}
+	}
+	if _, a, _ := lineOf("command-r-08-2024"); slices.Compare(a, []int{2024, 8}) != 0 {
+		t.Errorf("a month-year generation orders by year first: %v", a)
+	}
+	page := func(tr, src string) *api.LineupTier {
+		return &api.LineupTier{Tier: api.LineupTierTier(tr), Source: src}
+	}
+	recs := []seeds.BenchmarkRecord{
+		{ProviderId: "anthropic", ModelId: "claude-opus-5", Tier: page("balanced", "overview-5"), Evidence: []api.BenchmarkEvidence{
+			evidence("swe_bench_pro", "code", 79.2, "2026-07-24", true)}},
+		{ProviderId: "anthropic", ModelId: "claude-opus-5-5", Tier: page("balanced", "overview-5-2")},
+		{ProviderId: "anthropic", ModelId: "claude-fable-5-2", Tier: page("flagship", "overview-5-2")},
+		{ProviderId: "anthropic", ModelId: "claude-haiku-5-5", Tier: page("fast", "overview-5-2")},
+		// Last year's flagship on another page is not placed above this year's balanced model.
+		{ProviderId: "anthropic", ModelId: "claude-titan-3", Tier: page("flagship", "overview-3"), Evidence: []api.BenchmarkEvidence{
+			evidence("swe_bench_pro", "code", 40, "2025-01", false)}},
+	}
+	for i, s := range []float64{50, 55, 60, 65} { // a field of five on SWE-bench Pro
+		recs = append(recs, seeds.BenchmarkRecord{ProviderId: "x", ModelId: "other-" + strconv.Itoa(i), Evidence: []api.BenchmarkEvidence{
+			evidence("swe_bench_pro", "code", s, "2026-07", false)}})
+	}
+	qi := newQualityIndex(recs, "2026-11-28")
+	opus, opus55, fable, haiku := qi.quality("claude-opus-5", "code"), qi.quality("claude-opus-5-5", "code"),
+		qi.quality("claude-fable-5-2", "code"), qi.quality("claude-haiku-5-5", "code")
+	if opus.Above != "" || !(opus55.Value > opus.Value && fable.Value > opus55.Value) {
+		t.Errorf("opus 5 %.4f, opus 5.5 %.4f, fable 5.2 %.4f: the lineup order is not kept", opus.Value, opus55.Value, fable.Value)
+	}
+	if math.Abs(fable.Value-(opus.Value+2*lineupStep)) > 1e-9 || fable.Above != "claude-opus-5" || fable.Steps != 2 {
+		t.Errorf("fable 5.2 = %+v, want claude-opus-5's quality plus two places", fable)
+	}
+	want := "no published result; Anthropic's lineup places it above claude-opus-5 (quality " +
+		strconv.FormatFloat(round2(opus.Value*100), 'f', -1, 64) + ": SWE-bench Pro 79.2, self-reported, 2026-07), plus 2 points, 1 per place"
+	if !strings.Contains(fable.phrase(), want) {
+		t.Errorf("reason %q, want it to contain %q", fable.phrase(), want)
+	}
+	// Haiku 5.5 is below them all: its tier stands; the old flagship of another page places nothing.
+	if haiku.Above != "" || haiku.FromTier != "fast" {
+		t.Errorf("haiku 5.5 = %+v", haiku)
+	}
+	if titan := qi.quality("claude-titan-3", "code"); titan.Above != "" {
+		t.Errorf("a flagship of another page is placed above this year's models: %+v", titan)
+	}
+	if !qi.placedAboveCoder("claude-fable-5-2") || qi.placedAboveCoder("claude-haiku-5-5") {
+		t.Error("code candidacy by lineup place")
 	}
 }

@@ -493,9 +493,11 @@ func (ix *Index) mainTask(provider string) string {
 // instead of the reference model (FailoverReference). Each provider offers its best model by (class, score):
 //
 // scope=provider (the primary's infrastructure is failing): class 0 the same model (canonicalModel) on
-// infrastructure independent of the primary; class 1 the same family and lineup tier; class 2 any other model
-// (other families first by quality); class 3 a model that reaches the primary's infrastructure through the
-// candidate (an aggregator, or a reseller of a closed-weight family the primary hosts: routesToPrimary).
+// infrastructure independent of the primary; class 1 the same family and lineup tier; class 2 the primary's
+// family on a host that may run it on the primary's infrastructure (operatorHosts: Claude on Microsoft Foundry
+// when Anthropic fails); class 3 any other model (other families first by quality); class 4 a model that reaches
+// the primary's infrastructure through the candidate (an aggregator, or a reseller of a closed-weight family the
+// primary hosts: routesToPrimary).
 // scope=model (the model is withdrawn everywhere): the model itself is no candidate; class 0 other families,
 // class 1 the same family (which shares the withdrawal's cause).
 //
@@ -550,15 +552,18 @@ func (ix *Index) failoverEntry(q FailoverQuery, ref *Model, task string, m *Mode
 		score += failoverQuality * qu.Value
 	}
 	routes := ix.routesToPrimary(q.Primary, m)
+	mayShare := !routes && mayShareOperator(q.Primary, m)
 	sameFamily := ref != nil && m.Family != "" && m.Family == ref.Family
-	class := 2
+	class := 3
 	switch {
 	case q.Scope == ScopeModel && (sameFamily || routes):
 		class = 1
 	case q.Scope == ScopeModel:
 		class = 0
 	case routes:
-		class = 3
+		class = 4
+	case mayShare:
+		class = 2
 	case ref != nil && m.Canon == ref.Canon:
 		class = 0
 	case sameFamily && m.Tier != "" && m.Tier == ref.Tier:
@@ -573,6 +578,9 @@ func (ix *Index) failoverEntry(q FailoverQuery, ref *Model, task string, m *Mode
 	}
 	if routes {
 		d.Shares = append(d.Shares, ShareInfrastructure)
+	}
+	if mayShare {
+		d.Shares = append(d.Shares, ShareMayInfrastructure)
 	}
 	if sameFamily {
 		d.Shares = append(d.Shares, ShareModelFamily)
@@ -604,7 +612,9 @@ func (ix *Index) failoverReason(q FailoverQuery, ref *Model, task string, e Fail
 		what = e.Model + ", the same model as " + refName + " on infrastructure of its own"
 	case e.class == 1:
 		what = e.Model + ", the same family and " + m.Tier + " tier as " + refName + " on infrastructure of its own"
-	case e.class == 3:
+	case e.class == 2:
+		what = e.Model + ", on a host that may run it on " + q.Primary + "'s own infrastructure (may share the outage)"
+	case e.class == 4:
 		what = e.Model + ", routed to its maker's infrastructure, which " + q.Primary + " is part of (shares the outage)"
 	case ref != nil && m.Family != "" && m.Family == ref.Family:
 		what = e.Model + ", another model of the " + m.Family + " family"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/switchboard/switchboard/apitest"
 	"github.com/switchboard/switchboard/dbtest"
+	"github.com/switchboard/switchboard/gateway"
 	"github.com/switchboard/switchboard/gen/api"
 )
 
@@ -230,9 +231,19 @@ func TestDecisionsThroughTheBinary(t *testing.T) {
 			if len(ex.Targets) < 2 || ex.Targets[0].ProviderId != "anthropic" || f.Model == nil || ex.Targets[0].ModelId != *f.Model {
 				t.Errorf("export for Anthropic: %+v", ex.Targets)
 			}
+			// A provider's target is another of its models only when LiteLLM cannot name the offered one (its
+			// model list, gateway/names.json, lacks e.g. openrouter/deepseek/deepseek-v4-pro).
+			names, err := gateway.Embedded()
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, tg := range ex.Targets[1:] {
-				if offered[tg.ProviderId] != tg.ModelId {
-					t.Errorf("export target %s/%s, /failover offers %q there", tg.ProviderId, tg.ModelId, offered[tg.ProviderId])
+				if offered[tg.ProviderId] == tg.ModelId {
+					continue
+				}
+				one, err := names.Build(gateway.LiteLLM, "llm", []gateway.Candidate{{Provider: tg.ProviderId, Models: []string{offered[tg.ProviderId]}}})
+				if err != nil || len(one.Targets) > 0 {
+					t.Errorf("export target %s/%s, /failover offers %q there, which LiteLLM names (%v)", tg.ProviderId, tg.ModelId, offered[tg.ProviderId], err)
 				}
 			}
 			for _, prefer := range []string{"quality", "balanced", "cost&min_quality=20"} {
