@@ -80,16 +80,16 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 			}
 		}
 		if m != nil {
-			r.Capabilities.Vision = hasAny(m.m.Modalities.Input, "image")
-			r.Capabilities.FunctionCalling = m.m.ToolCall
+			r.Capabilities.Vision = boolPtr(hasAny(m.m.Modalities.Input, "image"))
+			r.Capabilities.FunctionCalling = boolPtr(m.m.ToolCall)
 			if m.m.StructuredOutput != nil {
-				r.Capabilities.JsonMode = *m.m.StructuredOutput
+				r.Capabilities.JsonMode = boolPtr(*m.m.StructuredOutput)
 			} else if l != nil {
-				r.Capabilities.JsonMode = l.jsonMode
+				r.Capabilities.JsonMode = boolPtr(l.jsonMode)
 			}
 			r.KnowledgeCutoff = month(m.m.Knowledge)
 		} else if l != nil {
-			r.Capabilities = api.ModelsCapabilities{Vision: l.vision, FunctionCalling: l.fc, JsonMode: l.jsonMode}
+			r.Capabilities = api.ModelsCapabilities{Vision: boolPtr(l.vision), FunctionCalling: boolPtr(l.fc), JsonMode: boolPtr(l.jsonMode)}
 		}
 		if r.KnowledgeCutoff == nil {
 			if mo, ok := c.knowledge[k]; ok {
@@ -582,3 +582,6 @@ func (c *converter) withPages(sources []Source, asOf string, cited [][]string) (
 	}
 	return append(sources, pages...), asOf
 }
+
+// boolPtr is a capability a data set states. A model no data set knows keeps nil: unknown, not false.
+func boolPtr(b bool) *bool { return &b }

@@ -12,6 +12,9 @@ import (
 
 var yes = true
 
+// capYes is a capability the test's catalogs state.
+var capYes = &yes
+
 func f(v float64) *float64 { return &v }
 func i64(v int64) *int64   { return &v }
 func iptr(v int) *int      { return &v }
@@ -36,11 +39,11 @@ func testIndex(t testing.TB) *Index {
 			{ProviderId: "deepseek", Model: "deepseek-chat", Task: "llm", Pricing: rates(f(0.27), f(1.1), nil)},
 		},
 		Models: []seeds.ModelRecord{
-			{ProviderId: "openai", ModelId: "gpt-mini", Task: "llm", ContextWindow: iptr(128000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JsonMode: true}},
-			{ProviderId: "openai", ModelId: "gpt-big", Task: "llm", ContextWindow: iptr(1000000), Capabilities: seeds.ModelCapabilities{Vision: true, FunctionCalling: true, JsonMode: true}},
-			{ProviderId: "anthropic", ModelId: "claude-fast", Task: "llm", ContextWindow: iptr(200000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true}},
+			{ProviderId: "openai", ModelId: "gpt-mini", Task: "llm", ContextWindow: iptr(128000), Capabilities: seeds.ModelCapabilities{Vision: capYes, FunctionCalling: capYes, JsonMode: capYes}},
+			{ProviderId: "openai", ModelId: "gpt-big", Task: "llm", ContextWindow: iptr(1000000), Capabilities: seeds.ModelCapabilities{Vision: capYes, FunctionCalling: capYes, JsonMode: capYes}},
+			{ProviderId: "anthropic", ModelId: "claude-fast", Task: "llm", ContextWindow: iptr(200000), Capabilities: seeds.ModelCapabilities{FunctionCalling: capYes}},
 			{ProviderId: "groq", ModelId: "llama-cheap", Task: "llm", ContextWindow: iptr(8192)},
-			{ProviderId: "mistral", ModelId: "mistral-small", Task: "llm", ContextWindow: iptr(32000), Capabilities: seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true}},
+			{ProviderId: "mistral", ModelId: "mistral-small", Task: "llm", ContextWindow: iptr(32000), Capabilities: seeds.ModelCapabilities{FunctionCalling: capYes, JsonMode: capYes}},
 			{ProviderId: "cohere", ModelId: "command-unpriced", Task: "llm", ContextWindow: iptr(4000000)},
 		},
 		Benchmarks: []seeds.BenchmarkRecord{

@@ -476,7 +476,7 @@ func tasksOf(m *Model, qi *qualityIndex) []string {
 	if m.Task != "llm" && m.Task != "code" {
 		return tasks
 	}
-	if m.HasCaps && m.Caps.FunctionCalling && m.Caps.JsonMode && m.Context != nil && *m.Context >= agentMinContext {
+	if m.HasCaps && stated(m.Caps.FunctionCalling) && stated(m.Caps.JsonMode) && m.Context != nil && *m.Context >= agentMinContext {
 		tasks = append(tasks, "agent")
 	}
 	if m.Task == "llm" && (m.Scores["humaneval"] >= codeMinHumanEval || qi.hasEvidence(m.ID, "code") || qi.placedAboveCoder(m.ID)) {

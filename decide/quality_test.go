@@ -41,7 +41,7 @@ func TestCanonicalModel(t *testing.T) {
 
 // qualityCatalog: four code models of three generations and kinds of evidence, plus a model only a tier places.
 func qualityCatalog(extra ...seeds.BenchmarkRecord) Catalogs {
-	caps := seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true}
+	caps := seeds.ModelCapabilities{FunctionCalling: capYes, JsonMode: capYes}
 	price := func(p, m string, in float64) seeds.PricingRecord {
 		return seeds.PricingRecord{ProviderId: p, Model: m, Task: "llm", Pricing: rates(f(in), f(5*in), nil)}
 	}
@@ -141,7 +141,7 @@ func TestNewerStrongerModelWins(t *testing.T) {
 		evidence("swe_bench_verified", "code", 82.5, "2026-11-20", false), evidence("terminal_bench", "code", 64, "2026-11-20", false)}})
 	c.Pricing = append(c.Pricing, seeds.PricingRecord{ProviderId: "deepseek", Model: "deepseek-v10", Task: "llm", Pricing: rates(f(0.5), f(2), nil)})
 	c.Models = append(c.Models, seeds.ModelRecord{ProviderId: "deepseek", ModelId: "deepseek-v10", Task: "llm", ContextWindow: iptr(400000),
-		Capabilities: seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true}})
+		Capabilities: seeds.ModelCapabilities{FunctionCalling: capYes, JsonMode: capYes}})
 	ix4, err := Build(seeds.Providers(), c)
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +179,7 @@ func TestPickPrefer(t *testing.T) {
 // claudeHosts: Claude on its maker, two licensed clouds, an aggregator and a reseller; GPT and Llama elsewhere.
 func claudeHosts(t *testing.T, shutdowns map[string]string) *Index {
 	t.Helper()
-	caps := seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true, Vision: true}
+	caps := seeds.ModelCapabilities{FunctionCalling: capYes, JsonMode: capYes, Vision: capYes}
 	var c Catalogs
 	add := func(p, m string, in float64) {
 		c.Pricing = append(c.Pricing, seeds.PricingRecord{ProviderId: p, Model: m, Task: "llm", Pricing: rates(f(in), f(5*in), nil)})

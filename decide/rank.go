@@ -80,15 +80,24 @@ func fmtContext(c *int64) string {
 	return strconv.FormatInt(*c, 10) + " context"
 }
 
+// stated is a capability the catalogs state the model has: unknown (nil) counts as not had, so a need is met only
+// by a stated capability.
+func stated(b *bool) bool { return b != nil && *b }
+
+// capsKnown reports whether the catalogs state any of the model's capabilities, had or not.
+func capsKnown(c seeds.ModelCapabilities) bool {
+	return c.Vision != nil || c.FunctionCalling != nil || c.JsonMode != nil
+}
+
 func capNames(c seeds.ModelCapabilities) []string {
 	var out []string
-	if c.Vision {
+	if stated(c.Vision) {
 		out = append(out, "vision")
 	}
-	if c.FunctionCalling {
+	if stated(c.FunctionCalling) {
 		out = append(out, "function calling")
 	}
-	if c.JsonMode {
+	if stated(c.JsonMode) {
 		out = append(out, "json mode")
 	}
 	return out
@@ -125,11 +134,11 @@ type PickEntry struct {
 func hasCap(c seeds.ModelCapabilities, name string) bool {
 	switch name {
 	case "vision":
-		return c.Vision
+		return stated(c.Vision)
 	case "function_calling":
-		return c.FunctionCalling
+		return stated(c.FunctionCalling)
 	case "json_mode":
-		return c.JsonMode
+		return stated(c.JsonMode)
 	}
 	return false
 }
@@ -331,7 +340,7 @@ func pickModelPart(m *Model, task string, w weights) float64 {
 		score += w.quality * qu.Value
 	}
 	score += w.context * contextScore(m.Context)
-	for _, has := range []bool{m.Caps.Vision, m.Caps.FunctionCalling, m.Caps.JsonMode} {
+	for _, has := range []bool{stated(m.Caps.Vision), stated(m.Caps.FunctionCalling), stated(m.Caps.JsonMode)} {
 		if has {
 			score += w.caps / 3
 		}
@@ -371,7 +380,7 @@ func pickModelReason(m *Model, task string) string {
 	}
 	parts = append(parts, fmtContext(m.Context))
 	switch caps := capNames(m.Caps); {
-	case !m.HasCaps:
+	case !m.HasCaps || !capsKnown(m.Caps):
 		parts = append(parts, "capabilities unknown")
 	case len(caps) == 0:
 		parts = append(parts, "no vision, function calling or json mode")

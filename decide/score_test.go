@@ -16,7 +16,7 @@ const minGap = 0.1
 // twinIndex holds two models alike in everything but what a case changes: "openai/a" and "anthropic/b".
 func twinIndex(t *testing.T, priceA, priceB float64, bench ...seeds.BenchmarkRecord) *Index {
 	t.Helper()
-	caps := seeds.ModelCapabilities{FunctionCalling: true, JsonMode: true}
+	caps := seeds.ModelCapabilities{FunctionCalling: capYes, JsonMode: capYes}
 	ix, err := Build(seeds.Providers(), Catalogs{
 		Pricing: []seeds.PricingRecord{
 			{ProviderId: "openai", Model: "a", Task: "llm", Pricing: rates(f(priceA), f(4*priceA), nil)},

@@ -245,16 +245,16 @@ func testModels(t *testing.T, s *apitest.Server) {
 	check("/api/v1/models?vision=false&function_calling=false&json_mode=false&min_context=0", recs)
 	check("/api/v1/models?provider=anthropic", catWhere(recs, func(r m) bool { return r.ProviderId == "anthropic" }))
 	check("/api/v1/models?task=multimodal", catWhere(recs, func(r m) bool { return r.Task == "multimodal" }))
-	check("/api/v1/models?vision=true", catWhere(recs, func(r m) bool { return r.Capabilities.Vision }))
-	check("/api/v1/models?function_calling=true", catWhere(recs, func(r m) bool { return r.Capabilities.FunctionCalling }))
-	check("/api/v1/models?json_mode=true", catWhere(recs, func(r m) bool { return r.Capabilities.JsonMode }))
+	check("/api/v1/models?vision=true", catWhere(recs, func(r m) bool { return isTrue(r.Capabilities.Vision) }))
+	check("/api/v1/models?function_calling=true", catWhere(recs, func(r m) bool { return isTrue(r.Capabilities.FunctionCalling) }))
+	check("/api/v1/models?json_mode=true", catWhere(recs, func(r m) bool { return isTrue(r.Capabilities.JsonMode) }))
 	// min_context drops models with an unknown window as well as smaller ones.
 	check("/api/v1/models?min_context=200000", catWhere(recs, func(r m) bool { return r.ContextWindow != nil && *r.ContextWindow >= 200000 }))
 	check("/api/v1/models?min_context=1", catWhere(recs, func(r m) bool { return r.ContextWindow != nil && *r.ContextWindow >= 1 }))
 	check("/api/v1/models?provider=openai&task=llm&vision=true&function_calling=true&json_mode=true&min_context=100000",
 		catWhere(recs, func(r m) bool {
-			return r.ProviderId == "openai" && r.Task == "llm" && r.Capabilities.Vision && r.Capabilities.FunctionCalling &&
-				r.Capabilities.JsonMode && r.ContextWindow != nil && *r.ContextWindow >= 100000
+			return r.ProviderId == "openai" && r.Task == "llm" && isTrue(r.Capabilities.Vision) && isTrue(r.Capabilities.FunctionCalling) &&
+				isTrue(r.Capabilities.JsonMode) && r.ContextWindow != nil && *r.ContextWindow >= 100000
 		}))
 
 	catRefused(t, s, "/api/v1/models?provider=nope", 404, "provider")
@@ -473,3 +473,6 @@ func catServer(t *testing.T) *apitest.Server {
 	day := buildDay(t)
 	return apitest.Start(t, apitest.Options{Deps: func(d *impl.Deps) { d.Now = func() time.Time { return day } }})
 }
+
+// isTrue is a capability the catalog states the model has (null is unknown).
+func isTrue(b *bool) bool { return b != nil && *b }

@@ -107,7 +107,7 @@ func testPick(t *testing.T, s *apitest.Server) {
 	}
 	get(t, s, "/api/v1/pick?task=llm&needs=vision,function_calling&min_context=100000&budget=5&avoid=openai", &p)
 	for _, e := range append([]api.PickEntry{*p.Pick}, p.RunnersUp...) {
-		if e.ProviderId == "openai" || !e.Capabilities.Vision || !e.Capabilities.FunctionCalling || e.ContextWindow == nil ||
+		if e.ProviderId == "openai" || !isTrue(e.Capabilities.Vision) || !isTrue(e.Capabilities.FunctionCalling) || e.ContextWindow == nil ||
 			*e.ContextWindow < 100000 || e.InputPer1mUsd == nil || *e.InputPer1mUsd > 5 {
 			t.Errorf("constraints not honoured: %+v", e)
 		}

@@ -4666,16 +4666,16 @@ type ModelVersionsVersion struct {
 	VersionId string `json:"version_id"`
 }
 
-// ModelsCapabilities Capabilities of a model.
+// ModelsCapabilities Capabilities of a model, as its data sets state them (models.dev's modalities and tool flag, litellm's supports_* flags). Each is null when no source states it: a model known only from its provider's pages (a new release, say) is not taken to lack what those pages do not mention. Filters and decisions count only a stated `true`.
 type ModelsCapabilities struct {
-	// FunctionCalling Supports function (tool) calling.
-	FunctionCalling bool `json:"function_calling"`
+	// FunctionCalling Supports function (tool) calling; null when no source states it.
+	FunctionCalling *bool `json:"function_calling"`
 
-	// JsonMode Has a JSON output mode.
-	JsonMode bool `json:"json_mode"`
+	// JsonMode Has a JSON output mode; null when no source states it.
+	JsonMode *bool `json:"json_mode"`
 
-	// Vision Accepts image input.
-	Vision bool `json:"vision"`
+	// Vision Accepts image input; null when no source states it.
+	Vision *bool `json:"vision"`
 }
 
 // ModelsMeta Catalog metadata.
