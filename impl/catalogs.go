@@ -375,9 +375,9 @@ func (s *Server) GetModels(ctx context.Context, req api.GetModelsRequestObject) 
 	q := catalog.Query[api.ModelRecord]{Provider: orDefault(req.Params.Provider, "")}
 	return answer[api.GetModels404JSONResponse, api.GetModels400JSONResponse](ctx, s, pageOf(req.Params.Limit, req.Params.Cursor), modelsCatalog.from, modelsOK, q,
 		catalog.AtLeast(orDefault(req.Params.MinContext, 0), func(r *api.ModelRecord) *int { return r.ContextWindow }),
-		catalog.Flag(orDefault(req.Params.Vision, false), func(r *api.ModelRecord) bool { return r.Capabilities.Vision != nil && *r.Capabilities.Vision }),
-		catalog.Flag(orDefault(req.Params.FunctionCalling, false), func(r *api.ModelRecord) bool { return r.Capabilities.FunctionCalling != nil && *r.Capabilities.FunctionCalling }),
-		catalog.Flag(orDefault(req.Params.JsonMode, false), func(r *api.ModelRecord) bool { return r.Capabilities.JsonMode != nil && *r.Capabilities.JsonMode }),
+		catalog.Flag(orDefault(req.Params.Vision, false), func(r *api.ModelRecord) bool { return stated(r.Capabilities.Vision) }),
+		catalog.Flag(orDefault(req.Params.FunctionCalling, false), func(r *api.ModelRecord) bool { return stated(r.Capabilities.FunctionCalling) }),
+		catalog.Flag(orDefault(req.Params.JsonMode, false), func(r *api.ModelRecord) bool { return stated(r.Capabilities.JsonMode) }),
 		catalog.Equal(req.Params.Task, func(r *api.ModelRecord) api.ModelTask { return r.Task }))
 }
 
@@ -432,3 +432,6 @@ func (s *Server) GetFreeTier(ctx context.Context, req api.GetFreeTierRequestObje
 		catalog.Flag(orDefault(req.Params.PermanentOnly, false), freeTierIs(tierTypePermanent)),
 		catalog.IsKnown(req.Params.HasFreeTier, func(r *api.FreeTierRecord) *bool { return r.HasFreeTier }))
 }
+
+// stated is a capability the model catalog states the model has; null (unknown) does not meet a filter.
+func stated(b *bool) bool { return b != nil && *b }
