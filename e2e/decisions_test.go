@@ -200,9 +200,10 @@ func TestDecisionsThroughTheBinary(t *testing.T) {
 			getJSON(t, base+"/api/v1/failover?primary=openai&limit=10", &f)
 			for i, e := range f.FailoverChain {
 				if e.ProviderId == top.ProviderId {
-					// It may stay first when it holds the same model as the primary: infrastructure of its own
-					// outranks speed. Its score still drops.
-					if top.Score-e.Score < 0.3 {
+					// Its score drops, and it loses its place unless it holds the same model as the primary
+					// (infrastructure of its own outranks speed), when the drop must show plainly. Latency weighs
+					// little beside quality and what a backup shares, so the drop alone can be small.
+					if e.Score >= top.Score || (i == 0 && top.Score-e.Score < 0.3) {
 						t.Errorf("%s after its page turned slow: rank %d, score %.2f (was first at %.2f)", top.ProviderId, i+1, e.Score, top.Score)
 					}
 					break
