@@ -72,10 +72,13 @@ func (r *Report) reject(catalog string, k key, field string, v any, reason strin
 
 func (r *Report) sort() {
 	slices.SortFunc(r.IDChecks, func(x, y IDCheck) int {
-		return strings.Compare(x.Provider+"\x00"+x.Model, y.Provider+"\x00"+y.Model)
+		return strings.Compare(strings.Join([]string{x.Provider, x.Model, x.Outcome, x.Target, x.Why}, "\x00"),
+			strings.Join([]string{y.Provider, y.Model, y.Outcome, y.Target, y.Why}, "\x00"))
 	})
+	// The notes of one model come from a map walk in any order: the note itself breaks the tie, so that a
+	// rebuild writes the same bytes.
 	slices.SortFunc(r.Reviews, func(x, y ReviewNote) int {
-		return strings.Compare(x.Provider+"\x00"+x.Model, y.Provider+"\x00"+y.Model)
+		return strings.Compare(x.Provider+"\x00"+x.Model+"\x00"+x.Note, y.Provider+"\x00"+y.Model+"\x00"+y.Note)
 	})
 	slices.Sort(r.Followed)
 	slices.SortFunc(r.Rejected, func(a, b Rejection) int {
