@@ -1,10 +1,8 @@
 package catalogbuild
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -133,31 +131,16 @@ func OfficialLifecycleDir(dataDir string) string {
 // LoadLifecycle reads every file of dir (sources/official/lifecycle) and checks it; known are the provider IDs.
 // A missing folder is no curated data.
 func LoadLifecycle(dir string, known map[string]bool) (map[string]*LifecycleFile, error) {
-	out := map[string]*LifecycleFile{}
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := curatedFiles(dir, known, func(f *LifecycleFile) string { return f.ProviderID })
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
+	out := map[string]*LifecycleFile{}
+	for _, f := range files {
+		if err := f.check(f.ProviderID + ".json"); err != nil {
 			return nil, err
 		}
-		var f LifecycleFile
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		base := filepath.Base(name)
-		if f.ProviderID+".json" != base || !known[f.ProviderID] {
-			return nil, fmt.Errorf("%s: provider_id %q must be a known provider and the file's name", name, f.ProviderID)
-		}
-		if err := f.check(base); err != nil {
-			return nil, err
-		}
-		out[f.ProviderID] = &f
+		out[f.ProviderID] = f
 	}
 	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,27 +40,13 @@ func OfficialProvidersDir(dataDir string) string {
 
 // LoadProviderFacts reads and checks every file of dir; a missing folder is none.
 func LoadProviderFacts(dir string, known map[string]bool) (OfficialFacts, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := curatedFiles(dir, known, func(f *ProviderFacts) string { return f.ProviderID })
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
 	out := OfficialFacts{}
-	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		var f ProviderFacts
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		base := filepath.Base(name)
-		if f.ProviderID+".json" != base || !known[f.ProviderID] {
-			return nil, fmt.Errorf("%s: provider_id %q must be a known provider and the file's name", name, f.ProviderID)
-		}
+	for _, f := range files {
+		base := f.ProviderID + ".json"
 		ids, err := CheckPages(base, f.Pages)
 		if err != nil {
 			return nil, err
@@ -91,7 +76,7 @@ func LoadProviderFacts(dir string, known map[string]bool) (OfficialFacts, error)
 				}
 			}
 		}
-		out[f.ProviderID] = &f
+		out[f.ProviderID] = f
 	}
 	return out, nil
 }

@@ -1,10 +1,8 @@
 package catalogbuild
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,30 +47,16 @@ func OfficialPricesDir(dataDir string) string {
 // LoadPrices reads every file of dir (sources/official/prices) and checks it; known are the provider IDs. A
 // missing folder is no curated data.
 func LoadPrices(dir string, known map[string]bool) (map[string]*PriceFile, error) {
-	out := map[string]*PriceFile{}
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := curatedFiles(dir, known, func(f *PriceFile) string { return f.ProviderID })
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, fmt.Errorf("reading curated prices: %w", err)
-		}
-		var f PriceFile
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if err := checkPriceFile(filepath.Base(name), &f, known); err != nil {
+	out := map[string]*PriceFile{}
+	for _, f := range files {
+		if err := checkPriceFile(f.ProviderID+".json", f, known); err != nil {
 			return nil, err
 		}
-		if out[f.ProviderID] != nil {
-			return nil, fmt.Errorf("%s: provider %s has two price files", name, f.ProviderID)
-		}
-		out[f.ProviderID] = &f
+		out[f.ProviderID] = f
 	}
 	return out, nil
 }

@@ -88,28 +88,14 @@ var (
 // LoadQuality reads every file of dir (sources/official/quality, beside the lifecycle folder) and checks it on its own (pages, dates, units, page ids cited) and across
 // files (page ids unique, same_as targets present and not chained). A missing folder is no curated data.
 func LoadQuality(dir string, known map[string]bool) (map[string]*QualityFile, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := curatedFiles(dir, known, func(f *QualityFile) string { return f.ProviderID })
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(names)
 	out := map[string]*QualityFile{}
 	pageOwner := map[string]string{}
-	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		var f QualityFile
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		base := filepath.Base(name)
-		if f.ProviderID+".json" != base || !known[f.ProviderID] {
-			return nil, fmt.Errorf("%s: provider_id %q must be a known provider and the file's name", name, f.ProviderID)
-		}
+	for _, f := range files {
+		base := f.ProviderID + ".json"
 		if err := f.check(base); err != nil {
 			return nil, err
 		}
@@ -119,7 +105,7 @@ func LoadQuality(dir string, known map[string]bool) (map[string]*QualityFile, er
 			}
 			pageOwner[p.ID] = f.ProviderID
 		}
-		out[f.ProviderID] = &f
+		out[f.ProviderID] = f
 	}
 	for _, f := range out {
 		for _, m := range f.Models {
