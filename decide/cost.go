@@ -202,7 +202,7 @@ type volume struct{ input, cached, output, savings micro }
 func (v volume) total() micro { return v.input + v.cached + v.output }
 
 // CostEstimate prices a volume on the provider's cheapest token-priced llm model (lowest input price for the request, ties by
-// model ID; of any task when it prices no llm model), or with Model on its cheapest model whose ID contains it, and lists up to 3 cheaper alternatives: for each other
+// model ID; of any task when it prices no llm model), or with Model on the model of that ID, else its cheapest model whose ID contains it, and lists up to 3 cheaper alternatives: for each other
 // provider not in outage, its cheapest model of the same task for the same volume, kept when it costs less,
 // cheapest first (ties by provider ID, then model ID).
 func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) {
@@ -218,7 +218,18 @@ func (ix *Index) CostEstimate(q EstimateQuery, live Statuses) (Estimate, error) 
 	// Without a model filter an llm model is preferred: an embedding model is rarely what "the provider's cost"
 	// means, and it is only chosen when the provider prices no llm model. The input price compared is the one this
 	// request would pay (a promotion, a long-context tier or a time-of-day window included).
+	// A model named exactly is the one the caller means, even when another ID containing the name is cheaper
+	// at this volume (gemini-3.1-pro-preview above its long-context threshold against
+	// gemini-3.1-pro-preview-customtools).
+	for _, m := range ix.byProvider[q.Provider] {
+		if needle != "" && m.Input != nil && strings.ToLower(m.ID) == needle {
+			chosen = m
+		}
+	}
 	for _, llmOnly := range []bool{needle == "", false} {
+		if chosen != nil {
+			break
+		}
 		for _, m := range ix.byProvider[q.Provider] {
 			if m.Input == nil || (needle != "" && !strings.Contains(strings.ToLower(m.ID), needle)) || (llmOnly && m.Task != "llm") {
 				continue

@@ -169,3 +169,26 @@ func TestCostEstimateChoosesByPriceInForce(t *testing.T) {
 		}
 	}
 }
+
+// TestCostEstimateExactModelWins: a model named exactly is estimated even when another ID containing the name is
+// cheaper at the volume (the exact one above its long-context threshold); a partial name still takes the cheapest.
+func TestCostEstimateExactModelWins(t *testing.T) {
+	ix, err := Build(seeds.Providers(), Catalogs{Pricing: []seeds.PricingRecord{
+		{ProviderId: "google-gemini", Model: "pro-preview", Task: "llm", Pricing: rates(f(2), f(12), nil),
+			LongContext: &api.PricingLongContext{ThresholdTokens: 200000, InputPer1m: 4, OutputPer1m: f(18), Source: "s"}},
+		{ProviderId: "google-gemini", Model: "pro-preview-customtools", Task: "llm", Pricing: rates(f(2), f(12), nil)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ model, want, applied string }{
+		{"pro-preview", "pro-preview", "long_context"},
+		{"PRO-PREVIEW", "pro-preview", "long_context"},
+		{"pro-prev", "pro-preview-customtools", ""},
+	} {
+		e, err := ix.CostEstimate(EstimateQuery{Provider: "google-gemini", Model: c.model, Input: 300000, Output: 2000, At: at("2026-11-28T12:00:00Z")}, Statuses{})
+		if err != nil || e.Model != c.want || (c.applied != "") != slices.Contains(e.Applied, c.applied) {
+			t.Errorf("model %q: %q applied %v (%v), want %q with %q", c.model, e.Model, e.Applied, err, c.want, c.applied)
+		}
+	}
+}
