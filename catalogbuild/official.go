@@ -23,6 +23,12 @@ type OfficialPage struct {
 	Review *string `json:"review,omitempty"`
 }
 
+// Source is the page as a catalog source: its title with the day it was checked, which the data holds for.
+func (p OfficialPage) Source() Source {
+	checked := p.Checked
+	return Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked}
+}
+
 // Retirement is a model the provider's deprecation page lists: shut down (Shutdown on or before the build's
 // reference date) or deprecated with a shutdown date still ahead.
 type Retirement struct {

@@ -111,8 +111,7 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 			env.AsOf = max(env.AsOf, p.Checked)
 			i := slices.IndexFunc(env.Sources, func(s Source) bool { return s.URL == p.URL })
 			if i < 0 {
-				checked := p.Checked
-				env.Sources = append(env.Sources, Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked})
+				env.Sources = append(env.Sources, p.Source())
 				i = len(env.Sources) - 1
 			}
 			if env.Sources[i].ID == "" {

@@ -258,9 +258,7 @@ func checkTimeOfDay(w string, t *api.PricingTimeOfDay) error {
 // pricesSource adds a page of a price file to the sources of the catalog being built and returns its id.
 func (c *converter) pricesSource(provider, page string) string {
 	p, _ := c.prices[provider].Page(page)
-	checked := p.Checked
-	c.usedPages[p.ID] = Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked}
-	return p.ID
+	return c.usePage(p)
 }
 
 // applyStructures puts a model's curated long-context, promotion and time-of-day rates on its pricing record and

@@ -35,8 +35,12 @@ func (c *converter) officialModel(k key) *CurrentModel {
 // officialSource adds a curated page to the sources of the catalog being built and returns its id.
 func (c *converter) officialSource(provider, page string) string {
 	p, _ := c.official[provider].Page(page)
-	checked := p.Checked
-	c.usedPages[p.ID] = Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked}
+	return c.usePage(p)
+}
+
+// usePage adds a curated page (of any curated folder) to the sources of the catalog being built and returns its id.
+func (c *converter) usePage(p OfficialPage) string {
+	c.usedPages[p.ID] = p.Source()
 	return p.ID
 }
 

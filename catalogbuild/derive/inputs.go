@@ -190,8 +190,8 @@ func (in *Input) lifecycle() (*lifecycleFacts, error) {
 
 // officialPageSource is the catalog source of a curated page.
 func officialPageSource(p catalogbuild.OfficialPage) seeds.Source {
-	checked := p.Checked
-	return seeds.Source{ID: p.ID, Name: p.Title + " (official page, checked " + p.Checked + ")", URL: p.URL, AsOf: &checked}
+	src := p.Source()
+	return seeds.Source{ID: src.ID, Name: src.Name, URL: src.URL, AsOf: src.AsOf}
 }
 
 // sortedMapKeys returns a map's keys in order.

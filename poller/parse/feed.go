@@ -463,20 +463,7 @@ func mentionsAny(text string, phrases []string) bool {
 	ft := fold(text)
 	for _, p := range phrases {
 		p = fold(p)
-		if p == "" {
-			continue
-		}
-		for from := 0; from < len(ft); {
-			i := strings.Index(ft[from:], p)
-			if i < 0 {
-				break
-			}
-			i += from
-			from = i + 1
-			end := i + len(p)
-			if (i > 0 && isLetter(ft[i-1])) || (end < len(ft) && isLetter(ft[end])) {
-				continue
-			}
+		for i := range wholeWords(ft, p, isLetter) {
 			w := wordBefore(ft, i)
 			if serviceWords[w] { // "partial service disruption": the qualifier is one word further
 				w = wordBefore(ft, strings.LastIndex(ft[:i], w))

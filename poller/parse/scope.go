@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"iter"
 	"strings"
 	"time"
 )
@@ -190,21 +191,36 @@ var (
 func hasWords(s string, phrases []string) bool {
 	fs := fold(s)
 	for _, p := range phrases {
-		for from := 0; from < len(fs); {
-			i := strings.Index(fs[from:], p)
-			if i < 0 {
-				break
-			}
-			i += from
-			from = i + 1
-			end := i + len(p)
-			if (i > 0 && isWordByte(fs[i-1])) || (end < len(fs) && isWordByte(fs[end])) {
-				continue
-			}
+		for range wholeWords(fs, p, isWordByte) {
 			return true
 		}
 	}
 	return false
+}
+
+// wholeWords yields each position of p in s where p stands as whole words: neither byte around it is one inWord
+// counts as part of a word.
+func wholeWords(s, p string, inWord func(byte) bool) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if p == "" {
+			return
+		}
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], p)
+			if i < 0 {
+				return
+			}
+			i += from
+			from = i + 1
+			end := i + len(p)
+			if (i > 0 && inWord(s[i-1])) || (end < len(s) && inWord(s[end])) {
+				continue
+			}
+			if !yield(i) {
+				return
+			}
+		}
+	}
 }
 
 func isWordByte(c byte) bool { return isLetter(c) || ('0' <= c && c <= '9') || c >= 0x80 }
