@@ -275,7 +275,7 @@ func inServiceCatalogs() (Catalogs, error) {
 	if c.Probation, err = seeds.Probation(); err != nil {
 		return c, fmt.Errorf("decide: loading probation: %w", err)
 	}
-	if c.Replacements, err = replacements(); err != nil {
+	if c.Replacements, err = seeds.Replacements(); err != nil {
 		return c, fmt.Errorf("decide: loading replacements: %w", err)
 	}
 	return c, nil

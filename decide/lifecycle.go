@@ -1,10 +1,7 @@
 package decide
 
 import (
-	"fmt"
 	"time"
-
-	"github.com/switchboard/switchboard/seeds"
 )
 
 // ShutdownNoticeDays is how close a shutdown may come before a model stops being a candidate: a decision never
@@ -69,27 +66,4 @@ func (ix *Index) endingSoon(provider, model string) string {
 func (ix *Index) Retirement(provider, model string) (day, replacement string, ok bool) {
 	r, ok := ix.lifecycle[provider+"/"+model]
 	return r.day, r.replacement, ok
-}
-
-// replacements reads the replacement of every deprecation that names one.
-func replacements() (map[string]string, error) {
-	cat, err := seeds.LoadCatalog("deprecations")
-	if err != nil {
-		return nil, fmt.Errorf("reading deprecations: %w", err)
-	}
-	recs, err := seeds.Records[struct {
-		ProviderID  string  `json:"provider_id"`
-		ModelID     string  `json:"model_id"`
-		Replacement *string `json:"replacement_model"`
-	}](cat)
-	if err != nil {
-		return nil, fmt.Errorf("decoding deprecations: %w", err)
-	}
-	out := map[string]string{}
-	for _, r := range recs {
-		if r.Replacement != nil && *r.Replacement != "" {
-			out[r.ProviderID+"/"+r.ModelID] = *r.Replacement
-		}
-	}
-	return out, nil
 }

@@ -283,6 +283,26 @@ func shutdownsOf(s *Set) (map[string]string, error) {
 	return out, nil
 }
 
+// Replacements maps "provider/model" to the replacement its provider names for it (the deprecations catalog);
+// models without one are missing.
+func Replacements() (map[string]string, error) {
+	recs, err := typed[struct {
+		ProviderID  string  `json:"provider_id"`
+		ModelID     string  `json:"model_id"`
+		Replacement *string `json:"replacement_model"`
+	}]("deprecations")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range recs {
+		if r.Replacement != nil && *r.Replacement != "" {
+			out[r.ProviderID+"/"+r.ModelID] = *r.Replacement
+		}
+	}
+	return out, nil
+}
+
 // Stages maps "provider/model" to the model's lifecycle stage (the model lifecycle catalog: experimental,
 // preview, beta, ga, soft_deprecated, hard_deprecated, sunset). Models outside that catalog are missing.
 func Stages() (map[string]string, error) {
