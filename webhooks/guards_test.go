@@ -62,7 +62,14 @@ func newBlackHole(t testing.TB, ip string) *blackHole {
 					bh.events = append(bh.events, req.Header.Get(webhooks.HeaderEvent))
 					bh.mu.Unlock()
 				}
-				<-done // never answer; the client's timeout ends the attempt
+				// Never answer. The attempt ends when the client gives up and closes the connection (a read
+				// returns) or when the test ends, so open counts the requests in flight at once, not all so far.
+				gone := make(chan struct{})
+				go func() { _, _ = io.Copy(io.Discard, c); close(gone) }()
+				select {
+				case <-done:
+				case <-gone:
+				}
 				bh.mu.Lock()
 				bh.open--
 				bh.mu.Unlock()
@@ -273,7 +280,7 @@ func TestVerificationHandshake(t *testing.T) {
 // that never answer per delivery slot, as 256 were to 64 workers, subscribed by one client before the honest
 // subscriber. Their subscriptions are never verified, so they receive no events; their challenges run on slots
 // of their own and one per creator at a time, so the honest subscriber is verified at once; its provider.down
-// arrives within one timeout, where the FIFO queue made it wait four.
+// arrives within two timeouts (one, with room for a loaded machine), where the FIFO queue made it wait four.
 func TestBlackHolesDoNotDelayProviderDown(t *testing.T) {
 	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		const slots, holes, timeout = 8, 32, 600 * time.Millisecond
@@ -314,8 +321,9 @@ func TestBlackHolesDoNotDelayProviderDown(t *testing.T) {
 		en.w.Notify()
 		select {
 		case ev := <-arrivals:
-			if took := time.Since(start); ev != "provider.down" || took >= timeout {
-				t.Errorf("honest subscriber got %s after %s, want provider.down within %s", ev, took, timeout)
+			// The FIFO queue made it wait four timeouts; two leave room for a loaded machine.
+			if took := time.Since(start); ev != "provider.down" || took >= 2*timeout {
+				t.Errorf("honest subscriber got %s after %s, want provider.down within %s", ev, took, 2*timeout)
 			}
 		case <-time.After(4 * timeout):
 			t.Fatalf("provider.down did not arrive within %s", 4*timeout)
@@ -332,7 +340,7 @@ func TestBlackHolesDoNotDelayProviderDown(t *testing.T) {
 
 // TestOneHostHoldsAtMostTwoSlots: 30 verified subscriptions on one host that has stopped answering (the
 // finding's 300 subscriptions to one URL, gone dark) hold at most two delivery slots; the honest subscriber on
-// another host gets provider.down within one timeout, not after 30/slots of them.
+// another host gets provider.down within two timeouts (one, with room for load), not after 30/slots of them.
 func TestOneHostHoldsAtMostTwoSlots(t *testing.T) {
 	forEngines(t, func(t *testing.T, e dbtest.Engine) {
 		const timeout = 600 * time.Millisecond
@@ -357,8 +365,10 @@ func TestOneHostHoldsAtMostTwoSlots(t *testing.T) {
 		en.w.Notify()
 		select {
 		case <-arrivals:
-			if took := time.Since(start); took >= timeout {
-				t.Errorf("provider.down arrived after %s, want within %s", took, timeout)
+			// Claimed in the first round, it goes out at once; a queue that let the dark host's 30 deliveries
+			// take every slot would make it wait several timeouts. Two timeouts leave room for a loaded machine.
+			if took := time.Since(start); took >= 2*timeout {
+				t.Errorf("provider.down arrived after %s, want within %s", took, 2*timeout)
 			}
 		case <-time.After(8 * timeout):
 			t.Fatal("provider.down never arrived")
