@@ -52,6 +52,16 @@ var benchmarkNames = map[string]string{
 	"humanitys_last_exam": "Humanity's Last Exam", "tau_bench_retail": "τ-bench retail", "tau_bench_airline": "τ-bench airline",
 	"tau2_bench_telecom": "τ²-bench telecom", "lmarena_text": "LMArena text", "aime_2025": "AIME 2025", "mmmu": "MMMU",
 	"osworld": "OSWorld", "bfcl": "BFCL", "math": "MATH", "mgsm": "MGSM", "hellaswag": "HellaSwag",
+	"aime_2026": "AIME 2026", "arc_agi_2": "ARC-AGI-2", "bfcl_v3": "BFCL v3", "browsecomp": "BrowseComp",
+	"charxiv": "CharXiv", "commit0": "Commit0", "cursorbench": "CursorBench", "deepswe": "DeepSWE", "gaia": "GAIA",
+	"gdpval_aa": "GDPval-AA", "aa_briefcase": "AA-Briefcase", "humanitys_last_exam_tools": "Humanity's Last Exam (with tools)",
+	"humanitys_last_exam_verified": "Humanity's Last Exam (verified)", "ifeval": "IFEval",
+	"matharena_apex": "MathArena Apex", "mcp_atlas": "MCP Atlas", "mmlu_redux": "MMLU-Redux", "mmmu_pro": "MMMU-Pro",
+	"nl2repo": "NL2Repo", "osworld_verified": "OSWorld-Verified", "swe_bench_multilingual": "SWE-bench Multilingual",
+	"swe_bench_multimodal": "SWE-bench Multimodal", "swt_bench": "SWT-bench", "tau2_bench": "τ²-bench",
+	"terminal_bench_2_0": "Terminal-Bench 2.0", "terminal_bench_2_1": "Terminal-Bench 2.1",
+	"terminal_bench_3": "Terminal-Bench 3", "terminal_bench_4": "Terminal-Bench 4", "toolathlon": "Toolathlon",
+	"toolathlon_verified": "Toolathlon (verified)",
 }
 
 func measures(task, benchmark, evidenceTask string) bool {

@@ -447,3 +447,24 @@ func TestLineupPlaces(t *testing.T) {
 		t.Error("code candidacy by lineup place")
 	}
 }
+
+// TestEveryServedBenchmarkHasAName: reasons name the evidence ("SWE-bench Verified 78.2, ..."); a benchmark ID
+// added to the quality sources without a display name would reach callers as a snake-case ID.
+func TestEveryServedBenchmarkHasAName(t *testing.T) {
+	recs, err := seeds.BenchmarkRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, r := range recs {
+		for _, e := range r.Evidence {
+			seen++
+			if _, ok := benchmarkNames[e.Benchmark]; !ok {
+				t.Errorf("%s/%s: benchmark %q has no name in benchmarkNames", r.ProviderId, r.ModelId, e.Benchmark)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no evidence in the benchmark catalog: the check checks nothing")
+	}
+}
