@@ -559,3 +559,62 @@ func TestPickChoosesGenerallyAvailablePricedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestPickMemoFollowsTheSnapshot: /pick answers a repeated query from its memo within one second and snapshot, and
+// a poll cycle that takes the picked provider down is seen at once, in the same second.
+func TestPickMemoFollowsTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	st := dbtest.OpenStore(t, "sqlite://"+t.TempDir()+"/memo.db")
+	checks := map[string]liveCheck{}
+	for _, p := range seeds.Providers().All() {
+		checks[p.ID] = liveCheck{parse.Operational, 200}
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	view := recordStatuses(t, st, now, checks)
+	s := apitest.Start(t, apitest.Options{Store: st, API: impl.New(impl.Deps{Store: st, Health: view, Now: func() time.Time { return now }})})
+	get := func(q string) (api.PickResponse, string) {
+		t.Helper()
+		r := s.Get("/api/v1/pick?" + q)
+		if r.Status != 200 {
+			t.Fatalf("pick?%s: %d %s", q, r.Status, r.Body)
+		}
+		var body api.PickResponse
+		r.Decode(t, &body)
+		return body, string(r.Body)
+	}
+	first, firstRaw := get("task=llm")
+	if _, again := get("task=llm"); again != firstRaw {
+		t.Errorf("the same query in the same second answered differently:\n%s\n%s", firstRaw, again)
+	}
+	if _, budget := get("task=llm&budget=0.2"); budget == firstRaw {
+		t.Error("a query with a budget got the memo of the query without one")
+	}
+	down := first.Pick.ProviderId
+	states, err := st.ProviderStates(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev *store.ProviderState
+	for i := range states {
+		if states[i].ProviderID == down {
+			prev = &states[i]
+		}
+	}
+	at := now.Add(-time.Minute)
+	fx := poller.Step(prev, nil, poller.Observation{ProviderID: down, ProviderName: down, At: at, Status: parse.Outage},
+		func() string { return "00000000-0000-4000-9000-999999999999" })
+	rt := 900.0
+	if _, err := st.RecordCheckResult(ctx, store.CheckResult{
+		Check: store.Check{ProviderID: down, CheckedAt: at, Outcome: store.Outcome(parse.Outage), ResponseTimeMs: &rt},
+		State: fx.State, Change: fx.Change, NewIncident: fx.NewIncident, UpdatedIncident: fx.UpdatedIncident, Events: fx.Events,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := view.Refresh(ctx, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := get("task=llm")
+	if after.Pick.ProviderId == down {
+		t.Errorf("after %s went down the pick is still %s/%s (%s)", down, after.Pick.ProviderId, after.Pick.Model, after.Pick.Status)
+	}
+}
