@@ -17,6 +17,10 @@ import (
 // Either rule yields to the model's own provider's pages: a host with its own schedule (Bedrock, Vertex AI,
 // Azure, and every other provider whose lifecycle file lists the model as current or retired) decides for its
 // own IDs, and a host retiring a model never retires it at the maker (the rule only runs from maker to host).
+//
+//   - A Bedrock cross-Region inference profile ("global.", "us.", "eu." ...) follows the Bedrock model it invokes
+//     when Bedrock's own lifecycle pages list that model: Bedrock's lifecycle page says its dates are Bedrock's and
+//     may differ from the maker's, and only they apply on Bedrock, so the maker's day never reaches such a profile.
 
 // AliasPointer is the snapshot an alias points to according to its provider's model documentation.
 type AliasPointer struct {
@@ -48,8 +52,9 @@ var AliasPointers = map[string]AliasPointer{
 
 // Lineage rules, as named in notes and reports.
 const (
-	RuleAlias = "alias"
-	RuleMaker = "maker"
+	RuleAlias   = "alias"
+	RuleMaker   = "maker"
+	RuleProfile = "profile"
 )
 
 // makerOrgs maps the organisation part of a namespaced model ID ("openai/gpt-4-0613", Bedrock's "anthropic.",
@@ -121,6 +126,19 @@ func makerSpellings(provider, model string) (string, []string) {
 		add(strings.ReplaceAll(id, ".", "-")) // OpenRouter's claude-3.5-sonnet
 	}
 	return maker, out
+}
+
+// profileBase returns the Bedrock model a cross-Region inference profile invokes, when Bedrock's own lifecycle
+// file lists that model (current or retired); ok is false for any other model.
+func profileBase(files map[string]*LifecycleFile, provider, model string) (string, bool) {
+	if provider != "aws-bedrock" {
+		return "", false
+	}
+	base, ok := bedrockBase(model)
+	if !ok || !OwnSchedule(files, provider, base) {
+		return "", false
+	}
+	return base, true
 }
 
 // LineageParent is the (provider, model) whose lifecycle a model follows, and the rule that says so.
@@ -219,12 +237,39 @@ func (c *converter) followLineage() {
 		}
 	}
 	sortKeys(cands)
+	retire := func(k key, p LineageParent, fact LineageFact) {
+		pk := key{p.Provider, p.Model}
+		fact.Parent = p
+		c.lineage[k] = fact
+		if fact.Shutdown <= c.asOf {
+			c.deprecated[k] = "follows " + p.Rule + " " + pk.String() + ", shut down on " + fact.Shutdown
+			delete(c.lm, k)
+			delete(c.mm, k)
+			c.stats.FollowedRetired = append(c.stats.FollowedRetired, k.String()+" ("+p.Rule+" "+pk.String()+")")
+		}
+	}
+	// A profile of a model Bedrock schedules follows Bedrock only, even while Bedrock gives that model no day.
+	onHost := map[key]bool{}
+	for _, k := range cands {
+		_, ownDay := c.litellmShutdown[k]
+		if ownDay || OwnSchedule(c.official, k.provider, k.model) {
+			continue
+		}
+		base, ok := profileBase(c.official, k.provider, k.model)
+		if !ok {
+			continue
+		}
+		onHost[k] = true
+		if fact, ok := c.shutdownFact(key{k.provider, base}); ok {
+			retire(k, LineageParent{k.provider, base, RuleProfile}, fact)
+		}
+	}
 	for _, rule := range []string{RuleAlias, RuleMaker} {
 		for _, k := range cands {
 			// A model with a shutdown day of its own (its provider's page, or litellm's entry for that provider's
 			// spelling) keeps it.
 			_, ownDay := c.litellmShutdown[k]
-			if _, done := c.lineage[k]; done || ownDay || OwnSchedule(c.official, k.provider, k.model) {
+			if _, done := c.lineage[k]; done || ownDay || onHost[k] || OwnSchedule(c.official, k.provider, k.model) {
 				continue
 			}
 			for _, p := range Parents(k.provider, k.model, known) {
@@ -239,14 +284,7 @@ func (c *converter) followLineage() {
 				if !ok {
 					continue
 				}
-				fact.Parent = p
-				c.lineage[k] = fact
-				if fact.Shutdown <= c.asOf {
-					c.deprecated[k] = "follows " + p.Rule + " " + pk.String() + ", shut down on " + fact.Shutdown
-					delete(c.lm, k)
-					delete(c.mm, k)
-					c.stats.FollowedRetired = append(c.stats.FollowedRetired, k.String()+" ("+p.Rule+" "+pk.String()+")")
-				}
+				retire(k, p, fact)
 				break
 			}
 		}

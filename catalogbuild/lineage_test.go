@@ -89,3 +89,55 @@ func TestFollowLineage(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowLineageBedrockProfile: a Bedrock cross-Region inference profile follows the Bedrock model it invokes
+// when Bedrock's lifecycle lists that model, not the maker's day (Bedrock's lifecycle page: only its dates apply on
+// Bedrock); a profile of a model Bedrock does not list still follows the maker.
+func TestFollowLineageBedrockProfile(t *testing.T) {
+	day := func(s string) *string { return &s }
+	official := map[string]*LifecycleFile{
+		"anthropic": {ProviderID: "anthropic", Pages: []OfficialPage{{ID: "sdk", Title: "SDK", URL: "https://github.com/anthropics/anthropic-sdk-python", Checked: "2026-11-28"}},
+			Retired: []Retirement{
+				{ModelID: "claude-sonnet-4-20250514", Shutdown: day("2026-06-15"), Source: "sdk"},
+				{ModelID: "claude-opus-4-20250514", Shutdown: day("2026-06-15"), Source: "sdk"},
+				{ModelID: "claude-haiku-4-5-20251001", Shutdown: day("2027-10-01"), Source: "sdk"},
+			}},
+		"aws-bedrock": {ProviderID: "aws-bedrock", Pages: []OfficialPage{{ID: "legacy", Title: "Model lifecycle (Legacy)", URL: "https://docs.aws.amazon.com/bedrock/latest/userguide/model-lifecycle-legacy.html", Checked: "2026-11-25"}},
+			Retired: []Retirement{{ModelID: "anthropic.claude-sonnet-4-20250514-v1:0", Shutdown: day("2026-10-14"), Source: "legacy"}},
+			Current: []CurrentModel{{ModelID: "anthropic.claude-haiku-4-5-20251001-v1:0", Task: "llm", Stage: "ga", Sources: []string{"legacy"}}}},
+	}
+	c := &converter{asOf: "2026-11-28", official: official, deprecated: map[key]string{}, lm: map[key]*lModel{}, mm: map[key]*mModel{}}
+	for _, k := range []key{
+		{"aws-bedrock", "global.anthropic.claude-sonnet-4-20250514-v1:0"},
+		{"aws-bedrock", "us.anthropic.claude-haiku-4-5-20251001-v1:0"},
+		{"aws-bedrock", "us.anthropic.claude-opus-4-20250514-v1:0"},
+	} {
+		c.lm[k] = &lModel{key: k}
+	}
+	c.followLineage()
+	for k, want := range map[key]LineageParent{
+		// Bedrock's day for the model the profile invokes, not Anthropic's 2026-06-15.
+		{"aws-bedrock", "global.anthropic.claude-sonnet-4-20250514-v1:0"}: {"aws-bedrock", "anthropic.claude-sonnet-4-20250514-v1:0", RuleProfile},
+		// Bedrock lists the model without a day: no maker's day either.
+		{"aws-bedrock", "us.anthropic.claude-haiku-4-5-20251001-v1:0"}: {},
+		// Bedrock does not list the model: the maker's day.
+		{"aws-bedrock", "us.anthropic.claude-opus-4-20250514-v1:0"}: {"anthropic", "claude-opus-4-20250514", RuleMaker},
+	} {
+		got, ok := c.lineage[k]
+		if want == (LineageParent{}) {
+			if ok {
+				t.Errorf("%s: follows %v, want no lineage", k, got.Parent)
+			}
+			continue
+		}
+		if !ok || got.Parent != want {
+			t.Errorf("%s: follows %v, want %v", k, got.Parent, want)
+		}
+	}
+	if got := c.lineage[key{"aws-bedrock", "global.anthropic.claude-sonnet-4-20250514-v1:0"}].Shutdown; got != "2026-10-14" {
+		t.Errorf("global profile of Claude Sonnet 4: shutdown %q, want Bedrock's 2026-10-14", got)
+	}
+	if _, still := c.lm[key{"aws-bedrock", "us.anthropic.claude-haiku-4-5-20251001-v1:0"}]; !still {
+		t.Error("the profile of a model Bedrock lists as current was retired")
+	}
+}

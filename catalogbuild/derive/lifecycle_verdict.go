@@ -17,7 +17,7 @@ import (
 // Bases of a lifecycle verdict, strongest first.
 const (
 	basisPage    = "page"    // the provider's deprecation page lists the model
-	basisFollows = "follows" // the alias's snapshot or the maker's model has a shutdown day (catalogbuild.Parents)
+	basisFollows = "follows" // the alias's snapshot, the profile's Bedrock model or the maker's model has a shutdown day
 	basisLiteLLM = "litellm" // litellm's deprecation_date
 	basisCurrent = "current" // the provider's models page lists the model as available
 	basisNone    = "none"    // nothing says the model is deprecated
@@ -80,8 +80,11 @@ func retirementVerdict(r *catalogbuild.Retirement, file *catalogbuild.LifecycleF
 func followVerdict(provider, model string, fact *catalogbuild.LineageFact, lf *lifecycleFacts) verdict {
 	p := fact.Parent
 	what := fmt.Sprintf("%s serves %s's model %s under this ID, which shuts down with it", provider, p.Provider, p.Model)
-	if p.Rule == catalogbuild.RuleAlias {
+	switch p.Rule {
+	case catalogbuild.RuleAlias:
 		what = fmt.Sprintf("The alias points to %s (%s) and shuts down with it", p.Model, catalogbuild.AliasPointers[provider+"/"+model].URL)
+	case catalogbuild.RuleProfile:
+		what = fmt.Sprintf("A cross-Region inference profile of %s's model %s, which shuts down with it", provider, p.Model)
 	}
 	v := verdict{basis: basisFollows, follow: fact, shutdown: fact.Shutdown, confidence: catalogbuild.ConfidenceSingle}
 	if fact.Page != "" {
