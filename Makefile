@@ -69,7 +69,7 @@ NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./cmd
 # DATA_ONLY_PKGS run in both: their tests that work on the whole catalogs in one goroutine sit in files marked
 # //go:build !race, which the -race run leaves out and the plain run takes (the same check keeps those files free
 # of goroutines); the rest of the package runs with -race as everywhere else.
-DATA_ONLY_PKGS := ./refresh
+DATA_ONLY_PKGS := ./refresh ./catalogbuild
 # EARLY_RACE_PKGS hold the longest chain of tests that cannot run side by side (refresh's tests install catalog sets
 # process-wide, one after another, on one core): they start with -race right after the builds, beside the plain
 # pass and npm ci, instead of after them. They need no node.

@@ -1,3 +1,8 @@
+// These tests work on the whole catalogs in one goroutine: they run without the race detector (make test runs
+// the package twice, see DATA_ONLY_PKGS in the Makefile), where they take a tenth of the time.
+
+//go:build !race
+
 package catalogbuild
 
 import (
