@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/switchboard/switchboard/decide"
@@ -74,28 +73,19 @@ func decisionIndex(now time.Time) (*decide.Index, error) {
 
 // decisionInputs returns the index and the live status of every provider now.
 func (s *Server) decisionInputs(ctx context.Context) (*decide.Index, decide.Statuses, error) {
-	m, err := s.decisionState(ctx)
+	ix, err := decisionIndex(s.now())
 	if err != nil {
 		return nil, nil, err
 	}
-	return m.ix, m.live, nil
-}
-
-// decisionState is the index, the statuses and the memo of answers of this snapshot and second.
-func (s *Server) decisionState(ctx context.Context) (*liveStatuses, error) {
-	ix, err := decisionIndex(s.now())
-	if err != nil {
-		return nil, err
-	}
 	snap, err := s.health.Current(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading the health view: %w", err)
+		return nil, nil, fmt.Errorf("reading the health view: %w", err)
 	}
 	now := s.now()
 	// The statuses move with the snapshot (a poll cycle) and, through staleness, with the clock: they are made
 	// once per snapshot and second, not for each request (building them was a sixth of a /pick).
-	if m := s.liveMemo.Load(); m != nil && m.snap == snap && m.second == now.Unix() && m.ix == ix {
-		return m, nil
+	if m := s.liveMemo.Load(); m != nil && m.snap == snap && m.second == now.Unix() {
+		return ix, m.live, nil
 	}
 	rep := snap.Health(now)
 	figures := snap.Figures(now)
@@ -104,32 +94,17 @@ func (s *Server) decisionState(ctx context.Context) (*liveStatuses, error) {
 		f := figures[id]
 		live[id] = decide.Live{Status: string(h.Status), ResponseTimeMs: h.ResponseTimeMs, P50Ms: f.P50Ms, P95Ms: f.P95Ms, Uptime7d: f.Uptime7dPct}
 	}
-	m := &liveStatuses{ix: ix, snap: snap, second: now.Unix(), live: live.Prepared()}
-	s.liveMemo.Store(m)
-	return m, nil
+	live = live.Prepared()
+	s.liveMemo.Store(&liveStatuses{snap: snap, second: now.Unix(), live: live})
+	return ix, live, nil
 }
 
-// liveStatuses are the decision statuses of one snapshot, catalog index and second; shared by the requests of that
-// second, so read only, and the /pick answers made from them.
+// liveStatuses are the decision statuses of one snapshot and second; shared by the requests of that second, so
+// read only.
 type liveStatuses struct {
-	ix     *decide.Index
 	snap   *health.Snapshot
 	second int64
 	live   decide.Statuses
-	// picks holds the encoded 200 answers of /pick by query (pickKey): a pick reads nothing but the query, the
-	// index and the statuses, so within one second and snapshot the same query gets the same bytes. Bounded by
-	// maxMemoPicks per second: queries past it are answered without the memo.
-	picks  sync.Map
-	npicks atomic.Int32
-}
-
-const maxMemoPicks = 512
-
-// pickKey is a canonical form of a pick query: every field, pointers by value, so a field added to the query is
-// part of the key without a change here. Lists keep their order (the answer's reasons follow it).
-func pickKey(q decide.PickQuery) (string, error) {
-	b, err := json.Marshal(q)
-	return string(b), err
 }
 
 // retryAfter is the Retry-After of a decision that answered found results: when it found none and every
@@ -215,23 +190,15 @@ func decPickEntry(e decide.PickEntry) api.PickEntry {
 
 // GetPick serves the best model for a task.
 func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api.GetPickResponseObject, error) {
-	m, err := s.decisionState(ctx)
+	ix, live, err := s.decisionInputs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ix, live := m.ix, m.live
 	p := req.Params
 	pq := decide.PickQuery{Task: string(p.Task), Budget: p.Budget, MinContext: decide.Wide(p.MinContext),
 		Needs: decList(p.Needs), Avoid: decList(p.Avoid), FreeOnly: orDefault(p.FreeOnly, false), MinQuality: p.MinQuality}
 	if p.Prefer != nil {
 		pq.Prefer = string(*p.Prefer)
-	}
-	key, err := pickKey(pq)
-	if err != nil {
-		return nil, err
-	}
-	if b, ok := m.picks.Load(key); ok {
-		return memoPick(b.([]byte)), nil
 	}
 	best, rest, note, err := ix.Pick(pq, live)
 	switch {
@@ -251,28 +218,7 @@ func (s *Server) GetPick(ctx context.Context, req api.GetPickRequestObject) (api
 	for i, e := range rest {
 		out.RunnersUp[i] = decPickEntry(e)
 	}
-	if m.npicks.Load() >= maxMemoPicks {
-		return pickAnswer(out), nil
-	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(out); err != nil {
-		return nil, err
-	}
-	if _, loaded := m.picks.LoadOrStore(key, buf.Bytes()); !loaded {
-		m.npicks.Add(1)
-	}
-	return memoPick(buf.Bytes()), nil
-}
-
-// memoPick is a 200 answer of /pick already encoded (liveStatuses.picks); read only, shared by the requests of
-// its second.
-type memoPick []byte
-
-func (a memoPick) VisitGetPickResponse(w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(a)
-	return err
+	return pickAnswer(out), nil
 }
 
 // pickAnswer is a 200 answer of /pick, written as the generated type writes it (encoded before the status, so

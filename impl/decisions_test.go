@@ -560,11 +560,12 @@ func TestPickChoosesGenerallyAvailablePricedModel(t *testing.T) {
 	}
 }
 
-// TestPickMemoFollowsTheSnapshot: /pick answers a repeated query from its memo within one second and snapshot, and
-// a poll cycle that takes the picked provider down is seen at once, in the same second.
-func TestPickMemoFollowsTheSnapshot(t *testing.T) {
+// TestPickReplayFollowsTheSnapshot: /pick is marked x-answer-reuse: second, so the HTTP layer replays a repeated
+// query within one second and snapshot; a poll cycle that takes the picked provider down is seen at once, in the
+// same second, and another query is never answered with a replay of the first.
+func TestPickReplayFollowsTheSnapshot(t *testing.T) {
 	ctx := context.Background()
-	st := dbtest.OpenStore(t, "sqlite://"+t.TempDir()+"/memo.db")
+	st := dbtest.OpenStore(t, "sqlite://"+t.TempDir()+"/replay.db")
 	checks := map[string]liveCheck{}
 	for _, p := range seeds.Providers().All() {
 		checks[p.ID] = liveCheck{parse.Operational, 200}
@@ -587,7 +588,7 @@ func TestPickMemoFollowsTheSnapshot(t *testing.T) {
 		t.Errorf("the same query in the same second answered differently:\n%s\n%s", firstRaw, again)
 	}
 	if _, budget := get("task=llm&budget=0.2"); budget == firstRaw {
-		t.Error("a query with a budget got the memo of the query without one")
+		t.Error("a query with a budget got the answer of the query without one")
 	}
 	down := first.Pick.ProviderId
 	states, err := st.ProviderStates(ctx)
