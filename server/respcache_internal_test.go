@@ -144,14 +144,15 @@ func TestAnswerCacheLive(t *testing.T) {
 	}
 }
 
-// TestAnswerReuseFromDocument: the document marks /health per second, the catalogs daily, live decisions never.
+// TestAnswerReuseFromDocument: the document marks /health and /pick per second, the catalogs daily, the other live
+// decisions never.
 func TestAnswerReuseFromDocument(t *testing.T) {
 	doc, err := openapi.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := answerReuse(doc)
-	for path, want := range map[string]reuse{"/api/v1/health": reuseSecond, "/api/v1/pricing": reuseDaily, "/api/v1/pick": reuseNever} {
+	for path, want := range map[string]reuse{"/api/v1/health": reuseSecond, "/api/v1/pick": reuseSecond, "/api/v1/pricing": reuseDaily, "/api/v1/failover": reuseNever} {
 		if got[path] != want {
 			t.Errorf("%s: %d, want %d", path, got[path], want)
 		}
