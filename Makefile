@@ -58,7 +58,7 @@ TEST_JSON := $(BIN)/test.json
 TEST_P    ?= 4
 # -trimpath keeps the checkout's folder out of the build cache's keys: a fresh clone elsewhere (as CI makes) reuses
 # what an earlier run compiled instead of compiling every package again.
-TEST_FLAGS := -trimpath
+TEST_FLAGS := -trimpath -ldflags=-w
 TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1
 # NORACE_PKGS are packages whose code and tests start no goroutine (TestNoRacePackagesStartNoGoroutines keeps it
 # so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work

@@ -21,6 +21,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 
+	"github.com/switchboard/switchboard/dbtest"
 	"github.com/switchboard/switchboard/gen/api"
 	"github.com/switchboard/switchboard/impl"
 	"github.com/switchboard/switchboard/server"
@@ -60,12 +61,7 @@ func Start(t testing.TB, o Options) *Server {
 	t.Helper()
 	ctx := context.Background()
 	if o.Store == nil {
-		s, err := store.Open(ctx, "sqlite://"+filepath.Join(t.TempDir(), "api.db"), store.Options{Migrate: true})
-		if err != nil {
-			t.Fatalf("opening the test store: %v", err)
-		}
-		t.Cleanup(func() { s.Close() })
-		o.Store = s
+		o.Store = dbtest.OpenStore(t, "sqlite://"+filepath.Join(t.TempDir(), "api.db"))
 	}
 	logs := &SyncBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
