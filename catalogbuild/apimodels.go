@@ -178,14 +178,15 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 		}
 	}
 	if f != nil {
+		// A model the pages list as available and also give a shutdown day is accepted until that day.
+		for _, m := range f.Current {
+			a.accepted[m.ModelID], a.known[m.ModelID] = true, true
+		}
 		for _, r := range f.Retired {
 			a.known[r.ModelID] = true
 			if r.Shutdown != nil {
 				a.accepted[r.ModelID] = *r.Shutdown > asOf
 			}
-		}
-		for _, m := range f.Current {
-			a.accepted[m.ModelID], a.known[m.ModelID] = true, true
 		}
 	}
 	return a

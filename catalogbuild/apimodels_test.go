@@ -390,3 +390,24 @@ func TestPageReadListsDrop(t *testing.T) {
 		t.Error("sonar-pro is refused before its shutdown day")
 	}
 }
+
+// TestCurrentModelWithShutdownDay: a model its provider's pages list as available and also give a shutdown day
+// (Azure's retirement schedule dates every GA version) is live, accepted and unretired until that day, and retired
+// and refused from it on, whatever order the lists come in.
+func TestCurrentModelWithShutdownDay(t *testing.T) {
+	day := "2027-05-15"
+	f := &LifecycleFile{ProviderID: "azure-openai",
+		Current: []CurrentModel{{ModelID: "gpt-5.1-codex-mini", Task: "llm", Stage: "ga"}},
+		Retired: []Retirement{{ModelID: "gpt-5.1-codex-mini", Shutdown: &day}}}
+	k := key{"azure-openai", "gpt-5.1-codex-mini"}
+	for asOf, live := range map[string]bool{"2026-11-28": true, "2027-05-14": true, "2027-05-15": false, "2027-06-01": false} {
+		if got := Accepted(nil, f, asOf).Has(k.model); got != live {
+			t.Errorf("on %s Accepted.Has = %v, want %v", asOf, got, live)
+		}
+		c := &converter{official: map[string]*LifecycleFile{"azure-openai": f}, asOf: asOf}
+		c.collectDeprecated()
+		if _, retired := c.deprecated[k]; retired == live {
+			t.Errorf("on %s retired = %v, want %v", asOf, retired, !live)
+		}
+	}
+}
