@@ -17,7 +17,7 @@ import (
 var APIModelFiles = []string{
 	"anthropic-sdk-models.json", "mistral-docs-models.json", "openai-sdk-models.json",
 	"deepseek-docs-models.json", "perplexity-docs-models.json", "cohere-docs-models.json", "xai-sdk-models.json",
-	"google-gemini-sdk-models.json",
+	"google-gemini-sdk-models.json", "google-vertex-llama-docs-models.json",
 }
 
 // Bounds on a model-ID list: the files are data read at build time, and a file far larger than any SDK's list
@@ -42,7 +42,11 @@ type APIModelList struct {
 	// pages in sources/official/lifecycle name): an ID outside them is not served. Where false, the lists are
 	// the SDK's known values only, and IDs outside them are reported, not dropped.
 	Complete bool `json:"complete"`
-	Lists    []struct {
+	// Family, where set, is an ID prefix: the lists are a page's list of one family of the provider's models (Vertex
+	// AI's Llama models, "meta/llama"), complete for that family only. An ID of the family outside the lists is
+	// mapped or dropped as for a complete list; IDs outside the family are not judged by the list.
+	Family string `json:"family,omitempty"`
+	Lists  []struct {
 		Path     string   `json:"path"`
 		What     string   `json:"what"`
 		ModelIDs []string `json:"model_ids"`
@@ -112,11 +116,18 @@ func (l *APIModelList) check(man *Manifest) error {
 	if l.Date != man.Date {
 		return fmt.Errorf("date %q is not the manifest's %q", l.Date, man.Date)
 	}
+	if l.Family != "" && (!l.Complete || l.EndOfLife != nil) {
+		// A family list only ever refuses IDs of its family, so it must claim to name all of them.
+		return fmt.Errorf("the list of family %q is not complete, or has an end-of-life table", l.Family)
+	}
 	n := 0
 	for _, list := range l.Lists {
 		for _, id := range list.ModelIDs {
 			if !ValidID(id) {
 				return fmt.Errorf("%s: model ID %q", list.Path, id)
+			}
+			if !strings.HasPrefix(id, l.Family) {
+				return fmt.Errorf("%s: model ID %q is not of the family %q", list.Path, id, l.Family)
 			}
 			n++
 		}
@@ -143,6 +154,8 @@ func (l *APIModelList) check(man *Manifest) error {
 // known holds every official spelling (retired ones too), for mapping a foreign spelling to the API's own.
 type AcceptedIDs struct {
 	Complete bool
+	// family is the ID prefix a family list is complete for ("" for a list of the whole provider).
+	family   string
 	accepted map[string]bool
 	known    map[string]bool
 }
@@ -151,7 +164,7 @@ type AcceptedIDs struct {
 func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 	a := &AcceptedIDs{accepted: map[string]bool{}, known: map[string]bool{}}
 	if l != nil {
-		a.Complete = l.Complete
+		a.Complete, a.family = l.Complete, l.Family
 		for _, list := range l.Lists {
 			for _, id := range list.ModelIDs {
 				a.accepted[id], a.known[id] = true, true
@@ -165,21 +178,24 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 		}
 	}
 	if f != nil {
+		// A model the pages list as available and also give a shutdown day is accepted until that day.
+		for _, m := range f.Current {
+			a.accepted[m.ModelID], a.known[m.ModelID] = true, true
+		}
 		for _, r := range f.Retired {
 			a.known[r.ModelID] = true
 			if r.Shutdown != nil {
 				a.accepted[r.ModelID] = *r.Shutdown > asOf
 			}
 		}
-		for _, m := range f.Current {
-			a.accepted[m.ModelID], a.known[m.ModelID] = true, true
-		}
 	}
 	return a
 }
 
-// Has reports whether the API accepts id.
-func (a *AcceptedIDs) Has(id string) bool { return a.accepted[id] }
+// Has reports whether the API accepts id. An ID outside the family of a family list is not the list's to refuse.
+func (a *AcceptedIDs) Has(id string) bool {
+	return a.accepted[id] || (a.family != "" && !strings.HasPrefix(id, a.family))
+}
 
 var dateSuffixRE = regexp.MustCompile(`-(20[0-9]{6}|20[0-9]{2}-[0-9]{2}-[0-9]{2})$`)
 

@@ -205,6 +205,75 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 	}) {
 		t.Error("the report does not name mistral-medium-3-1-2508 as a spelling of mistral-medium-2508")
 	}
+	// Vertex AI's Llama list: litellm's meta/llama-4-scout-17b-128e-instruct-maas mixes Scout (16E) and Maverick
+	// (128E) and is no model Google's page names; Gemini models stay outside the list's judgement.
+	const mixed = "meta/llama-4-scout-17b-128e-instruct-maas"
+	if !slices.ContainsFunc(res.Report.IDChecks, func(x IDCheck) bool {
+		return x.Provider == "google-vertex-ai" && x.Model == mixed && x.Outcome == "dropped"
+	}) {
+		t.Errorf("the report does not name google-vertex-ai/%s as dropped", mixed)
+	}
+	vertexPriced := map[string]bool{}
+	for _, r := range pricing.Records {
+		if r.ProviderId == "google-vertex-ai" {
+			vertexPriced[r.Model] = true
+		}
+	}
+	if vertexPriced[mixed] || !vertexPriced["meta/llama-4-scout-17b-16e-instruct-maas"] {
+		t.Errorf("google-vertex-ai pricing: %s served %v, the 16E Scout served %v", mixed, vertexPriced[mixed],
+			vertexPriced["meta/llama-4-scout-17b-16e-instruct-maas"])
+	}
+	if !slices.ContainsFunc(models.Records, func(r api.ModelRecord) bool {
+		return r.ProviderId == "google-vertex-ai" && strings.HasPrefix(r.ModelId, "gemini-")
+	}) {
+		t.Error("no Gemini model of google-vertex-ai is served: the Llama list judged IDs outside its family")
+	}
+}
+
+// TestFamilyList: a list of one family (Vertex AI's Llama models) refuses the family's IDs it does not name,
+// leaves every other ID of the provider alone, and loads only when it is complete and every ID is of the family.
+func TestFamilyList(t *testing.T) {
+	lists, err := LoadAPIModels(upstreamDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := lists["google-vertex-ai"]
+	if l == nil || l.Family != "meta/llama" {
+		t.Fatalf("google-vertex-ai list: %+v", l)
+	}
+	a := Accepted(l, official["google-vertex-ai"], "2026-11-28")
+	for id, want := range map[string]bool{
+		"meta/llama-4-scout-17b-16e-instruct-maas":     true,
+		"meta/llama-4-maverick-17b-128e-instruct-maas": true,
+		"meta/llama-4-scout-17b-128e-instruct-maas":    false, // mixes Scout's 16E and Maverick's 128E
+		"meta/llama-4-maverick-17b-16e-instruct-maas":  false,
+		"meta/llama3-405b-instruct-maas":               false,
+		"gemini-3.5-flash":                             true, // outside the family: not the list's to judge
+		"claude-sonnet-4-6@default":                    true,
+	} {
+		if a.Has(id) != want {
+			t.Errorf("Has(%s) = %v, want %v", id, !want, want)
+		}
+	}
+	if got, ok := a.Official("meta/llama-4-scout-17b-128e-instruct-maas"); ok {
+		t.Errorf("the mixed Scout ID maps to %s; no single official ID matches it", got)
+	}
+	man := Manifest{UpstreamURL: l.URL, Date: l.Date}
+	partial := *l
+	partial.Complete = false
+	if err := partial.check(&man); err == nil {
+		t.Error("a family list that is not complete loads")
+	}
+	other := *l
+	other.Lists = append(other.Lists[:0:0], l.Lists...)
+	other.Lists[0].ModelIDs = append(slices.Clone(l.Lists[0].ModelIDs), "gemini-3.5-flash")
+	if err := other.check(&man); err == nil || !strings.Contains(err.Error(), "family") {
+		t.Errorf("a family list naming an ID outside the family loads: %v", err)
+	}
 }
 
 // TestReviewNotesNotServed: the reviewer notes of the lifecycle files reach REPORT.md and no served catalog.
@@ -319,5 +388,26 @@ func TestPageReadListsDrop(t *testing.T) {
 	}
 	if !Accepted(lists["perplexity"], official["perplexity"], "2026-09-26").Has("sonar-pro") {
 		t.Error("sonar-pro is refused before its shutdown day")
+	}
+}
+
+// TestCurrentModelWithShutdownDay: a model its provider's pages list as available and also give a shutdown day
+// (Azure's retirement schedule dates every GA version) is live, accepted and unretired until that day, and retired
+// and refused from it on, whatever order the lists come in.
+func TestCurrentModelWithShutdownDay(t *testing.T) {
+	day := "2027-05-15"
+	f := &LifecycleFile{ProviderID: "azure-openai",
+		Current: []CurrentModel{{ModelID: "gpt-5.1-codex-mini", Task: "llm", Stage: "ga"}},
+		Retired: []Retirement{{ModelID: "gpt-5.1-codex-mini", Shutdown: &day}}}
+	k := key{"azure-openai", "gpt-5.1-codex-mini"}
+	for asOf, live := range map[string]bool{"2026-11-28": true, "2027-05-14": true, "2027-05-15": false, "2027-06-01": false} {
+		if got := Accepted(nil, f, asOf).Has(k.model); got != live {
+			t.Errorf("on %s Accepted.Has = %v, want %v", asOf, got, live)
+		}
+		c := &converter{official: map[string]*LifecycleFile{"azure-openai": f}, asOf: asOf}
+		c.collectDeprecated()
+		if _, retired := c.deprecated[k]; retired == live {
+			t.Errorf("on %s retired = %v, want %v", asOf, retired, !live)
+		}
 	}
 }

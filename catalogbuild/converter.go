@@ -221,9 +221,13 @@ func (c *converter) collectDeprecated() {
 			}
 		}
 	}
-	// The providers' own pages decide last: a shutdown they list on or before the reference date retires the
-	// model; a model they list as current, or whose shutdown they moved past the reference date, is not retired.
+	// The providers' own pages decide last: a model they list as current, or whose shutdown they moved past the
+	// reference date, is not retired; a shutdown they list on or before the reference date retires the model, even
+	// one they also list as available (Azure's schedule dates every GA version: the model is live until that day).
 	for pid, f := range c.official {
+		for _, m := range f.Current {
+			delete(c.deprecated, key{pid, m.ModelID})
+		}
 		for _, r := range f.Retired {
 			k := key{pid, r.ModelID}
 			switch {
@@ -232,9 +236,6 @@ func (c *converter) collectDeprecated() {
 			case r.Shutdown != nil:
 				delete(c.deprecated, k)
 			}
-		}
-		for _, m := range f.Current {
-			delete(c.deprecated, key{pid, m.ModelID})
 		}
 	}
 }

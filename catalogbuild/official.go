@@ -37,7 +37,11 @@ type Retirement struct {
 	Shutdown    *string `json:"shutdown"`
 	Replacement *string `json:"replacement"`
 	Source      string  `json:"source"`
-	Note        *string `json:"note"`
+	// Follows names the entry of the same file this one rests on, where the page names only the model's other ID
+	// (the dated snapshot of an alias, or the alias of a dated snapshot): the day is that entry's, and the record is
+	// served as single, since no page states it for this ID.
+	Follows *string `json:"follows,omitempty"`
+	Note    *string `json:"note"`
 	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
 	Review *string `json:"review,omitempty"`
 }
@@ -171,6 +175,16 @@ func (f *LifecycleFile) check(file string) error {
 			}
 		}
 	}
+	for _, r := range f.Retired {
+		if r.Follows == nil {
+			continue
+		}
+		// The entry followed must be the page's own statement (not another inference) of the same day.
+		t := f.Retirement(*r.Follows)
+		if t == nil || t.Follows != nil || t.Source != r.Source || !sameDay(t.Shutdown, r.Shutdown) {
+			return fmt.Errorf("%s: retired %s follows %q, which is no entry of the same page and day", file, r.ModelID, *r.Follows)
+		}
+	}
 	for _, m := range f.Current {
 		if m.ModelID == "" || seen["c/"+m.ModelID] {
 			return fmt.Errorf("%s: current model %q is empty or repeated", file, m.ModelID)
@@ -197,6 +211,10 @@ func (f *LifecycleFile) check(file string) error {
 		}
 	}
 	return nil
+}
+
+func sameDay(a, b *string) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 // newestChecked is the newest day any curated page was read, "" when there is none.

@@ -65,3 +65,31 @@ func TestOfficialPagesWin(t *testing.T) {
 		t.Error("the page is not among the pricing catalog's sources")
 	}
 }
+
+// TestRetirementFollows: an entry that rests on another entry of its page (the page names only the model's other ID)
+// loads only when that entry is the page's own statement of the same day.
+func TestRetirementFollows(t *testing.T) {
+	day, other := "2026-07-23", "2026-10-23"
+	page := OfficialPage{ID: "dep", Title: "Deprecations", URL: "https://example.com/deprecations", Checked: "2026-11-27"}
+	page2 := OfficialPage{ID: "dep2", Title: "Deprecations (copy)", URL: "https://example.com/deprecations.md", Checked: "2026-11-27"}
+	snap := Retirement{ModelID: "gpt-4o-search-preview-2025-03-11", Shutdown: &day, Source: page.ID}
+	follow := func(target, src string, d *string) Retirement {
+		return Retirement{ModelID: "gpt-4o-search-preview", Shutdown: d, Source: src, Follows: &target}
+	}
+	for name, c := range map[string]struct {
+		r  Retirement
+		ok bool
+	}{
+		"same page and day": {follow(snap.ModelID, page.ID, &day), true},
+		"another day":       {follow(snap.ModelID, page.ID, &other), false},
+		"no day":            {follow(snap.ModelID, page.ID, nil), false},
+		"another page":      {follow(snap.ModelID, page2.ID, &day), false},
+		"no such entry":     {follow("gpt-4o-search-preview-2024-01-01", page.ID, &day), false},
+		"itself":            {follow("gpt-4o-search-preview", page.ID, &day), false},
+	} {
+		f := &LifecycleFile{ProviderID: "openai", Pages: []OfficialPage{page, page2}, Retired: []Retirement{snap, c.r}}
+		if err := f.check("openai.json"); (err == nil) != c.ok {
+			t.Errorf("%s: check = %v, want ok %v", name, err, c.ok)
+		}
+	}
+}

@@ -255,6 +255,7 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 	}
 	fmt.Fprintf(&b, "\n## Model IDs held to the providers' official lists (%d)\n\nIDs a data set gives a provider that its "+
 		"API does not accept as spelled (lists: the official model-ID lists in sources/upstream, named in catalogbuild.APIModelFiles, with the providers' lifecycle pages). "+
+		"A list of one family (Vertex AI's Llama models) judges only the IDs of that family. "+
 		"mapped: the data now sits under the API's own ID; dropped: not served; unlisted: the list is partial, so "+
 		"the ID is kept and named here.\n\n", len(rep.IDChecks))
 	b.WriteString("| provider | model | outcome | official ID | why |\n|---|---|---|---|---|\n")

@@ -313,7 +313,9 @@ func curatedChangeEntries(files map[string]*catalogbuild.LifecycleFile, provider
 		for i := range f.Retired {
 			r := &f.Retired[i]
 			out.retired[pid+"/"+r.ModelID] = true
-			if r.Announced == nil && r.Shutdown == nil {
+			// An entry that follows another ID's (the page does not name this one) is no event the provider
+			// announced: the followed entry carries it.
+			if (r.Announced == nil && r.Shutdown == nil) || r.Follows != nil {
 				continue
 			}
 			ref, page, err := pageOf(f, r.Source)

@@ -84,8 +84,8 @@ func TestModelChangeEntries(t *testing.T) {
 }
 
 // changelogFixture is a provider's lifecycle file with each kind of dated fact: an announcement with a shutdown
-// still ahead (of any build date), a shutdown without announcement, a retirement without dates, a launch citing
-// two pages, and a current model without a launch day.
+// still ahead (of any build date), a shutdown without announcement, a retirement without dates, one that follows
+// another entry, a launch citing two pages, and a current model without a launch day.
 func changelogFixture() map[string]*catalogbuild.LifecycleFile {
 	s := func(v string) *string { return &v }
 	return map[string]*catalogbuild.LifecycleFile{"openai": {
@@ -100,6 +100,8 @@ func changelogFixture() map[string]*catalogbuild.LifecycleFile {
 			{ModelID: "a", Announced: s("2026-11-02"), Shutdown: s("2099-01-15"), Replacement: s("b"), Source: "oa-deprecations"},
 			{ModelID: "c", Shutdown: s("2026-11-10"), Source: "oa-deprecations"},
 			{ModelID: "d", Source: "oa-deprecations"},
+			// The page names only c: the entry that follows it is no announced event of its own.
+			{ModelID: "c-undated", Shutdown: s("2026-11-10"), Source: "oa-deprecations", Follows: s("c")},
 		},
 		Current: []catalogbuild.CurrentModel{
 			{ModelID: "e", Task: "llm", Stage: "ga", Released: s("2026-11-12"), Sources: []string{"oa-models", "oa-launch"}},
@@ -143,7 +145,7 @@ func TestCuratedChangeEntries(t *testing.T) {
 		!strings.Contains(d, "https://example.com/deprecations, checked 2026-11-20") {
 		t.Errorf("announcement description %q lacks the shutdown day, the replacement or the page", d)
 	}
-	for _, k := range []string{"openai/a", "openai/c", "openai/d"} {
+	for _, k := range []string{"openai/a", "openai/c", "openai/d", "openai/c-undated"} {
 		if !got.retired[k] {
 			t.Errorf("%s is not marked retired", k)
 		}

@@ -260,7 +260,9 @@ func TestLifecycleConfidence(t *testing.T) {
 	day, repl := "2026-12-11", "gpt-5.5"
 	lf := &lifecycleFacts{reference: "2026-11-25", files: map[string]*catalogbuild.LifecycleFile{"openai": {
 		ProviderID: "openai", Pages: []catalogbuild.OfficialPage{dep, models},
-		Retired: []catalogbuild.Retirement{{ModelID: "gpt-5-2025-08-07", Shutdown: &day, Replacement: &repl, Source: dep.ID}},
+		Retired: []catalogbuild.Retirement{{ModelID: "gpt-5-2025-08-07", Shutdown: &day, Replacement: &repl, Source: dep.ID},
+			// The page names only the snapshot: the alias's entry follows it and is single.
+			{ModelID: "gpt-5-pro", Shutdown: &day, Source: dep.ID, Follows: ptrTo("gpt-5-2025-08-07")}},
 		Current: []catalogbuild.CurrentModel{{ModelID: "gpt-6", Task: "llm", Stage: "ga", Sources: []string{models.ID}}},
 	}, "azure-openai": {
 		ProviderID: "azure-openai", Pages: []catalogbuild.OfficialPage{azure},
@@ -284,6 +286,7 @@ func TestLifecycleConfidence(t *testing.T) {
 	}{
 		{"openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "verified", []string{dep.ID}, ptrTo(16), &repl, "From the provider's page OpenAI API: Deprecations"},
 		{"openai", "gpt-5", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), &repl, "The alias points to gpt-5-2025-08-07"},
+		{"openai", "gpt-5-pro", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil, "From the provider's page OpenAI API: Deprecations"},
 		{"openrouter", "openai/gpt-5.0", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil, "openrouter serves openai's model gpt-5-2025-08-07"},
 		// A host with its own lifecycle page that does not list the model follows the maker, and says which page it searched.
 		{"azure-openai", "gpt-5-2025-08-07", inLiteLLM, "deprecated", "single", []string{dep.ID}, ptrTo(16), nil,

@@ -69,6 +69,10 @@ func retirementVerdict(r *catalogbuild.Retirement, file *catalogbuild.LifecycleF
 	if r.Shutdown != nil {
 		v.shutdown = *r.Shutdown
 	}
+	if r.Follows != nil {
+		// The page states the day for the model's other ID only.
+		v.confidence = catalogbuild.ConfidenceSingle
+	}
 	if r.Note != nil {
 		v.notes += " " + *r.Note
 	}
