@@ -41,7 +41,11 @@ type Retirement struct {
 	// (the dated snapshot of an alias, or the alias of a dated snapshot): the day is that entry's, and the record is
 	// served as single, since no page states it for this ID.
 	Follows *string `json:"follows,omitempty"`
-	Note    *string `json:"note"`
+	// Scheduled marks a retirement day the provider set when it released the model, the planned end of a
+	// generally available model's lifecycle (Azure's retirement schedule dates every GA model at launch), not a
+	// deprecation: the model keeps its stage and is `active` until the day, which the records still carry.
+	Scheduled bool    `json:"scheduled,omitempty"`
+	Note      *string `json:"note"`
 	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
 	Review *string `json:"review,omitempty"`
 }
@@ -176,6 +180,9 @@ func (f *LifecycleFile) check(file string) error {
 		}
 	}
 	for _, r := range f.Retired {
+		if r.Scheduled && r.Shutdown == nil {
+			return fmt.Errorf("%s: retired %s is scheduled, which needs a shutdown day", file, r.ModelID)
+		}
 		if r.Follows == nil {
 			continue
 		}

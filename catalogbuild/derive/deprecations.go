@@ -40,13 +40,16 @@ func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycl
 }
 
 // deprecationRecord writes a verdict as a deprecation record: a deprecation page entry without a day is `warning`;
-// a shutdown day after the reference date is `deprecated`, on or before it `sunset` (the server judges the day
-// again when it answers); no day is `active`.
+// a shutdown day after the reference date is `deprecated` (`active` when the provider scheduled it at release),
+// on or before it `sunset` (the server judges the day again when it answers); no day is `active`.
 func deprecationRecord(provider, model string, v verdict, ref string) (api.DeprecationsRecord, error) {
 	rec := api.DeprecationsRecord{ProviderId: provider, ModelId: model, Status: deprecationStatus(v.shutdown, ref),
 		DaysUntilShutdown: daysUntil(v.shutdown, ref), Notes: ptrTo(v.notes), Sources: v.sources, Confidence: api.Confidence(v.confidence)}
-	if v.retiredNoDay {
+	switch {
+	case v.retiredNoDay:
 		rec.Status = deprecationWarning
+	case v.scheduled && rec.Status == deprecationDeprecated:
+		rec.Status = deprecationActive // a planned end of life, not a deprecation, until the day
 	}
 	var err error
 	if v.shutdown != "" {

@@ -241,9 +241,13 @@ func withRetired[R any](recs []R, lf *lifecycleFacts, key func(R) (string, strin
 	for _, pid := range sortedMapKeys(lf.files) {
 		f := lf.files[pid]
 		for i := range f.Retired {
-			if r := &f.Retired[i]; !have[pid+"/"+r.ModelID] {
-				recs = append(recs, build(pid, r, f))
+			r := &f.Retired[i]
+			// A day set at release that has not come is no retirement yet: such a model has a record only as a
+			// current language model (models.json), like any live one.
+			if have[pid+"/"+r.ModelID] || (r.Scheduled && *r.Shutdown > lf.reference) {
+				continue
 			}
+			recs = append(recs, build(pid, r, f))
 		}
 	}
 	slices.SortFunc(recs, func(a, b R) int {

@@ -327,3 +327,42 @@ func TestLifecycleConfidence(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduledRetirementStaysActive: a retirement day the provider set at release (Azure's schedule dates every
+// generally available model) is served with its day and days left, while the model stays `active` and keeps its
+// stage; from the day on it is `sunset`, like any other. An announced shutdown without the mark is `deprecated`.
+func TestScheduledRetirementStaysActive(t *testing.T) {
+	day := "2027-05-15"
+	file := &catalogbuild.LifecycleFile{
+		Pages:   []catalogbuild.OfficialPage{{ID: "schedule", Title: "Model retirement schedule", URL: "https://learn.microsoft.com/x", Checked: "2026-11-28"}},
+		Current: []catalogbuild.CurrentModel{{ModelID: "gpt-x", Task: "llm", Stage: "ga", Sources: []string{"schedule"}}},
+		Retired: []catalogbuild.Retirement{
+			{ModelID: "gpt-x", Shutdown: &day, Source: "schedule", Scheduled: true},
+			{ModelID: "gpt-y", Shutdown: &day, Source: "schedule"},
+			{ModelID: "gpt-z", Shutdown: &day, Source: "schedule", Scheduled: true},
+		},
+	}
+	for _, c := range []struct {
+		model, ref, status, stage string
+	}{
+		{"gpt-x", "2026-11-28", "active", "ga"},
+		{"gpt-z", "2026-11-28", "active", "ga"}, // not among the current models: the schedule dates GA models
+		{"gpt-y", "2026-11-28", "deprecated", "hard_deprecated"},
+		{"gpt-x", "2027-05-15", "sunset", "sunset"},
+	} {
+		r := file.Retirement(c.model)
+		dep, err := curatedDeprecation("azure-openai", r, file, c.ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lc, err := curatedLifecycle("azure-openai", r, file, c.ref, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(dep.Status) != c.status || string(lc.Stage) != c.stage || dep.SunsetDate == nil || dep.SunsetDate.String() != day ||
+			lc.DeprecationDate == nil || dep.DaysUntilShutdown == nil {
+			t.Errorf("%s at %s: status %s, stage %s, sunset %v, days %v; want %s, %s with the day", c.model, c.ref, dep.Status, lc.Stage,
+				dep.SunsetDate, dep.DaysUntilShutdown, c.status, c.stage)
+		}
+	}
+}

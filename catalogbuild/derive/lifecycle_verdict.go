@@ -29,6 +29,8 @@ type verdict struct {
 	// shutdown is the shutdown day ("" when none); retiredNoDay marks a deprecation page entry without a day.
 	shutdown     string
 	retiredNoDay bool
+	// scheduled: the shutdown day is one the provider set at release (catalogbuild.Retirement.Scheduled).
+	scheduled bool
 	retirement   *catalogbuild.Retirement
 	follow       *catalogbuild.LineageFact
 	current      *catalogbuild.CurrentModel
@@ -72,6 +74,12 @@ func retirementVerdict(r *catalogbuild.Retirement, file *catalogbuild.LifecycleF
 	if r.Follows != nil {
 		// The page states the day for the model's other ID only.
 		v.confidence = catalogbuild.ConfidenceSingle
+	}
+	if r.Scheduled {
+		// A planned end of life, not a deprecation: the model keeps the stage its page gives until the day, and the
+		// page that dates it lists it as available.
+		v.scheduled, v.current = true, file.CurrentModel(r.ModelID)
+		v.notes = fmt.Sprintf("Listed as available on %s (%s), checked %s, with a retirement day set at release.", page.Title, page.URL, page.Checked)
 	}
 	if r.Note != nil {
 		v.notes += " " + *r.Note

@@ -110,8 +110,8 @@ func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleF
 }
 
 // lifecycleRecord writes a verdict as a lifecycle record: a deprecation page entry without a day is
-// `soft_deprecated`; a shutdown day after the reference date is `hard_deprecated`, on or before it `sunset`; a
-// model its provider's models page lists takes that page's stage.
+// `soft_deprecated`; a shutdown day after the reference date is `hard_deprecated` (a scheduled one keeps the
+// model's own stage), on or before it `sunset`; a model its provider's models page lists takes that page's stage.
 func lifecycleRecord(provider, model string, v verdict, ref string, launch *string) (api.ModelLifecycleRecord, error) {
 	stage := stageGA
 	switch {
@@ -119,6 +119,10 @@ func lifecycleRecord(provider, model string, v verdict, ref string, launch *stri
 		stage = stageSoftDeprecated
 	case v.shutdown != "" && v.shutdown <= ref:
 		stage = stageSunset
+	case v.scheduled && v.current != nil:
+		stage = v.current.Stage
+	case v.scheduled:
+		stage = stageGA // the schedule dates generally available models
 	case v.shutdown != "":
 		stage = stageHardDeprecated
 	case v.current != nil:
