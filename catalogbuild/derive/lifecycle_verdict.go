@@ -30,10 +30,10 @@ type verdict struct {
 	shutdown     string
 	retiredNoDay bool
 	// scheduled: the shutdown day is one the provider set at release (catalogbuild.Retirement.Scheduled).
-	scheduled bool
-	retirement   *catalogbuild.Retirement
-	follow       *catalogbuild.LineageFact
-	current      *catalogbuild.CurrentModel
+	scheduled  bool
+	retirement *catalogbuild.Retirement
+	follow     *catalogbuild.LineageFact
+	current    *catalogbuild.CurrentModel
 	// notes states the facts and the pages; sources are the ids of the sources that name the model.
 	notes      string
 	sources    []string
