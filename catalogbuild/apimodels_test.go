@@ -155,14 +155,7 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lists, err := LoadAPIModels(upstreamDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lists, official := listsAndLifecycle(t)
 	var pricing Catalog[api.PricingRecord]
 	var models Catalog[api.ModelRecord]
 	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
@@ -233,14 +226,7 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 // TestFamilyList: a list of one family (Vertex AI's Llama models) refuses the family's IDs it does not name,
 // leaves every other ID of the provider alone, and loads only when it is complete and every ID is of the family.
 func TestFamilyList(t *testing.T) {
-	lists, err := LoadAPIModels(upstreamDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lists, official := listsAndLifecycle(t)
 	l := lists["google-vertex-ai"]
 	if l == nil || l.Family != "meta/llama" {
 		t.Fatalf("google-vertex-ai list: %+v", l)
@@ -369,14 +355,7 @@ func TestPageReadListRejects(t *testing.T) {
 // TestPageReadListsDrop: the DeepSeek and Perplexity lists read from their pages are complete, keep the legacy
 // names DeepSeek still accepts, and refuse IDs those APIs never took or retired long ago.
 func TestPageReadListsDrop(t *testing.T) {
-	lists, err := LoadAPIModels(upstreamDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lists, official := listsAndLifecycle(t)
 	d := Accepted(lists["deepseek"], official["deepseek"], "2026-11-28")
 	if !d.Complete || !d.Has("deepseek-flash") || !d.Has("deepseek-v4-flash") || d.Has("deepseek-r1") || d.Has("deepseek-chat") {
 		t.Errorf("deepseek: complete %v, flash %v, v4-flash %v, r1 %v, chat %v", d.Complete, d.Has("deepseek-flash"),
@@ -410,4 +389,18 @@ func TestCurrentModelWithShutdownDay(t *testing.T) {
 			t.Errorf("on %s retired = %v, want %v", asOf, retired, !live)
 		}
 	}
+}
+
+// listsAndLifecycle loads the official model-ID lists and lifecycle files of the repository's sources.
+func listsAndLifecycle(t *testing.T) (map[string]*APIModelList, map[string]*LifecycleFile) {
+	t.Helper()
+	lists, err := LoadAPIModels(upstreamDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	official, err := LoadLifecycle(OfficialLifecycleDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lists, official
 }
