@@ -74,10 +74,13 @@ type converter struct {
 
 	usedGenAI bool
 
-	official  map[string]*LifecycleFile
-	apiModels map[string]*APIModelList
-	accepted  map[string]*AcceptedIDs
-	usedPages map[string]Source
+	official map[string]*LifecycleFile
+	// retiredSpelling maps, per provider, the lower-case form of each model ID its lifecycle page retires to the
+	// page's spelling (see dataKey).
+	retiredSpelling map[string]map[string]string
+	apiModels       map[string]*APIModelList
+	accepted        map[string]*AcceptedIDs
+	usedPages       map[string]Source
 	// prices are the curated price structures (sources/official/prices); pricedKeys the models whose pricing
 	// record took them.
 	prices     map[string]*PriceFile
@@ -193,7 +196,7 @@ func (c *converter) collectDeprecated() {
 		if d == "" {
 			continue
 		}
-		k := key{spec.ID, id}
+		k := c.dataKey(spec.ID, id)
 		if prev, ok := c.litellmShutdown[k]; !ok || d < prev {
 			c.litellmShutdown[k] = d
 		}
@@ -204,7 +207,7 @@ func (c *converter) collectDeprecated() {
 	for _, p := range modelsDevProviders {
 		for id, m := range c.md.Providers[p.Name].Models {
 			if m.Status == "deprecated" {
-				c.deprecated[key{p.ID, id}] = "models.dev status=deprecated"
+				c.deprecated[c.dataKey(p.ID, id)] = "models.dev status=deprecated"
 			}
 		}
 	}
@@ -216,7 +219,7 @@ func (c *converter) collectDeprecated() {
 		for _, m := range p.Models {
 			if m.Deprecated || m.Removed {
 				for _, n := range gpEquals(m.Match) {
-					c.deprecated[key{pid, n}] = "genai-prices deprecated/removed"
+					c.deprecated[c.dataKey(pid, n)] = "genai-prices deprecated/removed"
 				}
 			}
 		}
@@ -262,7 +265,7 @@ func (c *converter) readLiteLLM() {
 		if task == "" {
 			continue
 		}
-		k := key{spec.ID, id}
+		k := c.dataKey(spec.ID, id)
 		if _, dep := c.deprecated[k]; dep {
 			continue
 		}
@@ -473,7 +476,7 @@ func (c *converter) readModelsDev() {
 			if !ValidID(id) {
 				continue // markup, whitespace or escapes: never a model ID
 			}
-			k := key{p.ID, id}
+			k := c.dataKey(p.ID, id)
 			if _, dep := c.deprecated[k]; dep {
 				continue
 			}
@@ -686,4 +689,29 @@ func (c *converter) benchKeys(org, pid, prefix, modelID string, apiName map[key]
 	}
 	add(prefix + modelID)
 	return out
+}
+
+// dataKey is the key of a data set's model: the provider's lifecycle page's spelling of a model it retires, where
+// the data set writes the same ID in another case (Azure's schedule retires DeepSeek-R1, litellm prices
+// deepseek-r1), so that the page's shutdown reaches the model; else the data set's own ID.
+func (c *converter) dataKey(provider, id string) key {
+	if c.retiredSpelling == nil {
+		c.retiredSpelling = map[string]map[string]string{}
+		for pid, f := range c.official {
+			m := map[string]string{}
+			for _, r := range f.Retired {
+				lower := strings.ToLower(r.ModelID)
+				if prev, seen := m[lower]; seen && prev != r.ModelID {
+					m[lower] = "" // two spellings on one page: neither is taken for the other
+					continue
+				}
+				m[lower] = r.ModelID
+			}
+			c.retiredSpelling[pid] = m
+		}
+	}
+	if s := c.retiredSpelling[provider][strings.ToLower(id)]; s != "" {
+		return key{provider, s}
+	}
+	return key{provider, id}
 }

@@ -99,6 +99,19 @@ func CheckOneLifecycle(files map[string][]byte, official map[string]*LifecycleFi
 	for k := range sunset {
 		known[strings.ToLower(k)] = k[strings.Index(k, "/")+1:]
 	}
+	sunsetFolded := map[string]string{}
+	for k, gone := range sunset {
+		if gone {
+			sunsetFolded[strings.ToLower(k)] = k
+		}
+	}
+	for _, k := range sortedKeys(live) {
+		// The same provider's ID in another case is the same model (Azure's page: DeepSeek-R1, a data set:
+		// deepseek-r1).
+		if other, ok := sunsetFolded[strings.ToLower(k)]; ok && other != k {
+			problems = append(problems, fmt.Sprintf("%s is live, but deprecations calls %s sunset", k, other))
+		}
+	}
 	for _, k := range sortedKeys(live) {
 		pid, m, _ := strings.Cut(k, "/")
 		if ownDay[k] || OwnSchedule(official, pid, m) {

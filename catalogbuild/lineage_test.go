@@ -146,3 +146,23 @@ func TestFollowLineageBedrockProfile(t *testing.T) {
 		t.Error("the profile of a model Bedrock lists as current was retired")
 	}
 }
+
+// TestDataKeyTakesTheRetiringPagesSpelling: a data set's ID in another case than the provider's lifecycle page
+// gives it (litellm's deepseek-r1, Azure's DeepSeek-R1) is keyed as the page spells it, so the page's shutdown
+// reaches it; IDs the page does not retire, and IDs a page writes in two spellings, keep their own.
+func TestDataKeyTakesTheRetiringPagesSpelling(t *testing.T) {
+	c := &converter{official: map[string]*LifecycleFile{"azure-openai": {Retired: []Retirement{
+		{ModelID: "DeepSeek-R1"}, {ModelID: "Mistral-small"}, {ModelID: "mistral-SMALL"},
+	}}}}
+	for _, tc := range []struct{ provider, id, want string }{
+		{"azure-openai", "deepseek-r1", "DeepSeek-R1"},
+		{"azure-openai", "DeepSeek-R1", "DeepSeek-R1"},
+		{"azure-openai", "deepseek-v4-flash", "deepseek-v4-flash"},
+		{"azure-openai", "mistral-small", "mistral-small"},
+		{"together", "deepseek-r1", "deepseek-r1"},
+	} {
+		if got := c.dataKey(tc.provider, tc.id); got != (key{tc.provider, tc.want}) {
+			t.Errorf("dataKey(%s, %s) = %v, want %s", tc.provider, tc.id, got, tc.want)
+		}
+	}
+}

@@ -488,7 +488,7 @@ func TestSeedIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.priced) < 1600 || len(ix.byTask["llm"]) < 1600 { // a broken join gives far fewer
+	if len(ix.priced) < 1500 || len(ix.byTask["llm"]) < 1500 { // a broken join gives far fewer (1,598 and 1,614 on 2026-11-28)
 		t.Errorf("%d priced models, %d llm", len(ix.priced), len(ix.byTask["llm"]))
 	}
 }

@@ -75,6 +75,7 @@ func TestServedCatalogsOneLifecycle(t *testing.T) {
 	for _, offer := range []struct{ provider, model string }{
 		{gone[0], gone[1]},
 		{"openrouter", "openai/" + gone[1]},
+		{gone[0], strings.ToUpper(gone[1])}, // the same ID in another case (Azure's DeepSeek-R1, litellm's deepseek-r1)
 	} {
 		bad := withPricing(t, files, offer.provider, offer.model)
 		if err := catalogbuild.CheckOneLifecycle(bad, official); err == nil || !strings.Contains(err.Error(), offer.provider+"/"+offer.model) {
