@@ -66,7 +66,8 @@ func OpenStore(t testing.TB, u string) store.Store {
 // SQLiteTemplate is the bytes of an empty SQLite database with every migration applied, made once per process.
 // Migrating a new file costs more than most tests that open one: under the race detector the SQLite engine (Go
 // code, instrumented like the rest) parsing and running every migration was a sixteenth of the handler tests'
-// time. The migrations themselves are tested in package store, which opens its files without it.
+// time. Every migration still runs from an empty file once per process (making this template), and package
+// store's file-mode and unavailable tests open fresh files without it.
 var SQLiteTemplate = sync.OnceValues(func() ([]byte, error) {
 	dir, err := os.MkdirTemp("", "switchboard-dbtest-")
 	if err != nil {
