@@ -156,14 +156,7 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 		t.Fatal(err)
 	}
 	lists, official := listsAndLifecycle(t)
-	var pricing Catalog[api.PricingRecord]
-	var models Catalog[api.ModelRecord]
-	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(res.Files["models.json"], &models); err != nil {
-		t.Fatal(err)
-	}
+	pricing, models := builtPricingAndModels(t, res)
 	asOf := pricing.AsOf
 	checked := 0
 	for pid, l := range lists {

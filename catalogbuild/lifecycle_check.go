@@ -111,8 +111,6 @@ func CheckOneLifecycle(files map[string][]byte, official map[string]*LifecycleFi
 		if other, ok := sunsetFolded[strings.ToLower(k)]; ok && other != k {
 			problems = append(problems, fmt.Sprintf("%s is live, but deprecations calls %s sunset", k, other))
 		}
-	}
-	for _, k := range sortedKeys(live) {
 		pid, m, _ := strings.Cut(k, "/")
 		if ownDay[k] || OwnSchedule(official, pid, m) {
 			continue

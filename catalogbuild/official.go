@@ -77,13 +77,24 @@ type LifecycleFile struct {
 }
 
 // Page returns the page of that id.
-func (f *LifecycleFile) Page(id string) (OfficialPage, bool) {
-	for _, p := range f.Pages {
-		if p.ID == id {
-			return p, true
-		}
+func (f *LifecycleFile) Page(id string) (OfficialPage, bool) { return pageByID(f.Pages, id) }
+
+// pageByID is the page of that id among a curated file's pages.
+func pageByID(pages []OfficialPage, id string) (OfficialPage, bool) {
+	if p := byID(pages, func(p *OfficialPage) string { return p.ID }, id); p != nil {
+		return *p, true
 	}
 	return OfficialPage{}, false
+}
+
+// byID is the first item whose id is id, or nil: the lookups of the curated files (a page, a model's entry).
+func byID[T any](items []T, idOf func(*T) string, id string) *T {
+	for i := range items {
+		if idOf(&items[i]) == id {
+			return &items[i]
+		}
+	}
+	return nil
 }
 
 var (
@@ -256,12 +267,7 @@ func (f *LifecycleFile) Retirement(model string) *Retirement {
 	if f == nil {
 		return nil
 	}
-	for i := range f.Retired {
-		if f.Retired[i].ModelID == model {
-			return &f.Retired[i]
-		}
-	}
-	return nil
+	return byID(f.Retired, func(r *Retirement) string { return r.ModelID }, model)
 }
 
 // CurrentModel returns the curated current record of a model, or nil.
@@ -269,10 +275,5 @@ func (f *LifecycleFile) CurrentModel(model string) *CurrentModel {
 	if f == nil {
 		return nil
 	}
-	for i := range f.Current {
-		if f.Current[i].ModelID == model {
-			return &f.Current[i]
-		}
-	}
-	return nil
+	return byID(f.Current, func(m *CurrentModel) string { return m.ModelID }, model)
 }

@@ -33,14 +33,7 @@ func TestOfficialPagesWin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pricing Catalog[api.PricingRecord]
-	var models Catalog[api.ModelRecord]
-	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(res.Files["models.json"], &models); err != nil {
-		t.Fatal(err)
-	}
+	pricing, models := builtPricingAndModels(t, res)
 	price := func(id string) *api.PricingRecord {
 		i := slices.IndexFunc(pricing.Records, func(r api.PricingRecord) bool { return r.ProviderId == "openai" && r.Model == id })
 		if i < 0 {
@@ -92,4 +85,16 @@ func TestRetirementFollows(t *testing.T) {
 			t.Errorf("%s: check = %v, want ok %v", name, err, c.ok)
 		}
 	}
+}
+
+// builtPricingAndModels decodes the pricing and model catalogs of a build.
+func builtPricingAndModels(t *testing.T, res *Result) (pricing Catalog[api.PricingRecord], models Catalog[api.ModelRecord]) {
+	t.Helper()
+	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(res.Files["models.json"], &models); err != nil {
+		t.Fatal(err)
+	}
+	return pricing, models
 }

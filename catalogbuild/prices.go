@@ -62,26 +62,14 @@ func LoadPrices(dir string, known map[string]bool) (map[string]*PriceFile, error
 }
 
 // Page returns the page of that id.
-func (f *PriceFile) Page(id string) (OfficialPage, bool) {
-	for _, p := range f.Pages {
-		if p.ID == id {
-			return p, true
-		}
-	}
-	return OfficialPage{}, false
-}
+func (f *PriceFile) Page(id string) (OfficialPage, bool) { return pageByID(f.Pages, id) }
 
 // Model returns the curated structures of a model, or nil.
 func (f *PriceFile) Model(model string) *PricedModel {
 	if f == nil {
 		return nil
 	}
-	for i := range f.Models {
-		if f.Models[i].ModelID == model {
-			return &f.Models[i]
-		}
-	}
-	return nil
+	return byID(f.Models, func(m *PricedModel) string { return m.ModelID }, model)
 }
 
 func checkRate(what string, p *float64, required bool) error {

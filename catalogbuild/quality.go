@@ -125,19 +125,12 @@ func (f *QualityFile) model(id string) *QualityModel {
 	if f == nil {
 		return nil
 	}
-	for i := range f.Models {
-		if f.Models[i].ModelID == id {
-			return &f.Models[i]
-		}
-	}
-	return nil
+	return byID(f.Models, func(m *QualityModel) string { return m.ModelID }, id)
 }
 
 func (f *QualityFile) page(id string) (QualityPage, bool) {
-	for _, p := range f.Pages {
-		if p.ID == id {
-			return p, true
-		}
+	if p := byID(f.Pages, func(p *QualityPage) string { return p.ID }, id); p != nil {
+		return *p, true
 	}
 	return QualityPage{}, false
 }

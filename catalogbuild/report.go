@@ -218,26 +218,10 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 	}
 	b.WriteString("\n## Facts looked for and not found\n\nFor the main providers' curated per-provider records: each field left null, " +
 		"what was looked for and where.\n\n| provider | catalog | field | looked for |\n|---|---|---|---|\n")
-	for _, pid := range sortedKeys(facts) {
-		f := facts[pid]
-		for _, cat := range sortedKeys(f.Catalogs) {
-			u := f.Catalogs[cat].Unknown
-			for _, field := range sortedKeys(u) {
-				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", pid, cat, field, strings.ReplaceAll(u[field], "|", "/"))
-			}
-		}
-	}
+	writeFieldNotes(&b, facts, func(c CatalogFacts) map[string]string { return c.Unknown })
 	b.WriteString("\n## Reading notes for reviewers\n\nHow some curated facts were read (page versions and editions that " +
 		"disagree); kept out of the served notes.\n\n| provider | catalog | field | note |\n|---|---|---|---|\n")
-	for _, pid := range sortedKeys(facts) {
-		f := facts[pid]
-		for _, cat := range sortedKeys(f.Catalogs) {
-			r := f.Catalogs[cat].Review
-			for _, field := range sortedKeys(r) {
-				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", pid, cat, field, strings.ReplaceAll(r[field], "|", "/"))
-			}
-		}
-	}
+	writeFieldNotes(&b, facts, func(c CatalogFacts) map[string]string { return c.Review })
 	fmt.Fprintf(&b, "\n## Retired with the model they follow (%d)\n\nAn alias whose snapshot, or a host's spelling whose maker's model, "+
 		"is shut down, and whose own provider lists no schedule for it: out of pricing and models, `sunset` in the lifecycle catalogs.\n\n", len(rep.Followed))
 	for _, f := range rep.Followed {
@@ -268,4 +252,18 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", r.Provider, r.Model, strings.ReplaceAll(r.Note, "|", "/"))
 	}
 	return []byte(b.String()), nil
+}
+
+// writeFieldNotes writes one table row per provider, catalog and field of the notes notes picks from the curated
+// facts (what was looked for, how a fact was read), in key order.
+func writeFieldNotes(b *strings.Builder, facts OfficialFacts, notes func(CatalogFacts) map[string]string) {
+	for _, pid := range sortedKeys(facts) {
+		f := facts[pid]
+		for _, cat := range sortedKeys(f.Catalogs) {
+			n := notes(f.Catalogs[cat])
+			for _, field := range sortedKeys(n) {
+				fmt.Fprintf(b, "| %s | %s | %s | %s |\n", pid, cat, field, strings.ReplaceAll(n[field], "|", "/"))
+			}
+		}
+	}
 }

@@ -20,16 +20,7 @@ func (c *converter) officialKeys() []key {
 
 // officialModel returns the curated record of a current model, or nil.
 func (c *converter) officialModel(k key) *CurrentModel {
-	f := c.official[k.provider]
-	if f == nil {
-		return nil
-	}
-	for i := range f.Current {
-		if f.Current[i].ModelID == k.model {
-			return &f.Current[i]
-		}
-	}
-	return nil
+	return c.official[k.provider].CurrentModel(k.model)
 }
 
 // officialSource adds a curated page to the sources of the catalog being built and returns its id.
