@@ -52,6 +52,9 @@ catalogs-fetch:
 ## the packages that run it. The browser test needs a Chromium on PATH (or CHROMIUM=/path): without one, make test
 ## stops at once and says what to install. The raw `go test -json` goes to $(TEST_JSON).* for `make test-times`.
 TEST_BIN  := $(BIN)/switchboard-test
+# The catalog build as its own plain binary: the refresh tests run the whole build through it, out of the race
+# detector's reach (refreshtest.Build).
+CATALOGBUILD_BIN := $(BIN)/catalogbuild-test
 TEST_JSON := $(BIN)/test.json
 # Packages tested at once: more than the cores, because the end-to-end and fault tests spend most of their time
 # waiting on the processes and intervals they run, and a waiting package would hold a core's turn.
@@ -59,7 +62,7 @@ TEST_P    ?= 4
 # -trimpath keeps the checkout's folder out of the build cache's keys: a fresh clone elsewhere (as CI makes) reuses
 # what an earlier run compiled instead of compiling every package again.
 TEST_FLAGS := -trimpath -ldflags=-w
-TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1
+TEST_ENV   = SWITCHBOARD_TEST_BINARY=$(TEST_BIN) SWITCHBOARD_CATALOGBUILD_BINARY=$(CATALOGBUILD_BIN) SWITCHBOARD_CHROMIUM=$(CHROMIUM) SWITCHBOARD_REQUIRE_NODE=1 SWITCHBOARD_REQUIRE_BROWSER=1
 # NORACE_PKGS are packages whose code and tests start no goroutine (TestNoRacePackagesStartNoGoroutines keeps it
 # so): the race detector only sees goroutines that meet, so there it finds nothing and makes their data work
 # (the catalog build, the decisions over the whole catalogs) five to ten times slower. Everything else runs
@@ -96,6 +99,7 @@ test:
 	$(GO) vet $(TEST_FLAGS) ./...; \
 	$(GO) build $(TEST_FLAGS) -o $(TEST_BIN) ./cmd/switchboard; \
 	$(GO) build $(TEST_FLAGS) -o $(BIN)/testreport ./cmd/testreport; \
+	$(GO) build $(TEST_FLAGS) -o $(CATALOGBUILD_BIN) ./cmd/catalogbuild; \
 	echo "go test -count=1 -race \$$EARLY_RACE_PKGS (beside the rest)"; \
 	{ $(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -json $(EARLY_RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race-early; } & early=$$!; \
 	echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"; \

@@ -38,8 +38,8 @@ func price(t *testing.T, provider, model string) float64 {
 // catalogs and records the price change and the deprecation as events, in the feed and the webhook outbox; a
 // second replica on the same store loads the build instead of making its own.
 //
-// The refresh runs the whole catalog build, a minute of CPU under -race, so this runs on one engine: PostgreSQL
-// when it is configured (the engine of replicas), else SQLite. The store suite covers both engines' queries, and
+// The refresh runs the whole catalog build (in a plain child process under make test: refreshtest.Build), so this
+// runs on one engine: PostgreSQL when it is configured (the engine of replicas), else SQLite. The store suite covers both engines' queries, and
 // TestCatalogRefreshThroughTheBinary (e2e) the whole refresh on both.
 func TestRefresh(t *testing.T) {
 	if testing.Short() {
@@ -55,7 +55,7 @@ func TestRefresh(t *testing.T) {
 			ctx := context.Background()
 			now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 			r, err := refresh.New(refresh.Options{Interval: time.Hour, SourcesBaseURL: host.URL, Store: st, Now: func() time.Time { return now },
-				Outbound: netguard.Options{AllowLoopback: true}})
+				Outbound: netguard.Options{AllowLoopback: true}, Build: refreshtest.Build()})
 			if err != nil {
 				t.Fatal(err)
 			}

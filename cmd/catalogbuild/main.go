@@ -45,15 +45,18 @@ func main() {
 }
 
 func run(data, out string, verbose bool) error {
-	root, err := repoRoot()
-	if err != nil {
-		return err
-	}
-	if !filepath.IsAbs(data) {
-		data = filepath.Join(root, data)
-	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(root, out)
+	// Absolute paths need no repository (the refresh tests run the binary on a temporary folder).
+	if !filepath.IsAbs(data) || !filepath.IsAbs(out) {
+		root, err := repoRoot()
+		if err != nil {
+			return err
+		}
+		if !filepath.IsAbs(data) {
+			data = filepath.Join(root, data)
+		}
+		if !filepath.IsAbs(out) {
+			out = filepath.Join(root, out)
+		}
 	}
 	// Ctrl-C stops the build between its steps.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
