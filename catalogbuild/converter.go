@@ -26,7 +26,9 @@ type lModel struct {
 
 // mModel is one models.dev entry after mapping.
 type mModel struct {
-	key      key
+	key key
+	// srcID is the model's key in models.dev, which key.model may spell in another case (dataKey).
+	srcID    string
 	priority int
 	m        mdModel
 	task     string
@@ -497,7 +499,7 @@ func (c *converter) readModelsDev() {
 			if _, ok := c.mm[k]; ok {
 				continue // an earlier models.dev provider already gave it
 			}
-			c.mm[k] = &mModel{key: k, priority: prio, m: m, task: t}
+			c.mm[k] = &mModel{key: k, srcID: id, priority: prio, m: m, task: t}
 		}
 	}
 }

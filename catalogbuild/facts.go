@@ -52,7 +52,7 @@ func FactsAndLineage(in Input) (map[string]SourceFacts, map[string]LineageFact, 
 	for k, m := range c.mm {
 		f := out[k.String()]
 		name := modelsDevProviders[m.priority].Name
-		f.ModelsDevProvider, f.ModelsDev = name, raw.Providers[name].Models[k.model]
+		f.ModelsDevProvider, f.ModelsDev = name, raw.Providers[name].Models[m.srcID]
 		out[k.String()] = f
 	}
 	return out, c.lineageByName(), nil
