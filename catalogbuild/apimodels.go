@@ -158,11 +158,14 @@ type AcceptedIDs struct {
 	family   string
 	accepted map[string]bool
 	known    map[string]bool
+	// foreign are the IDs the provider's pages show its API does not accept as spelled (LifecycleFile.Foreign):
+	// refused even where the list is partial.
+	foreign map[string]*ForeignID
 }
 
 // Accepted builds the accepted set of a provider from its list and its curated lifecycle file (either may be nil).
 func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
-	a := &AcceptedIDs{accepted: map[string]bool{}, known: map[string]bool{}}
+	a := &AcceptedIDs{accepted: map[string]bool{}, known: map[string]bool{}, foreign: map[string]*ForeignID{}}
 	if l != nil {
 		a.Complete, a.family = l.Complete, l.Family
 		for _, list := range l.Lists {
@@ -188,12 +191,23 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 				a.accepted[r.ModelID] = *r.Shutdown > asOf
 			}
 		}
+		// An alias the pages name is accepted while its model is.
+		for _, al := range f.Aliases {
+			a.known[al.Alias] = true
+			a.accepted[al.Alias] = a.accepted[al.Model] || a.accepted[al.Alias]
+		}
+		for i := range f.Foreign {
+			a.foreign[f.Foreign[i].ModelID] = &f.Foreign[i]
+		}
 	}
 	return a
 }
 
 // Has reports whether the API accepts id. An ID outside the family of a family list is not the list's to refuse.
 func (a *AcceptedIDs) Has(id string) bool {
+	if a.foreign[id] != nil {
+		return false
+	}
 	return a.accepted[id] || (a.family != "" && !strings.HasPrefix(id, a.family))
 }
 
@@ -203,6 +217,12 @@ var dateSuffixRE = regexp.MustCompile(`-(20[0-9]{6}|20[0-9]{2}-[0-9]{2}-[0-9]{2}
 // provider does not use (claude-opus-4-6-20260205 for claude-opus-4-6), or the same words in the provider's
 // order (claude-4-opus-20250514 for claude-opus-4-20250514). ok is false when no single official ID matches.
 func (a *AcceptedIDs) Official(id string) (string, bool) {
+	if x := a.foreign[id]; x != nil {
+		if x.Official != nil {
+			return *x.Official, true
+		}
+		return "", false
+	}
 	if a.known[id] {
 		return id, true
 	}
@@ -281,26 +301,32 @@ func checkIDs[V any](c *converter, m map[key]V, rekey func(V, key) V) {
 		if a == nil || a.Has(k.model) {
 			continue
 		}
-		if !a.Complete {
-			// A partial list cannot tell a foreign spelling from an ID the SDK does not name yet.
+		x := a.foreign[k.model]
+		if !a.Complete && x == nil {
+			// A partial list cannot tell a foreign spelling from an ID the SDK does not name yet, unless the
+			// provider's pages show the ID is not its own (LifecycleFile.Foreign).
 			c.idCheck(k, "unlisted", "", "not in the provider's official list of known IDs; kept")
 			continue
+		}
+		why := ""
+		if x != nil {
+			why = ": " + x.Why
 		}
 		target, ok := a.Official(k.model)
 		switch {
 		case ok && target != k.model && a.Has(target):
 			if _, taken := m[key{k.provider, target}]; taken {
-				c.idCheck(k, "dropped", target, "a spelling of "+target+", which has its own record")
+				c.idCheck(k, "dropped", target, "a spelling of "+target+", which has its own record"+why)
 			} else {
 				m[key{k.provider, target}] = rekey(m[k], key{k.provider, target})
-				c.idCheck(k, "mapped", target, "a spelling of "+target)
+				c.idCheck(k, "mapped", target, "a spelling of "+target+why)
 			}
 			delete(m, k)
 		case ok:
-			c.idCheck(k, "dropped", target, "the API no longer accepts "+target)
+			c.idCheck(k, "dropped", target, "the API no longer accepts "+target+why)
 			delete(m, k)
 		default:
-			c.idCheck(k, "dropped", "", "not a model ID the API accepts")
+			c.idCheck(k, "dropped", "", "not a model ID the API accepts"+why)
 			delete(m, k)
 		}
 	}
@@ -328,17 +354,30 @@ func (c *converter) applyAcceptedIDs() {
 // dropForeign reports a model only genai-prices names under an ID the API does not accept: it is not served (its
 // official spelling, if any, keeps its own sources).
 func (c *converter) dropForeign(k key) {
-	if target, ok := c.accepted[k.provider].Official(k.model); ok {
-		c.idCheck(k, "dropped", target, "a spelling of "+target+"; genai-prices alone names it")
+	a := c.accepted[k.provider]
+	why := ""
+	if x := a.foreign[k.model]; x != nil {
+		why = ": " + x.Why
+	}
+	if target, ok := a.Official(k.model); ok {
+		c.idCheck(k, "dropped", target, "a spelling of "+target+"; genai-prices alone names it"+why)
 		return
 	}
-	c.idCheck(k, "dropped", "", "not a model ID the API accepts")
+	if !a.Complete && why == "" {
+		c.idCheck(k, "dropped", "", "genai-prices alone names it, and neither the provider's list of known IDs nor its pages do")
+		return
+	}
+	c.idCheck(k, "dropped", "", "not a model ID the API accepts"+why)
 }
 
-// acceptedKey reports whether a model may be served under k: true for providers without a complete list.
-func (c *converter) acceptedKey(k key) bool {
+// namedKey reports whether a model only genai-prices lists may be served under k: its provider's official list or
+// pages name it. genai-prices' model IDs name its price groups (command-a for every "command-a*" request,
+// gpt-chat-latest imported from OpenRouter's catalog), not necessarily an ID the provider's API takes, so where
+// the provider's list is partial such an ID needs an official name: the list, the lifecycle pages, or a price page
+// curated for it (sources/official/prices). Providers without a list are not judged.
+func (c *converter) namedKey(k key) bool {
 	a := c.accepted[k.provider]
-	return a == nil || !a.Complete || a.Has(k.model)
+	return a == nil || a.Has(k.model) || (a.foreign[k.model] == nil && c.prices[k.provider].Model(k.model) != nil)
 }
 
 // ReviewNote is a reviewer's note on a curated lifecycle entry (how a fact was found, what was not readable):
@@ -363,6 +402,16 @@ func (c *converter) collectReviews() {
 		for _, m := range f.Current {
 			if m.Review != nil {
 				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, m.ModelID, *m.Review})
+			}
+		}
+		for _, a := range f.Aliases {
+			if a.Review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, a.Alias, *a.Review})
+			}
+		}
+		for _, x := range f.Foreign {
+			if x.Review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, x.ModelID, *x.Review})
 			}
 		}
 	}

@@ -397,3 +397,104 @@ func listsAndLifecycle(t *testing.T) (map[string]*APIModelList, map[string]*Life
 	}
 	return lists, official
 }
+
+// TestAliasesFollowTheirModel: an alias a provider's page names (LifecycleFile.Aliases) is priced as its model,
+// never at a data set's price for the alias, and is not priced where its model has none; the report says which.
+// Mistral's ministral-3b-latest was priced at $0.04, the retired Ministral 3B 24.10's price, although Mistral's
+// card names it an API name of Ministral 3 3B 25.12 ($0.10).
+func TestAliasesFollowTheirModel(t *testing.T) {
+	res, err := Convert(Input{DataDir: upstreamDir(), KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, official := listsAndLifecycle(t)
+	pricing, _ := builtPricingAndModels(t, res)
+	priced := map[string]api.PricingRecord{}
+	for _, r := range pricing.Records {
+		priced[r.ProviderId+"/"+r.Model] = r
+	}
+	checked := 0
+	for pid, f := range official {
+		for _, a := range f.Aliases {
+			ar, aliasPriced := priced[pid+"/"+a.Alias]
+			mr, modelPriced := priced[pid+"/"+a.Model]
+			switch {
+			case aliasPriced && !modelPriced:
+				t.Errorf("%s/%s is priced, its model %s is not", pid, a.Alias, a.Model)
+			case aliasPriced:
+				checked++
+				if ja, jm := mustJSON(t, ar.Pricing), mustJSON(t, mr.Pricing); ja != jm {
+					t.Errorf("%s/%s is priced %s, its model %s %s", pid, a.Alias, ja, a.Model, jm)
+				}
+				if ar.Confidence != mr.Confidence {
+					t.Errorf("%s/%s: confidence %s, its model's %s", pid, a.Alias, ar.Confidence, mr.Confidence)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no alias is priced: the check checked nothing")
+	}
+	r, ok := priced["mistral/ministral-3b-latest"]
+	if !ok || r.Pricing.InputPer1mTokens == nil || *r.Pricing.InputPer1mTokens != 0.1 || r.Confidence != api.ConfidenceVerified {
+		t.Errorf("mistral/ministral-3b-latest: %+v", r)
+	}
+	for _, k := range []string{"cohere/command-r-plus", "cohere/command-r"} {
+		if _, ok := priced[k]; ok {
+			t.Errorf("%s is priced, but the model it is an alias of has no price", k)
+		}
+	}
+	if !slices.ContainsFunc(res.Report.Aliases, func(a AliasPrice) bool {
+		return a.Provider == "cohere" && a.Alias == "command-r-plus" && strings.HasPrefix(a.Outcome, "not priced")
+	}) {
+		t.Errorf("the report does not name cohere/command-r-plus as not priced: %+v", res.Report.Aliases)
+	}
+}
+
+// TestForeignIDsOnPartialLists: on a partial list an ID the provider's pages show is not its own
+// (LifecycleFile.Foreign) is refused, mapped to the official spelling where one is given; and a model only
+// genai-prices names is served only where the provider's list or pages name it.
+func TestForeignIDsOnPartialLists(t *testing.T) {
+	official := "gemma-3-27b-it"
+	f := &LifecycleFile{ProviderID: "google-gemini",
+		Current: []CurrentModel{{ModelID: official, Task: "llm", Stage: "ga"}},
+		Foreign: []ForeignID{{ModelID: "gemini-gemma-3-27b-it", Official: &official, Why: "w"}, {ModelID: "gemini-gemma-2-9b-it", Why: "w"}}}
+	l := &APIModelList{ProviderID: "google-gemini", Complete: false}
+	a := Accepted(l, f, "2026-11-28")
+	for id, want := range map[string]bool{official: true, "gemini-gemma-3-27b-it": false, "gemini-gemma-2-9b-it": false} {
+		if a.Has(id) != want {
+			t.Errorf("Has(%s) = %v, want %v", id, !want, want)
+		}
+	}
+	c := &converter{accepted: map[string]*AcceptedIDs{"google-gemini": a}}
+	m := map[key]int{{"google-gemini", "gemini-gemma-3-27b-it"}: 1, {"google-gemini", "gemini-gemma-2-9b-it"}: 2, {"google-gemini", "veo-9"}: 3}
+	checkIDs(c, m, func(v int, _ key) int { return v })
+	if m[key{"google-gemini", official}] != 1 || len(m) != 2 || m[key{"google-gemini", "veo-9"}] != 3 {
+		t.Errorf("after the check: %v (want the foreign spelling mapped, the other foreign ID dropped, the unlisted one kept)", m)
+	}
+	res, err := Convert(Input{DataDir: upstreamDir(), KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pricing, _ := builtPricingAndModels(t, res)
+	for _, r := range pricing.Records {
+		switch r.ProviderId + "/" + r.Model {
+		case "openai/gpt-chat-latest", "cohere/command-r7b", "google-gemini/gemini-gemma-2-9b-it":
+			t.Errorf("%s/%s is priced: no official list or page names it", r.ProviderId, r.Model)
+		}
+	}
+	for _, want := range []string{"openai/gpt-chat-latest", "cohere/command-r7b", "google-gemini/gemini-gemma-2-9b-it"} {
+		if !slices.ContainsFunc(res.Report.IDChecks, func(x IDCheck) bool { return x.Provider+"/"+x.Model == want && x.Outcome == "dropped" }) {
+			t.Errorf("the report does not name %s as dropped", want)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -291,7 +291,10 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 			if _, dep := c.deprecated[k]; dep {
 				continue
 			}
-			if !c.acceptedKey(k) {
+			// A complete list refuses the ID outright; on a partial one, only an ID that would be priced is named in
+			// the report.
+			partial := c.accepted[k.provider] != nil && !c.accepted[k.provider].Complete
+			if !partial && !c.namedKey(k) {
 				c.dropForeign(k)
 				continue
 			}
@@ -310,6 +313,10 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 			if !anyPrice(r) {
 				continue
 			}
+			if partial && !c.namedKey(k) {
+				c.dropForeign(k)
+				continue
+			}
 			out[k] = cand{task: task, rates: r, date: c.snap.GenAI.Date, src: SourceGenAI}
 			c.stats.GenAIAdded++
 			c.usedGenAI = true
@@ -325,6 +332,22 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 			continue
 		}
 		out[k] = cand{task: m.Task}
+	}
+	// An alias a provider's page names is priced as its model: the model's candidate replaces whatever a data set
+	// gives the alias (often an older model's price, kept under the alias after it moved on), and an alias whose
+	// model has no price is not priced.
+	for _, k := range sortedCandKeys(out) {
+		pk := c.priceKey(k)
+		if pk == k {
+			continue
+		}
+		if cd, ok := out[pk]; ok {
+			out[k] = cd
+			c.report.Aliases = append(c.report.Aliases, AliasPrice{k.provider, k.model, pk.model, "priced as its model"})
+		} else {
+			delete(out, k)
+			c.report.Aliases = append(c.report.Aliases, AliasPrice{k.provider, k.model, pk.model, "not priced: its model has no price record"})
+		}
 	}
 	list := sortedCandKeys(out)
 	counts := map[string]int{}

@@ -64,6 +64,14 @@ type Report struct {
 	Reviews []ReviewNote
 	// Followed are the models retired with the alias snapshot or maker's model they follow (followLineage).
 	Followed []string
+	// Aliases are the aliases the providers' pages name (LifecycleFile.Aliases) and the price each was served with.
+	Aliases []AliasPrice
+}
+
+// AliasPrice is an alias a provider's page names and what the price catalog made of it: priced as its model, or
+// not priced (its model has no price the build serves).
+type AliasPrice struct {
+	Provider, Alias, Model, Outcome string
 }
 
 func (r *Report) reject(catalog string, k key, field string, v any, reason string) {
@@ -81,6 +89,9 @@ func (r *Report) sort() {
 		return strings.Compare(x.Provider+"\x00"+x.Model+"\x00"+x.Note, y.Provider+"\x00"+y.Model+"\x00"+y.Note)
 	})
 	slices.Sort(r.Followed)
+	slices.SortFunc(r.Aliases, func(x, y AliasPrice) int {
+		return strings.Compare(x.Provider+"\x00"+x.Alias, y.Provider+"\x00"+y.Alias)
+	})
 	slices.SortFunc(r.Rejected, func(a, b Rejection) int {
 		return strings.Compare(a.Catalog+"\x00"+a.Provider+"\x00"+a.Model+"\x00"+a.Field, b.Catalog+"\x00"+b.Provider+"\x00"+b.Model+"\x00"+b.Field)
 	})

@@ -68,12 +68,39 @@ type CurrentModel struct {
 	Review *string `json:"review,omitempty"`
 }
 
+// Alias is another API name a provider's page gives a model of the same file (Mistral's ministral-3b-latest on the
+// card of ministral-3b-2512, Cohere's command-r-plus for command-r-plus-04-2024): the alias is served with its
+// model's price and lifecycle, never with a data set's price for the alias (which may be an older model's).
+type Alias struct {
+	Alias  string `json:"alias"`
+	Model  string `json:"model"`
+	Source string `json:"source"`
+	// Review is for reviewers (how the fact was found): REPORT.md only, never served.
+	Review *string `json:"review,omitempty"`
+}
+
+// ForeignID is a model ID the data sets give the provider that its API does not accept as spelled, where the
+// provider's official model-ID list is partial and so cannot refuse it by itself (a data set's or gateway's key,
+// such as litellm's gemini-gemma-2-9b-it). Official is the provider's own spelling where its pages give one: the
+// build then maps the data to it, or drops the ID, as for a complete list (apimodels.go).
+type ForeignID struct {
+	ModelID  string  `json:"model_id"`
+	Official *string `json:"official"`
+	Source   string  `json:"source"`
+	// Why is the reason, in one sentence, written into REPORT.md with the ID.
+	Why string `json:"why"`
+	// Review is for reviewers (how the fact was found): REPORT.md only, never served.
+	Review *string `json:"review,omitempty"`
+}
+
 // LifecycleFile is sources/official/lifecycle/<provider>.json.
 type LifecycleFile struct {
 	ProviderID string         `json:"provider_id"`
 	Pages      []OfficialPage `json:"pages"`
 	Retired    []Retirement   `json:"retired"`
 	Current    []CurrentModel `json:"current"`
+	Aliases    []Alias        `json:"aliases,omitempty"`
+	Foreign    []ForeignID    `json:"foreign,omitempty"`
 }
 
 // Page returns the page of that id.
@@ -227,6 +254,67 @@ func (f *LifecycleFile) check(file string) error {
 				return fmt.Errorf("%s: current %s has a negative price", file, m.ModelID)
 			}
 		}
+	}
+	for _, a := range f.Aliases {
+		// An alias rests on one model entry of the file; it is no entry of its own as current (which would give
+		// it a price of its own) or as another alias.
+		switch {
+		case a.Alias == "" || a.Alias == a.Model || seen["a/"+a.Alias]:
+			return fmt.Errorf("%s: alias %q is empty, repeated or its own model", file, a.Alias)
+		case seen["c/"+a.Alias]:
+			return fmt.Errorf("%s: alias %s is also a current model", file, a.Alias)
+		case !seen["c/"+a.Model] && !seen["r/"+a.Model]:
+			return fmt.Errorf("%s: alias %s names %q, which is no current or retired model of the file", file, a.Alias, a.Model)
+		case !ids[a.Source]:
+			return fmt.Errorf("%s: alias %s cites unknown page %q", file, a.Alias, a.Source)
+		}
+		seen["a/"+a.Alias] = true
+	}
+	for _, x := range f.Foreign {
+		switch {
+		case x.ModelID == "" || seen["f/"+x.ModelID]:
+			return fmt.Errorf("%s: foreign ID %q is empty or repeated", file, x.ModelID)
+		case seen["c/"+x.ModelID] || seen["r/"+x.ModelID] || seen["a/"+x.ModelID]:
+			return fmt.Errorf("%s: foreign ID %s is also a model or alias of the file", file, x.ModelID)
+		case x.Official != nil && (*x.Official == "" || *x.Official == x.ModelID):
+			return fmt.Errorf("%s: foreign ID %s: official spelling %q", file, x.ModelID, *x.Official)
+		case !ids[x.Source]:
+			return fmt.Errorf("%s: foreign ID %s cites unknown page %q", file, x.ModelID, x.Source)
+		case strings.TrimSpace(x.Why) == "":
+			return fmt.Errorf("%s: foreign ID %s gives no reason", file, x.ModelID)
+		}
+		seen["f/"+x.ModelID] = true
+	}
+	return nil
+}
+
+// AliasOf returns the model an alias of the file names, if model is one.
+func (f *LifecycleFile) AliasOf(model string) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	if a := byID(f.Aliases, func(a *Alias) string { return a.Alias }, model); a != nil {
+		return a.Model, true
+	}
+	return "", false
+}
+
+// AliasEntry returns the alias entry of a model ID, or nil.
+func (f *LifecycleFile) AliasEntry(model string) *Alias {
+	if f == nil {
+		return nil
+	}
+	return byID(f.Aliases, func(a *Alias) string { return a.Alias }, model)
+}
+
+// CurrentOrAlias returns the curated current record of a model, or of the model its alias names: an alias is
+// served with its model's facts.
+func (f *LifecycleFile) CurrentOrAlias(model string) *CurrentModel {
+	if m := f.CurrentModel(model); m != nil {
+		return m
+	}
+	if t, ok := f.AliasOf(model); ok {
+		return f.CurrentModel(t)
 	}
 	return nil
 }

@@ -98,3 +98,39 @@ func builtPricingAndModels(t *testing.T, res *Result) (pricing Catalog[api.Prici
 	}
 	return pricing, models
 }
+
+// TestAliasAndForeignChecks: an alias rests on a model entry of its file and is no current model itself; a foreign
+// ID is no model of the file and gives a reason.
+func TestAliasAndForeignChecks(t *testing.T) {
+	page := OfficialPage{ID: "p", Title: "t", URL: "https://example.com", Checked: "2026-11-28"}
+	base := func() *LifecycleFile {
+		return &LifecycleFile{ProviderID: "mistral", Pages: []OfficialPage{page},
+			Current: []CurrentModel{{ModelID: "m-2512", Task: "llm", Stage: "ga", Sources: []string{"p"}}}}
+	}
+	good := base()
+	good.Aliases = []Alias{{Alias: "m-latest", Model: "m-2512", Source: "p"}}
+	good.Foreign = []ForeignID{{ModelID: "x-m", Source: "p", Why: "w"}}
+	if err := good.check("mistral.json"); err != nil {
+		t.Fatal(err)
+	}
+	if cur := good.CurrentOrAlias("m-latest"); cur == nil || cur.ModelID != "m-2512" {
+		t.Errorf("CurrentOrAlias(m-latest) = %+v", cur)
+	}
+	if good.CurrentModel("m-latest") != nil {
+		t.Error("an alias is a current model of its own")
+	}
+	for name, mutate := range map[string]func(f *LifecycleFile){
+		"alias of nothing":  func(f *LifecycleFile) { f.Aliases = []Alias{{Alias: "a", Model: "nope", Source: "p"}} },
+		"alias is current":  func(f *LifecycleFile) { f.Aliases = []Alias{{Alias: "m-2512", Model: "m-2512", Source: "p"}} },
+		"alias repeated":    func(f *LifecycleFile) { f.Aliases = []Alias{{"a", "m-2512", "p", nil}, {"a", "m-2512", "p", nil}} },
+		"alias bad page":    func(f *LifecycleFile) { f.Aliases = []Alias{{Alias: "a", Model: "m-2512", Source: "q"}} },
+		"foreign is model":  func(f *LifecycleFile) { f.Foreign = []ForeignID{{ModelID: "m-2512", Source: "p", Why: "w"}} },
+		"foreign no reason": func(f *LifecycleFile) { f.Foreign = []ForeignID{{ModelID: "x", Source: "p"}} },
+	} {
+		f := base()
+		mutate(f)
+		if err := f.check("mistral.json"); err == nil {
+			t.Errorf("%s: the file loads", name)
+		}
+	}
+}

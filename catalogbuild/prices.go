@@ -252,11 +252,12 @@ func (c *converter) pricesSource(provider, page string) string {
 // applyStructures puts a model's curated long-context, promotion and time-of-day rates on its pricing record and
 // cites their pages; pricedKeys records which curated models found their record.
 func (c *converter) applyStructures(rec *api.PricingRecord) {
-	m := c.prices[rec.ProviderId].Model(rec.Model)
+	k := key{rec.ProviderId, rec.Model}
+	m := c.curatedPrices(k)
 	if m == nil {
 		return
 	}
-	c.pricedKeys[key{rec.ProviderId, rec.Model}] = true
+	c.pricedKeys[key{rec.ProviderId, m.ModelID}] = true
 	var ids []string
 	if m.LongContext != nil {
 		lc := *m.LongContext

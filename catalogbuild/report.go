@@ -246,6 +246,13 @@ func BuildReport(files map[string][]byte, rep Report, facts OfficialFacts) ([]by
 	for _, x := range rep.IDChecks {
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", x.Provider, x.Model, x.Outcome, x.Target, x.Why)
 	}
+	fmt.Fprintf(&b, "\n## Aliases priced as their model (%d)\n\nAliases a provider's page names as another API name of "+
+		"a model (the `aliases` of sources/official/lifecycle): a data set's price for the alias is not used, since it "+
+		"may be an older model's; the alias takes its model's price record, or none where the model has no price.\n\n", len(rep.Aliases))
+	b.WriteString("| provider | alias | model | price |\n|---|---|---|---|\n")
+	for _, a := range rep.Aliases {
+		fmt.Fprintf(&b, "| %s | `%s` | `%s` | %s |\n", a.Provider, a.Alias, a.Model, a.Outcome)
+	}
 	fmt.Fprintf(&b, "\n## Reviewer notes on the curated lifecycle files (%d)\n\nHow a fact was found or why it "+
 		"is null; not served.\n\n| provider | model | note |\n|---|---|---|\n", len(rep.Reviews))
 	for _, r := range rep.Reviews {

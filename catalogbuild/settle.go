@@ -18,9 +18,26 @@ func (c *converter) officialKeys() []key {
 	return out
 }
 
-// officialModel returns the curated record of a current model, or nil.
+// officialModel returns the curated record of a current model, or of the current model its alias names (an alias
+// is served with its model's facts), or nil.
 func (c *converter) officialModel(k key) *CurrentModel {
-	return c.official[k.provider].CurrentModel(k.model)
+	return c.official[k.provider].CurrentOrAlias(k.model)
+}
+
+// priceKey is the key whose prices a model is served with: the model an alias names, else the model itself.
+func (c *converter) priceKey(k key) key {
+	if t, ok := c.official[k.provider].AliasOf(k.model); ok {
+		return key{k.provider, t}
+	}
+	return k
+}
+
+// curatedPrices returns the curated price structures of a model, or of the model its alias names.
+func (c *converter) curatedPrices(k key) *PricedModel {
+	if m := c.prices[k.provider].Model(k.model); m != nil {
+		return m
+	}
+	return c.prices[k.provider].Model(c.priceKey(k).model)
 }
 
 // officialSource adds a curated page to the sources of the catalog being built and returns its id.
@@ -113,7 +130,7 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 	if task == "code" {
 		task = "llm"
 	}
-	bySrc := c.sourceRates(k, task)
+	bySrc := c.sourceRates(c.priceKey(k), task)
 	var prov provenance
 	fields := []struct {
 		name     string
@@ -132,7 +149,7 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 	// The price pages' standard rates outrank the lifecycle curation, which records the rate a models page shows
 	// (a promotional one where a promotion runs) and leaves cached-input prices it did not read empty.
 	var std *StandardRates
-	if pm := c.prices[k.provider].Model(k.model); pm != nil {
+	if pm := c.curatedPrices(k); pm != nil {
 		std = pm.Standard
 	}
 	stdOf := []func(*StandardRates) *float64{
@@ -190,7 +207,7 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 	}
 	// $0 is a fact only where a source says the model is free; a model's name (":free") is no source: anyone
 	// can name a model so.
-	free := c.freeTier[k] || officialFree
+	free := c.freeTier[c.priceKey(k)] || officialFree
 	for _, f := range []struct {
 		name string
 		dst  **float64

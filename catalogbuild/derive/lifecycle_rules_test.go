@@ -366,3 +366,25 @@ func TestScheduledRetirementStaysActive(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasTakesItsModelsLifecycle: an alias the provider's page names is served with its model's stage and launch
+// day, verified on that page, even where a data set dates the alias by an older model (models.dev gave
+// ministral-3b-latest the release date of Ministral 3B 24.10).
+func TestAliasTakesItsModelsLifecycle(t *testing.T) {
+	released := "2025-12-02"
+	lf := &lifecycleFacts{reference: "2026-11-28", files: map[string]*catalogbuild.LifecycleFile{"mistral": {
+		ProviderID: "mistral",
+		Pages:      []catalogbuild.OfficialPage{{ID: "mistral-models", Title: "Mistral AI Docs: Models", URL: "https://docs.mistral.ai/models", Checked: "2026-11-25"}},
+		Current:    []catalogbuild.CurrentModel{{ModelID: "ministral-3b-2512", Task: "llm", Stage: "ga", Released: &released, Sources: []string{"mistral-models"}}},
+		Aliases:    []catalogbuild.Alias{{Alias: "ministral-3b-latest", Model: "ministral-3b-2512", Source: "mistral-models"}},
+	}}}
+	r, err := lifecycleOf(seeds.ModelRecord{ProviderId: "mistral", ModelId: "ministral-3b-latest"},
+		catalogbuild.SourceFacts{ModelsDev: map[string]any{"release_date": "2024-10-01"}}, lf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.LaunchDate == nil || r.LaunchDate.String() != released || r.Stage != "ga" || r.Confidence != api.ConfidenceVerified ||
+		r.Notes == nil || !strings.HasPrefix(*r.Notes, "Listed as available on ") || !strings.Contains(*r.Notes, "ministral-3b-2512") {
+		t.Errorf("ministral-3b-latest: %+v (notes %v)", r, r.Notes)
+	}
+}

@@ -48,6 +48,9 @@ func lifecycleVerdict(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifec
 	if r := file.Retirement(m.ModelId); r != nil {
 		return retirementVerdict(r, file)
 	}
+	if v, ok := aliasVerdict(m.ModelId, file); ok {
+		return v
+	}
 	if fact, ok := lin[m.ProviderId+"/"+m.ModelId]; ok {
 		return followVerdict(m.ProviderId, m.ModelId, &fact, lf)
 	}
@@ -61,6 +64,36 @@ func lifecycleVerdict(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifec
 			notes: fmt.Sprintf("Listed as available on %s (%s), checked %s.", page.Title, page.URL, page.Checked)}
 	}
 	return verdict{basis: basisNone, sources: dataSetsNaming(f), confidence: catalogbuild.ConfidenceSingle, notes: notListedNote(m.ProviderId, lf)}
+}
+
+// aliasVerdict is the lifecycle of an alias the provider's page names as another API name of a model of the same
+// file: its model's, whatever a data set says of the alias (litellm and models.dev may still describe the older
+// model an alias pointed to). ok is false for a model that is no such alias.
+func aliasVerdict(model string, file *catalogbuild.LifecycleFile) (verdict, bool) {
+	a := file.AliasEntry(model)
+	if a == nil {
+		return verdict{}, false
+	}
+	page, _ := file.Page(a.Source)
+	if r := file.Retirement(a.Model); r != nil {
+		v := retirementVerdict(r, file)
+		v.notes = fmt.Sprintf("An API name of %s on %s (%s), checked %s; that model's lifecycle applies. %s",
+			a.Model, page.Title, page.URL, page.Checked, v.notes)
+		if !slices.Contains(v.sources, a.Source) {
+			v.sources = append(v.sources, a.Source)
+		}
+		return v, true
+	}
+	cur := file.CurrentModel(a.Model)
+	if cur == nil {
+		return verdict{}, false // the file's check makes the model a current or retired entry
+	}
+	sources := slices.Clone(cur.Sources)
+	if !slices.Contains(sources, a.Source) {
+		sources = append(sources, a.Source)
+	}
+	return verdict{basis: basisCurrent, current: cur, sources: sources, confidence: catalogbuild.ConfidenceVerified,
+		notes: fmt.Sprintf("Listed as available on %s (%s), checked %s, as an API name of %s.", page.Title, page.URL, page.Checked, a.Model)}, true
 }
 
 // retirementVerdict is the lifecycle a provider's deprecation page gives one of its models.
