@@ -277,9 +277,20 @@ func testCostEstimate(t *testing.T, s *apitest.Server) {
 	}
 	in := e.Rates.InputPer1mUsd
 	// The discount is the model's served cached-input price against its input price, or 50% where none is served.
+	var pr api.PricingResponse
+	get(t, s, "/api/v1/pricing?provider=openai", &pr)
+	wantD := -1.0
+	for _, r := range pr.Pricing {
+		if r.Model == e.Model && r.Pricing.InputPer1mTokens != nil && *r.Pricing.InputPer1mTokens == in {
+			wantD = 0.5
+			if c := r.Pricing.CachedInputPer1mTokens; c != nil {
+				wantD = 1 - *c/in
+			}
+		}
+	}
 	d := e.Rates.CacheDiscountPct / 100
 	near := func(a, b float64) bool { return math.Abs(a-b) < 2e-6 }
-	if e.Provider != "openai" || d <= 0 || d > 1 || e.Breakdown.InputCostUsd != round6(2*in) ||
+	if e.Provider != "openai" || !near(d, wantD) || e.Breakdown.InputCostUsd != round6(2*in) ||
 		!near(e.Breakdown.CachedCostUsd, in*(1-d)) || e.Breakdown.OutputCostUsd != round6(out) || !near(e.CacheSavingsUsd, in*d) ||
 		e.EstimatedTotalUsd != round6(e.Breakdown.InputCostUsd+e.Breakdown.CachedCostUsd+e.Breakdown.OutputCostUsd) {
 		t.Errorf("estimate = %+v", e)
