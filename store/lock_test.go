@@ -114,3 +114,35 @@ func TestLeaseLostWithItsConnection(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaseSurvivesASlowCheck: the watchdog's check is bounded apart from its interval, so a check slower than
+// the interval (here every one: the interval is a microsecond) does not read as a lost lock; and a store closed
+// while it holds a lease releases it instead of waiting for it (the pool's Close waits for acquired connections).
+func TestLeaseSurvivesASlowCheck(t *testing.T) {
+	e := postgresOnly(t)
+	ctx := context.Background()
+	_, u := e.Open(t)
+	a := openWith(t, u, store.Options{LockCheck: time.Microsecond})
+	b := openWith(t, u, store.Options{})
+	la, err := a.TryPollerLock(ctx)
+	if err != nil || la == nil {
+		t.Fatalf("first holder: %v %v", la, err)
+	}
+	select {
+	case <-la.Lost():
+		t.Fatal("a held lease read lost when its check took longer than the interval")
+	case <-time.After(200 * time.Millisecond):
+	}
+	closed := make(chan struct{})
+	go func() { a.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second): // liveness bound
+		t.Fatal("Close waited for a lease nobody released")
+	}
+	lb, err := b.TryPollerLock(ctx)
+	if err != nil || lb == nil {
+		t.Fatalf("the lock was not free after its holder's store closed: %v %v", lb, err)
+	}
+	lb.Release()
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,10 @@ type postgresStore struct {
 	pool      *pgxpool.Pool
 	q         *pgdb.Queries
 	lockCheck time.Duration
+	// leases are the locks held now: Close releases them first, since the pool's Close waits for every acquired
+	// connection, and a lease keeps one.
+	leasesMu sync.Mutex
+	leases   map[*Lease]struct{}
 }
 
 var _ Store = (*postgresStore)(nil)
@@ -63,7 +68,21 @@ func openPostgres(ctx context.Context, rawURL string, opts Options) (Store, erro
 
 func (s *postgresStore) Engine() string                 { return "postgres" }
 func (s *postgresStore) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
-func (s *postgresStore) Close() error                   { s.pool.Close(); return nil }
+
+// Close releases the leases still held (their locks go with their connections anyway), then closes the pool.
+func (s *postgresStore) Close() error {
+	s.leasesMu.Lock()
+	held := make([]*Lease, 0, len(s.leases))
+	for l := range s.leases {
+		held = append(held, l)
+	}
+	s.leasesMu.Unlock()
+	for _, l := range held {
+		l.Release()
+	}
+	s.pool.Close()
+	return nil
+}
 
 func (s *postgresStore) RecordCheck(ctx context.Context, c Check) (Check, error) {
 	return s.RecordCheckResult(ctx, CheckResult{Check: c})

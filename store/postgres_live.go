@@ -170,7 +170,9 @@ func (s *postgresStore) tryAdvisoryLock(ctx context.Context, key int64, what str
 				return
 			case <-t.C:
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), min(s.lockCheck, 5*time.Second))
+			// The bound is not the check interval: a ping slower than a short interval (a loaded machine) is not a
+			// lost connection. A ping that times out does end it (pgx closes a connection cancelled mid-query).
+			ctx, cancel := context.WithTimeout(context.Background(), lockPingTimeout)
 			_, err := conn.Exec(ctx, "SELECT 1")
 			cancel()
 			if err != nil {
@@ -179,7 +181,11 @@ func (s *postgresStore) tryAdvisoryLock(ctx context.Context, key int64, what str
 			}
 		}
 	}()
-	return &Lease{lost: lost, release: func() {
+	lease := &Lease{lost: lost}
+	lease.release = func() {
+		s.leasesMu.Lock()
+		delete(s.leases, lease)
+		s.leasesMu.Unlock()
 		close(stop)
 		<-done // the watchdog no longer uses the connection
 		select {
@@ -195,5 +201,15 @@ func (s *postgresStore) tryAdvisoryLock(ctx context.Context, key int64, what str
 		// A failed unlock is no loss: the session's locks go with the connection, which is released next.
 		_, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock("+SchemaLockKeySQL+")", key)
 		conn.Release()
-	}}, nil
+	}
+	s.leasesMu.Lock()
+	if s.leases == nil {
+		s.leases = map[*Lease]struct{}{}
+	}
+	s.leases[lease] = struct{}{}
+	s.leasesMu.Unlock()
+	return lease, nil
 }
+
+// lockPingTimeout bounds the watchdog's check of a held lock's connection.
+const lockPingTimeout = 5 * time.Second
