@@ -62,10 +62,16 @@ func LoadProviderFacts(dir string, known map[string]bool) (OfficialFacts, error)
 			}
 			for i, r := range cf.Records {
 				var rec struct {
-					ProviderID string `json:"provider_id"`
+					ProviderID string   `json:"provider_id"`
+					Sources    []string `json:"sources"`
 				}
 				if err := json.Unmarshal(r, &rec); err != nil || rec.ProviderID != f.ProviderID {
 					return nil, fmt.Errorf("%s: %s record %d is not a record of %s", base, cat, i, f.ProviderID)
+				}
+				for _, s := range rec.Sources {
+					if !ids[s] {
+						return nil, fmt.Errorf("%s: %s record %d cites unknown page %q", base, cat, i, s)
+					}
 				}
 			}
 			for k := range cf.Review {
@@ -102,12 +108,8 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 	for _, pid := range providers {
 		f := facts[pid]
 		cf := f.Catalogs[name]
-		// Each cited page is a source of the catalog: the one already listed with its URL, or a new one.
-		var ids []string
-		for _, p := range f.Pages {
-			if !slices.Contains(cf.Sources, p.ID) {
-				continue
-			}
+		// Each page a record cites is a source of the catalog: the one already listed with its URL, or a new one.
+		sourceID := func(p OfficialPage) string {
 			env.AsOf = max(env.AsOf, p.Checked)
 			i := slices.IndexFunc(env.Sources, func(s Source) bool { return s.URL == p.URL })
 			if i < 0 {
@@ -117,18 +119,28 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 			if env.Sources[i].ID == "" {
 				env.Sources[i].ID = p.ID
 			}
-			ids = append(ids, env.Sources[i].ID)
-		}
-		var urls []string
-		for _, p := range f.Pages {
-			if slices.Contains(cf.Sources, p.ID) {
-				urls = append(urls, p.URL)
-			}
+			return env.Sources[i].ID
 		}
 		records := slices.Clone(cf.Records)
 		sortWithinProvider(name, records)
 		var fresh []json.RawMessage
 		for _, r := range records {
+			// A record cites the pages it names itself, not every page of its catalog: a page that does not state
+			// the record's values is not its source.
+			cite, err := ownSources(r)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", name, pid, err)
+			}
+			if len(cite) == 0 {
+				cite = cf.Sources
+			}
+			var ids, urls []string
+			for _, p := range f.Pages {
+				if slices.Contains(cite, p.ID) {
+					ids = append(ids, sourceID(p))
+					urls = append(urls, p.URL)
+				}
+			}
 			withProv, err := setProvenance(r, ids, urls)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", name, pid, err)
@@ -246,6 +258,17 @@ func sortWithinProvider(catalog string, recs []json.RawMessage) {
 
 // setProvenance sets a record's sources and confidence (verified), keeping its other fields in order; a record
 // with notes gets the pages' addresses in them, so that a reader of the record alone sees where it comes from.
+// ownSources is the list of page IDs a curated record names in its own "sources" (none: the catalog's).
+func ownSources(r json.RawMessage) ([]string, error) {
+	var rec struct {
+		Sources []string `json:"sources"`
+	}
+	if err := json.Unmarshal(r, &rec); err != nil {
+		return nil, fmt.Errorf("sources: %w", err)
+	}
+	return rec.Sources, nil
+}
+
 func setProvenance(r json.RawMessage, sources, urls []string) (json.RawMessage, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(r, &fields); err != nil {

@@ -22,7 +22,7 @@ func TestApplyOfficial(t *testing.T) {
 			{ID: "b-tiers", Title: "B tiers", URL: "https://b.example/tiers", Checked: "2026-11-23"},
 		},
 		Catalogs: map[string]CatalogFacts{"rate_limits": {
-			Records: []json.RawMessage{json.RawMessage(`{"provider_id": "b", "tier": "paid", "rpm": 500, "notes": null}`), json.RawMessage(`{"provider_id": "b", "tier": "free", "rpm": 10, "notes": "Free tier."}`)},
+			Records: []json.RawMessage{json.RawMessage(`{"provider_id": "b", "tier": "paid", "rpm": 500, "notes": null, "sources": ["b-tiers"]}`), json.RawMessage(`{"provider_id": "b", "tier": "free", "rpm": 10, "notes": "Free tier."}`)},
 			Sources: []string{"b-limits", "b-tiers"},
 		}},
 	}}
@@ -49,6 +49,10 @@ func TestApplyOfficial(t *testing.T) {
 	if b["confidence"] != ConfidenceVerified || len(b["sources"].([]any)) != 2 || b["sources"].([]any)[0] != "b-tiers" || b["sources"].([]any)[1] != "docs-x" {
 		t.Errorf("curated record provenance: %v", b)
 	}
+	// A record that names its own pages cites those alone, not every page of its catalog.
+	if paid := env.Records[2]; len(paid["sources"].([]any)) != 1 || paid["sources"].([]any)[0] != "b-tiers" || paid["notes"] != "Sources: https://b.example/tiers." {
+		t.Errorf("a record citing one page: %v", paid)
+	}
 	if len(env.Sources) != 2 || env.Sources[1].URL != "https://b.example/tiers" || env.AsOf != "2026-11-24" {
 		t.Errorf("sources %+v, as_of %s", env.Sources, env.AsOf)
 	}
@@ -73,6 +77,7 @@ func TestLoadProviderFactsChecks(t *testing.T) {
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "anthropic"}], "sources": ["p"], "unknown": {}}}}`,
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["q"], "unknown": {}}}}`,
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "ftp://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {}}`,
+		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai", "sources": ["q"]}], "sources": ["p"], "unknown": {}}}}`,
 		// A review note must name a field of an existing record, or it would be lost from REPORT.md silently.
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["p"], "unknown": {}, "review": {"records[1].notes": "x"}}}}`,
 		`{"provider_id": "openai", "pages": [{"id": "p", "title": "t", "url": "https://x", "checked": "2026-11-24", "as_of": null}], "catalogs": {"sla": {"records": [{"provider_id": "openai"}], "sources": ["p"], "unknown": {}, "review": {"notes": "x"}}}}`,
