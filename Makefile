@@ -80,17 +80,13 @@ EARLY_RACE_PKGS := ./refresh ./impl
 # The slowest of the rest start first (go test runs them in the order given), then those that mostly wait (on
 # processes, intervals, timeouts), so that they overlap the busy ones instead of trailing after them: the last to
 # finish sets the time.
-SLOW_FIRST := server store tools faults webhooks contractfuzz catalogbuild/pipeline cmd/switchboard metrics
-# NODE_PKGS run clients others wrote on node (the npm packages of package.json): their race pass starts when npm ci
-# has finished, while the race pass of the rest has started without waiting for it.
-NODE_PKGS := ./e2e ./web ./errs
+SLOW_FIRST := e2e server store tools faults webhooks contractfuzz catalogbuild/pipeline cmd/switchboard metrics
 EARLY_RACE_IMPORTS = $(EARLY_RACE_PKGS:./%=github.com/switchboard/switchboard/%)
-NODE_IMPORTS = $(NODE_PKGS:./%=github.com/switchboard/switchboard/%)
-RACE_PKGS = $(filter-out $(EARLY_RACE_IMPORTS) $(NODE_IMPORTS),$(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST))) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%) $(EARLY_RACE_IMPORTS) $(NODE_IMPORTS),$(shell $(GO) list ./...))
+RACE_PKGS = $(filter-out $(EARLY_RACE_IMPORTS),$(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST))) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%) $(EARLY_RACE_IMPORTS),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
-# npm ci (about 40 s in a fresh clone) runs in the background beside vet, the builds, the plain pass, the early race
-# packages and the race pass of the rest, none of which needs node; the race pass of NODE_PKGS starts once it has
-# finished. Its output is shown when it ends, and a failed install stops make test with npm's words and status.
+# npm ci (about 40 s in a fresh clone) runs in the background beside vet, the builds, the plain pass and the early
+# race packages, none of which needs node; the race pass of the rest (e2e, web and errs need node) starts once it
+# has finished. Its output is shown when it ends, and a failed install stops make test with npm's words and status.
 # Whatever fails, make test waits for what it started in the background before it exits.
 NPM_LOG := $(BIN)/npm-ci.log
 # Named through a variable, not written as $(MAKE) in the recipe: a recipe line that names $(MAKE) runs even under
@@ -110,13 +106,10 @@ test:
 	{ $(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -json $(EARLY_RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race-early; } & early=$$!; \
 	echo "go test -count=1 \$$NORACE_PKGS \$$DATA_ONLY_PKGS (no goroutines: no -race)"; \
 	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -json $(NORACE_PKGS) $(DATA_ONLY_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).norace; \
-	echo "go test -count=1 -race (every other package but \$$NODE_PKGS)"; \
-	{ $(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'; } & rest=$$!; \
 	rc=0; wait $$npm || rc=$$?; cat $(NPM_LOG); \
 	if [ $$rc -ne 0 ]; then echo "make test: npm ci failed (exit $$rc)"; exit $$rc; fi; \
-	echo "go test -count=1 -race \$$NODE_PKGS"; \
-	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -json $(NODE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race-node; \
-	wait $$rest; \
+	echo "go test -count=1 -race (every other package)"; \
+	$(TEST_ENV) $(GO) test $(TEST_FLAGS) -count=1 -race -p $(TEST_P) -json $(RACE_PKGS) | $(BIN)/testreport run -o $(TEST_JSON).race -list '/store$$'; \
 	wait $$early
 
 ## test-short: the inner loop, in under a minute: no race detector, SQLite only, and -short skips what needs
@@ -127,7 +120,7 @@ test-short:
 ## test-times: each package's time in the last make test, slowest first, and the slowest tests
 test-times:
 	@test -f $(TEST_JSON).race || { echo "no $(TEST_JSON).race: run make test first"; exit 1; }
-	@$(GO) run ./cmd/testreport times $(wildcard $(TEST_JSON).norace $(TEST_JSON).race-early $(TEST_JSON).race-node) $(TEST_JSON).race
+	@$(GO) run ./cmd/testreport times $(wildcard $(TEST_JSON).norace $(TEST_JSON).race-early) $(TEST_JSON).race
 
 ## test-mcp: the MCP clients others wrote, alone (part of test): the TypeScript SDK over HTTP and stdio, the
 ## Inspector CLI, and the conformance suite's scenarios for a tools-only server (on npm's Node 22)
