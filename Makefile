@@ -73,14 +73,12 @@ NORACE_PKGS := ./catalog ./catalogbuild/derive ./catalogbuild/gatewaynames ./cmd
 # //go:build !race, which the -race run leaves out and the plain run takes (the same check keeps those files free
 # of goroutines); the rest of the package runs with -race as everywhere else.
 DATA_ONLY_PKGS := ./refresh ./catalogbuild
-# EARLY_RACE_PKGS hold the longest chains of tests that run one after another (refresh's tests install catalog sets
-# process-wide; impl's 40 tests share catalogs and clocks): they start with -race right after the builds, beside
-# the plain pass and npm ci, instead of after them, using the core those leave idle. They need no node.
-EARLY_RACE_PKGS := ./refresh ./impl
-# The slowest of the rest start first (go test runs them in the order given), then those that mostly wait (on
-# processes, intervals, timeouts), so that they overlap the busy ones instead of trailing after them: the last to
-# finish sets the time.
-SLOW_FIRST := e2e server store tools faults webhooks contractfuzz catalogbuild/pipeline cmd/switchboard metrics
+# EARLY_RACE_PKGS hold the longest chain of tests that cannot run side by side (refresh's tests install catalog sets
+# process-wide, one after another, on one core): they start with -race right after the builds, beside the plain
+# pass and npm ci, instead of after them. They need no node.
+EARLY_RACE_PKGS := ./refresh
+# The slowest of the rest start first (go test runs them in the order given): the last to finish sets the time.
+SLOW_FIRST := e2e impl server store tools faults
 EARLY_RACE_IMPORTS = $(EARLY_RACE_PKGS:./%=github.com/switchboard/switchboard/%)
 RACE_PKGS = $(filter-out $(EARLY_RACE_IMPORTS),$(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST))) $(filter-out $(addprefix github.com/switchboard/switchboard/,$(SLOW_FIRST)) $(NORACE_PKGS:./%=github.com/switchboard/switchboard/%) $(EARLY_RACE_IMPORTS),$(shell $(GO) list ./...))
 CHROMIUM  ?= $(firstword $(foreach b,chromium chromium-browser google-chrome google-chrome-stable,$(shell command -v $(b) 2>/dev/null)))
