@@ -59,6 +59,8 @@ type Metrics struct {
 	pollChecks   prometheus.Counter
 	pollFailures *prometheus.CounterVec
 	payments     *prometheus.CounterVec
+	// handlerTimeout bounds a whole scrape: the health view's load bound plus the time to render.
+	handlerTimeout time.Duration
 }
 
 // New returns the metrics on a fresh registry, with the Go runtime and process collectors.
@@ -102,6 +104,9 @@ func New(o Options) *Metrics {
 			Help: "Calls of the paid route by payment outcome (settled, refused, unavailable, error).",
 		}, []string{"outcome"}),
 	}
+	// The scrape's own bound covers the load it may do: a scrape cut shorter than the load it waits for answers
+	// 503 while the load would have succeeded (the default: 5 s + 5 s, Prometheus's default scrape timeout).
+	m.handlerTimeout = o.ScrapeTimeout + 5*time.Second
 	m.reg.MustRegister(m.httpRequests, m.httpDuration, m.pollDuration, m.pollChecks, m.pollFailures, m.payments,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if o.Health != nil {
@@ -120,7 +125,7 @@ func (m *Metrics) Handler() http.Handler {
 		// A collector failing leaves its metrics out rather than failing the whole scrape.
 		ErrorHandling:       promhttp.ContinueOnError,
 		MaxRequestsInFlight: 4,
-		Timeout:             10 * time.Second,
+		Timeout:             m.handlerTimeout,
 	})
 }
 
