@@ -389,30 +389,25 @@ type ReviewNote struct {
 // collectReviews gathers the review notes of the curated lifecycle files.
 func (c *converter) collectReviews() {
 	for pid, f := range c.official {
-		for _, p := range f.Pages {
-			if p.Review != nil {
-				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, "page " + p.ID, *p.Review})
+		add := func(key string, review *string) {
+			if review != nil {
+				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, key, *review})
 			}
+		}
+		for _, p := range f.Pages {
+			add("page "+p.ID, p.Review)
 		}
 		for _, r := range f.Retired {
-			if r.Review != nil {
-				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, r.ModelID, *r.Review})
-			}
+			add(r.ModelID, r.Review)
 		}
 		for _, m := range f.Current {
-			if m.Review != nil {
-				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, m.ModelID, *m.Review})
-			}
+			add(m.ModelID, m.Review)
 		}
 		for _, a := range f.Aliases {
-			if a.Review != nil {
-				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, a.Alias, *a.Review})
-			}
+			add(a.Alias, a.Review)
 		}
 		for _, x := range f.Foreign {
-			if x.Review != nil {
-				c.report.Reviews = append(c.report.Reviews, ReviewNote{pid, x.ModelID, *x.Review})
-			}
+			add(x.ModelID, x.Review)
 		}
 	}
 }
