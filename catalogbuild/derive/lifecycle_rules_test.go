@@ -387,4 +387,29 @@ func TestAliasTakesItsModelsLifecycle(t *testing.T) {
 		r.Notes == nil || !strings.HasPrefix(*r.Notes, "Listed as available on ") || !strings.Contains(*r.Notes, "ministral-3b-2512") {
 		t.Errorf("ministral-3b-latest: %+v (notes %v)", r, r.Notes)
 	}
+	// An alias of a retired model is retired with it, whatever a data set says of the alias, and cites the page
+	// that names the alias as well as the retirement's.
+	day := "2026-03-31"
+	f := lf.files["mistral"]
+	f.Pages = append(f.Pages, catalogbuild.OfficialPage{ID: "mistral-deprecated", Title: "Mistral AI Docs: Deprecated models", URL: "https://docs.mistral.ai/deprecated", Checked: "2026-11-25"})
+	f.Retired = []catalogbuild.Retirement{{ModelID: "codestral-2405", Shutdown: &day, Source: "mistral-deprecated"}}
+	f.Aliases = append(f.Aliases, catalogbuild.Alias{Alias: "codestral-old-latest", Model: "codestral-2405", Source: "mistral-models"})
+	r, err = lifecycleOf(seeds.ModelRecord{ProviderId: "mistral", ModelId: "codestral-old-latest"}, catalogbuild.SourceFacts{}, lf, nil)
+	if err != nil || r.Stage != "sunset" || r.DeprecationDate == nil || r.DeprecationDate.String() != day ||
+		r.Notes == nil || !strings.HasPrefix(*r.Notes, "An API name of codestral-2405 on Mistral AI Docs: Models") ||
+		!slices.Contains(r.Sources, "mistral-models") || !slices.Contains(r.Sources, "mistral-deprecated") {
+		t.Errorf("alias of a retired model: %+v (notes %v, %v)", r, stringOrNil(r.Notes), err)
+	}
+	// An alias whose model the file neither lists nor retires is no alias the file can answer for.
+	f.Aliases = append(f.Aliases, catalogbuild.Alias{Alias: "ghost-latest", Model: "ghost", Source: "mistral-models"})
+	if _, ok := aliasVerdict("ghost-latest", f); ok {
+		t.Error("an alias of an unknown model took a verdict")
+	}
+}
+
+func stringOrNil(p *string) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
