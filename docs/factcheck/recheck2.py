@@ -1,9 +1,11 @@
-"""Re-reads each fact of sample2-2026-11-28.json from the current seeds/catalogs and prints what is served now.
+"""Re-reads each fact of a sample file (sample2-2026-11-28.json by default, or the one named) from the current
+seeds/catalogs and prints what is served now.
 
-Run from the repository root: python3 docs/factcheck/recheck2.py. One line per fact: n, verdict, served then, served
-now, confidence now.
+Run from the repository root: python3 docs/factcheck/recheck2.py [docs/factcheck/sample3-2026-11-28.json]. One line
+per fact: n, verdict, served then, served now, confidence now.
 """
 import json
+import sys
 
 L = lambda n: json.load(open(f'seeds/catalogs/{n}.json'))['records']
 
@@ -34,6 +36,7 @@ def served_now(kind, pid, key):
 
 
 if __name__ == '__main__':
-    for f in json.load(open('docs/factcheck/sample2-2026-11-28.json')):
+    sample = sys.argv[1] if len(sys.argv) > 1 else 'docs/factcheck/sample2-2026-11-28.json'
+    for f in json.load(open(sample)):
         now = served_now(f['kind'], f['provider_id'], f['key'])
         print(f['n'], f['verdict'], '|', f['served'], '=>', now[0] if now else 'NOT SERVED', '|', now[1] if now else '')
