@@ -203,6 +203,14 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 	return a
 }
 
+// foreignWhy is ": " and the reason the provider's pages give for not accepting id (LifecycleFile.Foreign), or "".
+func (a *AcceptedIDs) foreignWhy(id string) string {
+	if x := a.foreign[id]; x != nil {
+		return ": " + x.Why
+	}
+	return ""
+}
+
 // Has reports whether the API accepts id. An ID outside the family of a family list is not the list's to refuse.
 func (a *AcceptedIDs) Has(id string) bool {
 	if a.foreign[id] != nil {
@@ -308,10 +316,7 @@ func checkIDs[V any](c *converter, m map[key]V, rekey func(V, key) V) {
 			c.idCheck(k, "unlisted", "", "not in the provider's official list of known IDs; kept")
 			continue
 		}
-		why := ""
-		if x != nil {
-			why = ": " + x.Why
-		}
+		why := a.foreignWhy(k.model)
 		target, ok := a.Official(k.model)
 		switch {
 		case ok && target != k.model && a.Has(target):
@@ -355,10 +360,7 @@ func (c *converter) applyAcceptedIDs() {
 // official spelling, if any, keeps its own sources).
 func (c *converter) dropForeign(k key) {
 	a := c.accepted[k.provider]
-	why := ""
-	if x := a.foreign[k.model]; x != nil {
-		why = ": " + x.Why
-	}
+	why := a.foreignWhy(k.model)
 	if target, ok := a.Official(k.model); ok {
 		c.idCheck(k, "dropped", target, "a spelling of "+target+"; genai-prices alone names it"+why)
 		return
