@@ -14,13 +14,13 @@ import (
 // markup, whitespace, quotes, control characters and terminal escapes.
 func TestValidIDRejectsMarkupAndEscapes(t *testing.T) {
 	for _, id := range []string{"gpt-4o-2024-08-06", "accounts/fireworks/models/llama-v3p1-8b-instruct", "anthropic.claude-3-5-sonnet-20240620-v1:0",
-		"@cf/meta/llama-3-8b-instruct", "~moonshotai/kimi-latest", "google/gemma-4-31b-it:free", "gemini-1.5-pro@001", "openai"} {
+		"@cf/meta/llama-3-8b-instruct", "~moonshotai/kimi-latest", "google/gemma-4-31b-it:free", "gemini-1.5-pro@001", "openai", "a", strings.Repeat("x", 200)} {
 		if !ValidID(id) {
 			t.Errorf("%q refused", id)
 		}
 	}
 	for _, id := range []string{"", "<script>alert(1)</script>", "gpt-4o\x1b[31m", "gpt 4o", "gpt-4o\n", "-flag", `a"b`, "a'b", "a\\b",
-		"a\u202eb", "ａｂ", strings.Repeat("x", 201)} {
+		"a\u202eb", "ａｂ", strings.Repeat("x", 201), "accounts/fireworks/models/", "meta/"} {
 		if ValidID(id) {
 			t.Errorf("%q accepted", id)
 		}

@@ -119,6 +119,12 @@ func ApplyOfficial(name string, data []byte, facts OfficialFacts) ([]byte, error
 			if env.Sources[i].ID == "" {
 				env.Sources[i].ID = p.ID
 			}
+			// The page's own check day, not the catalog's: a source with no date would later take the catalog's
+			// as_of, which is the newest check of any page. Two checks of one URL give the older day.
+			if s := &env.Sources[i]; s.AsOf == nil || *s.AsOf == "" || p.Checked < *s.AsOf {
+				checked := p.Checked
+				s.AsOf = &checked
+			}
 			return env.Sources[i].ID
 		}
 		records := slices.Clone(cf.Records)

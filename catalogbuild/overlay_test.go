@@ -56,6 +56,13 @@ func TestApplyOfficial(t *testing.T) {
 	if len(env.Sources) != 2 || env.Sources[1].URL != "https://b.example/tiers" || env.AsOf != "2026-11-24" {
 		t.Errorf("sources %+v, as_of %s", env.Sources, env.AsOf)
 	}
+	// The base source the curated page shares a URL with takes the page's check day, not the catalog's as_of.
+	if a := env.Sources[0].AsOf; a == nil || *a != "2026-11-24" {
+		t.Errorf("docs-x as_of %v, want the b-limits page's check day 2026-11-24", a)
+	}
+	if a := env.Sources[1].AsOf; a == nil || *a != "2026-11-23" {
+		t.Errorf("b-tiers as_of %v, want its check day 2026-11-23", a)
+	}
 	if env.Records[1]["notes"] != "Free tier. Sources: https://x.example/limits, https://b.example/tiers." {
 		t.Errorf("notes: %v", env.Records[1]["notes"])
 	}
