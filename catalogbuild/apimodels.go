@@ -164,8 +164,10 @@ type AcceptedIDs struct {
 }
 
 // Accepted builds the accepted set of a provider from its list and its curated lifecycle file (either may be nil).
+// A file marked NamedOnly makes the set complete: its entries and the list are every ID served.
 func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 	a := &AcceptedIDs{accepted: map[string]bool{}, known: map[string]bool{}, foreign: map[string]*ForeignID{}}
+	eolRetired := map[string]bool{}
 	if l != nil {
 		a.Complete, a.family = l.Complete, l.Family
 		for _, list := range l.Lists {
@@ -177,8 +179,13 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 			for _, m := range l.EndOfLife.Models {
 				a.known[m.ModelID] = true
 				a.accepted[m.ModelID] = m.EndOfLife > asOf
+				eolRetired[m.ModelID] = m.EndOfLife <= asOf
 			}
 		}
+	}
+	if f != nil && f.NamedOnly {
+		// The file's own entries and lists are the whole of what is served, family lists included.
+		a.Complete, a.family = true, ""
 	}
 	if f != nil {
 		// A model the pages list as available and also give a shutdown day is accepted until that day.
@@ -187,8 +194,12 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 		}
 		for _, r := range f.Retired {
 			a.known[r.ModelID] = true
-			if r.Shutdown != nil {
+			switch {
+			case r.Shutdown != nil:
 				a.accepted[r.ModelID] = *r.Shutdown > asOf
+			case !eolRetired[r.ModelID]:
+				// Deprecated with no shutdown day: the API still takes it.
+				a.accepted[r.ModelID] = true
 			}
 		}
 		// An alias the pages name is accepted while its model is.
@@ -351,6 +362,21 @@ func (c *converter) applyAcceptedIDs() {
 	c.accepted = map[string]*AcceptedIDs{}
 	for pid, l := range c.apiModels {
 		c.accepted[pid] = Accepted(l, c.official[pid], c.asOf)
+	}
+	for pid, f := range c.official {
+		if c.accepted[pid] == nil && f.NamedOnly {
+			c.accepted[pid] = Accepted(nil, f, c.asOf)
+		}
+	}
+	// A model the provider's own price page prices is named by it.
+	for pid, a := range c.accepted {
+		if p := c.prices[pid]; p != nil {
+			for _, m := range p.Models {
+				if !a.known[m.ModelID] {
+					a.accepted[m.ModelID], a.known[m.ModelID] = true, true
+				}
+			}
+		}
 	}
 	checkIDs(c, c.lm, func(l *lModel, k key) *lModel { l.key = k; return l })
 	checkIDs(c, c.mm, func(m *mModel, k key) *mModel { m.key = k; return m })

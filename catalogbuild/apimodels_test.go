@@ -159,21 +159,33 @@ func TestPricedIDsAreAccepted(t *testing.T) {
 	pricing, models := builtPricingAndModels(t, res)
 	asOf := pricing.AsOf
 	checked := 0
+	judged := map[string]bool{}
 	for pid, l := range lists {
-		if !l.Complete {
+		judged[pid] = l.Complete
+	}
+	for pid, f := range official {
+		judged[pid] = judged[pid] || f.NamedOnly
+	}
+	priceFiles, err := LoadPrices(OfficialPricesDir(upstreamDir()), knownAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pid, complete := range judged {
+		if !complete {
 			continue
 		}
-		a := Accepted(l, official[pid], asOf)
+		a := Accepted(lists[pid], official[pid], asOf)
+		prices := priceFiles[pid]
 		for _, r := range pricing.Records {
 			if r.ProviderId == pid {
 				checked++
-				if !a.Has(r.Model) {
+				if !a.Has(r.Model) && prices.Model(r.Model) == nil {
 					t.Errorf("pricing serves %s/%s, which the API does not accept", pid, r.Model)
 				}
 			}
 		}
 		for _, r := range models.Records {
-			if r.ProviderId == pid && !a.Has(r.ModelId) {
+			if r.ProviderId == pid && !a.Has(r.ModelId) && prices.Model(r.ModelId) == nil {
 				t.Errorf("models serves %s/%s, which the API does not accept", pid, r.ModelId)
 			}
 		}
@@ -224,7 +236,10 @@ func TestFamilyList(t *testing.T) {
 	if l == nil || l.Family != "meta/llama" {
 		t.Fatalf("google-vertex-ai list: %+v", l)
 	}
-	a := Accepted(l, official["google-vertex-ai"], "2026-11-28")
+	// The family rule alone: the committed file also serves only the IDs it names (TestNamedOnly).
+	f := *official["google-vertex-ai"]
+	f.NamedOnly = false
+	a := Accepted(l, &f, "2026-11-28")
 	for id, want := range map[string]bool{
 		"meta/llama-4-scout-17b-16e-instruct-maas":     true,
 		"meta/llama-4-maverick-17b-128e-instruct-maas": true,
@@ -486,6 +501,63 @@ func TestForeignIDsOnPartialLists(t *testing.T) {
 	for _, want := range []string{"openai/gpt-chat-latest", "cohere/command-r7b", "google-gemini/gemini-gemma-2-9b-it"} {
 		if !slices.ContainsFunc(res.Report.IDChecks, func(x IDCheck) bool { return x.Provider+"/"+x.Model == want && x.Outcome == "dropped" }) {
 			t.Errorf("the report does not name %s as dropped", want)
+		}
+	}
+}
+
+// TestNamedOnly: a lifecycle file marked named_only makes the provider's accepted set complete, list or no list:
+// its current, dated-ahead, undated deprecated and alias entries are served, a retired or unnamed ID is not, and a
+// family list no longer leaves the other IDs alone; a data set's spelling of a named ID moves to it.
+func TestNamedOnly(t *testing.T) {
+	past, ahead, cur := "2026-01-05", "2027-03-01", "nova-9"
+	f := &LifecycleFile{ProviderID: "aws-bedrock", NamedOnly: true,
+		Current: []CurrentModel{{ModelID: cur, Task: "llm", Stage: "ga"}},
+		Retired: []Retirement{{ModelID: "old-1", Shutdown: &past}, {ModelID: "soon-2", Shutdown: &ahead}, {ModelID: "dep-3"}},
+		Aliases: []Alias{{Alias: "nova-latest", Model: cur}},
+		Foreign: []ForeignID{{ModelID: "nova-9-v1", Official: &cur, Why: "w"}}}
+	for _, l := range []*APIModelList{nil, {ProviderID: "aws-bedrock", Complete: false}, {ProviderID: "aws-bedrock", Complete: true, Family: "fam/"}} {
+		a := Accepted(l, f, "2026-11-28")
+		if !a.Complete || a.family != "" {
+			t.Errorf("list %+v: complete %v, family %q", l, a.Complete, a.family)
+		}
+		for id, want := range map[string]bool{cur: true, "soon-2": true, "dep-3": true, "nova-latest": true,
+			"old-1": false, "nova-9-v1": false, "titan-1": false, "fam/x": false} {
+			if a.Has(id) != want {
+				t.Errorf("list %+v: Has(%s) = %v, want %v", l, id, !want, want)
+			}
+		}
+	}
+	// Without the mark and without a list, the provider is not judged at all.
+	plain := *f
+	plain.NamedOnly = false
+	if a := Accepted(nil, &plain, "2026-11-28"); a.Complete {
+		t.Error("a file without named_only made the set complete")
+	}
+	c := &converter{accepted: map[string]*AcceptedIDs{"aws-bedrock": Accepted(nil, f, "2026-11-28")}}
+	m := map[key]int{{"aws-bedrock", "nova-9-v1"}: 1, {"aws-bedrock", "titan-1"}: 2, {"aws-bedrock", "old-1"}: 3, {"aws-bedrock", "dep-3"}: 4}
+	checkIDs(c, m, func(v int, _ key) int { return v })
+	if len(m) != 2 || m[key{"aws-bedrock", cur}] != 1 || m[key{"aws-bedrock", "dep-3"}] != 4 {
+		t.Errorf("after the check: %v (want the spelling mapped to %s, the undated deprecation kept, the rest dropped)", m, cur)
+	}
+	outcomes := map[string]string{}
+	for _, x := range c.report.IDChecks {
+		outcomes[x.Model] = x.Outcome
+	}
+	if outcomes["nova-9-v1"] != "mapped" || outcomes["titan-1"] != "dropped" || outcomes["old-1"] != "dropped" {
+		t.Errorf("report: %v", outcomes)
+	}
+}
+
+// TestCuratedProvidersServeNamedIDs: every provider with a curated lifecycle file is marked named_only, so that
+// no model ID only a data set names is served for them (issue 36: every priced ID is one the API accepts).
+func TestCuratedProvidersServeNamedIDs(t *testing.T) {
+	_, official := listsAndLifecycle(t)
+	if len(official) == 0 {
+		t.Fatal("no curated lifecycle file")
+	}
+	for pid, f := range official {
+		if !f.NamedOnly {
+			t.Errorf("%s: the lifecycle file is not named_only", pid)
 		}
 	}
 }

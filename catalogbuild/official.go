@@ -101,6 +101,11 @@ type LifecycleFile struct {
 	Current    []CurrentModel `json:"current"`
 	Aliases    []Alias        `json:"aliases,omitempty"`
 	Foreign    []ForeignID    `json:"foreign,omitempty"`
+	// NamedOnly serves the provider's models only under IDs an official source names: this file's entries, the
+	// provider's price file and its official ID lists. A data set's ID outside them is mapped to the official
+	// spelling it matches, or dropped, as for a complete list: no official source shows the API accepts it, and
+	// the samples found such IDs were often a data set's own key or a model long gone (docs/factcheck).
+	NamedOnly bool `json:"named_only,omitempty"`
 }
 
 // Page returns the page of that id.
