@@ -108,7 +108,8 @@ func TestLifecycleAliases(t *testing.T) {
 	models := languageModels(t)
 	versions := testRecords[lifecycleRecord](t, "model_versions")
 	resolved := testRecords[lifecycleRecord](t, "resolve_alias")
-	if len(versions) != len(resolved) || len(versions) < 90 {
+	// 75 aliases on 2026-11-28 (93 before data sets' IDs that no official source names stopped being served).
+	if len(versions) != len(resolved) || len(versions) < 65 {
 		t.Fatalf("%d model_versions records, %d resolve_alias records", len(versions), len(resolved))
 	}
 	prev := ""
