@@ -204,8 +204,8 @@ func sortedMapKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// citedPages are the curated lifecycle pages that any retirement or current model cites, as catalog sources sorted
-// by id.
+// citedPages are the curated lifecycle pages that any retirement, current model or alias cites, as catalog sources
+// sorted by id (an alias's verdict cites its own page beside its model's).
 func citedPages(lf *lifecycleFacts) []seeds.Source {
 	var out []seeds.Source
 	for _, pid := range sortedMapKeys(lf.files) {
@@ -218,6 +218,9 @@ func citedPages(lf *lifecycleFacts) []seeds.Source {
 			for _, s := range m.Sources {
 				used[s] = true
 			}
+		}
+		for _, a := range f.Aliases {
+			used[a.Source] = true
 		}
 		for _, p := range f.Pages {
 			if used[p.ID] {

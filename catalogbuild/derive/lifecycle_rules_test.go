@@ -400,6 +400,12 @@ func TestAliasTakesItsModelsLifecycle(t *testing.T) {
 		!slices.Contains(r.Sources, "mistral-models") || !slices.Contains(r.Sources, "mistral-deprecated") {
 		t.Errorf("alias of a retired model: %+v (notes %v, %v)", r, stringOrNil(r.Notes), err)
 	}
+	// The page an alias alone cites is a source of the lifecycle catalogs, so that its records' sources resolve.
+	f.Pages = append(f.Pages, catalogbuild.OfficialPage{ID: "mistral-aliases", Title: "Mistral AI Docs: Aliases", URL: "https://docs.mistral.ai/aliases", Checked: "2026-11-26"})
+	f.Aliases = append(f.Aliases, catalogbuild.Alias{Alias: "ministral-latest", Model: "ministral-3b-2512", Source: "mistral-aliases"})
+	if !slices.ContainsFunc(citedPages(lf), func(s seeds.Source) bool { return s.ID == "mistral-aliases" }) {
+		t.Errorf("the alias's own page is not among the cited pages: %+v", citedPages(lf))
+	}
 	// An alias whose model the file neither lists nor retires is no alias the file can answer for.
 	f.Aliases = append(f.Aliases, catalogbuild.Alias{Alias: "ghost-latest", Model: "ghost", Source: "mistral-models"})
 	if _, ok := aliasVerdict("ghost-latest", f); ok {
