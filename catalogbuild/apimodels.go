@@ -197,6 +197,8 @@ func Accepted(l *APIModelList, f *LifecycleFile, asOf string) *AcceptedIDs {
 			switch {
 			case r.Shutdown != nil:
 				a.accepted[r.ModelID] = *r.Shutdown > asOf
+			case r.Removed:
+				a.accepted[r.ModelID] = false
 			case !eolRetired[r.ModelID]:
 				// Deprecated with no shutdown day: the API still takes it.
 				a.accepted[r.ModelID] = true

@@ -238,6 +238,8 @@ func (c *converter) collectDeprecated() {
 			switch {
 			case r.Shutdown != nil && *r.Shutdown <= c.asOf:
 				c.deprecated[k] = "official: shut down on " + *r.Shutdown
+			case r.Removed:
+				c.deprecated[k] = "official: no longer served (no day stated)"
 			case r.Shutdown != nil:
 				delete(c.deprecated, k)
 			}

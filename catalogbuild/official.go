@@ -44,8 +44,12 @@ type Retirement struct {
 	// Scheduled marks a retirement day the provider set when it released the model, the planned end of a
 	// generally available model's lifecycle (Azure's retirement schedule dates every GA model at launch), not a
 	// deprecation: the model keeps its stage and is `active` until the day, which the records still carry.
-	Scheduled bool    `json:"scheduled,omitempty"`
-	Note      *string `json:"note"`
+	Scheduled bool `json:"scheduled,omitempty"`
+	// Removed marks a model the page says is no longer served (removed from the serverless catalog, not available
+	// any more) without giving the day: it is sunset from the build on, with no shutdown day, and never priced.
+	// An entry without a day and without the mark is a deprecation the API still serves.
+	Removed bool    `json:"removed,omitempty"`
+	Note    *string `json:"note"`
 	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
 	Review *string `json:"review,omitempty"`
 }
@@ -225,6 +229,9 @@ func (f *LifecycleFile) check(file string) error {
 	for _, r := range f.Retired {
 		if r.Scheduled && r.Shutdown == nil {
 			return fmt.Errorf("%s: retired %s is scheduled, which needs a shutdown day", file, r.ModelID)
+		}
+		if r.Removed && (r.Shutdown != nil || r.Scheduled || r.Follows != nil) {
+			return fmt.Errorf("%s: retired %s is removed without a day, so it takes no shutdown day, schedule or follows", file, r.ModelID)
 		}
 		if r.Follows == nil {
 			continue

@@ -134,3 +134,37 @@ func TestAliasAndForeignChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovedWithoutDay: a model the page says is no longer served, on no day it gives, is not accepted, is retired
+// from the data sets' catalogs, and takes no day, schedule or follows of its own.
+func TestRemovedWithoutDay(t *testing.T) {
+	page := OfficialPage{ID: "p", Title: "t", URL: "https://example.com", Checked: "2026-11-28"}
+	day := "2026-01-01"
+	f := &LifecycleFile{ProviderID: "together", NamedOnly: true, Pages: []OfficialPage{page},
+		Retired: []Retirement{{ModelID: "gone", Source: "p", Removed: true}, {ModelID: "deprecated", Source: "p"}}}
+	if err := f.check("together.json"); err != nil {
+		t.Fatal(err)
+	}
+	a := Accepted(nil, f, "2026-11-28")
+	if a.Has("gone") || !a.Has("deprecated") {
+		t.Errorf("accepted: gone %v (want false), deprecated %v (want true)", a.Has("gone"), a.Has("deprecated"))
+	}
+	c := &converter{official: map[string]*LifecycleFile{"together": f}, asOf: "2026-11-28", deprecated: map[key]string{}}
+	c.collectDeprecated()
+	if _, ok := c.deprecated[key{"together", "gone"}]; !ok {
+		t.Error("a removed model is not retired from the data sets' catalogs")
+	}
+	if _, ok := c.deprecated[key{"together", "deprecated"}]; ok {
+		t.Error("a deprecation without a day retired its model")
+	}
+	for name, r := range map[string]Retirement{
+		"with a day": {ModelID: "gone", Source: "p", Removed: true, Shutdown: &day},
+		"scheduled":  {ModelID: "gone", Source: "p", Removed: true, Scheduled: true, Shutdown: &day},
+	} {
+		g := *f
+		g.Retired = []Retirement{r}
+		if err := g.check("together.json"); err == nil {
+			t.Errorf("%s: the file loads", name)
+		}
+	}
+}

@@ -39,7 +39,8 @@ func deprecationOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycl
 	return deprecationRecord(m.ProviderId, m.ModelId, lifecycleVerdict(m, f, lf, lin), lf.reference)
 }
 
-// deprecationRecord writes a verdict as a deprecation record: a deprecation page entry without a day is `warning`;
+// deprecationRecord writes a verdict as a deprecation record: a deprecation page entry without a day is `warning`
+// (`sunset` where the page says the model is no longer served);
 // a shutdown day after the reference date is `deprecated` (`active` when the provider scheduled it at release),
 // on or before it `sunset` (the server judges the day again when it answers); no day is `active`.
 func deprecationRecord(provider, model string, v verdict, ref string) (api.DeprecationsRecord, error) {
@@ -48,6 +49,8 @@ func deprecationRecord(provider, model string, v verdict, ref string) (api.Depre
 	switch {
 	case v.retiredNoDay:
 		rec.Status = deprecationWarning
+	case v.removed:
+		rec.Status = deprecationSunset
 	case v.scheduled && rec.Status == deprecationDeprecated:
 		rec.Status = deprecationActive // a planned end of life, not a deprecation, until the day
 	}

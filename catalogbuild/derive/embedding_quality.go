@@ -62,7 +62,6 @@ var mtebModels = map[mtebModel][]mtebServed{
 	{"bge-en-icl", "https://huggingface.co/BAAI/"}:                             {{"nebius", "BAAI/bge-en-icl"}},
 	{"bge-multilingual-gemma2", "https://huggingface.co/BAAI/"}:                {{"nebius", "BAAI/bge-multilingual-gemma2"}},
 	{"e5-mistral-7b-instruct", "https://huggingface.co/intfloat/"}:             {{"nebius", "intfloat/e5-mistral-7b-instruct"}},
-	{"bge-base-en-v1.5", "https://huggingface.co/BAAI/"}:                       {{"together", "BAAI/bge-base-en-v1.5"}},
 	// Databricks serves BAAI/bge-large-en-v1.5 and Alibaba-NLP/gte-large-en-v1.5 as databricks-bge-large-en and
 	// databricks-gte-large-en (https://docs.databricks.com/aws/en/machine-learning/foundation-model-apis/supported-models).
 	{"bge-large-en-v1.5", "https://huggingface.co/BAAI/"}:         {{"databricks", "databricks-bge-large-en"}},

@@ -419,3 +419,22 @@ func stringOrNil(p *string) any {
 	}
 	return *p
 }
+
+// TestRemovedIsSunsetWithoutDay: a model the page says is no longer served, without a day, is `sunset` in both
+// lifecycle catalogs with no shutdown day; one merely deprecated without a day stays `warning` / `soft_deprecated`.
+func TestRemovedIsSunsetWithoutDay(t *testing.T) {
+	f := &catalogbuild.LifecycleFile{ProviderID: "together",
+		Pages:   []catalogbuild.OfficialPage{{ID: "p", Title: "Together AI: Deprecations", URL: "https://docs.together.ai/docs/deprecations", Checked: "2026-11-28"}},
+		Retired: []catalogbuild.Retirement{{ModelID: "gone", Source: "p", Removed: true}, {ModelID: "old", Source: "p"}}}
+	for model, want := range map[string][2]string{"gone": {"sunset", "sunset"}, "old": {"warning", "soft_deprecated"}} {
+		r := f.Retirement(model)
+		d, err := curatedDeprecation("together", r, f, "2026-11-28")
+		if err != nil || string(d.Status) != want[0] || d.SunsetDate != nil || d.DaysUntilShutdown != nil {
+			t.Errorf("%s deprecation: %+v, %v (want %s without a day)", model, d, err, want[0])
+		}
+		l, err := lifecycleRecord("together", model, retirementVerdict(r, f), "2026-11-28", nil)
+		if err != nil || string(l.Stage) != want[1] || l.DeprecationDate != nil {
+			t.Errorf("%s lifecycle: %+v, %v (want %s)", model, l, err, want[1])
+		}
+	}
+}

@@ -29,6 +29,8 @@ type verdict struct {
 	// shutdown is the shutdown day ("" when none); retiredNoDay marks a deprecation page entry without a day.
 	shutdown     string
 	retiredNoDay bool
+	// removed marks a model the page says is no longer served, on a day it does not give: sunset without a day.
+	removed bool
 	// scheduled: the shutdown day is one the provider set at release (catalogbuild.Retirement.Scheduled).
 	scheduled  bool
 	retirement *catalogbuild.Retirement
@@ -99,7 +101,7 @@ func aliasVerdict(model string, file *catalogbuild.LifecycleFile) (verdict, bool
 // retirementVerdict is the lifecycle a provider's deprecation page gives one of its models.
 func retirementVerdict(r *catalogbuild.Retirement, file *catalogbuild.LifecycleFile) verdict {
 	page, _ := file.Page(r.Source)
-	v := verdict{basis: basisPage, retirement: r, retiredNoDay: r.Shutdown == nil, sources: []string{r.Source}, confidence: catalogbuild.ConfidenceVerified,
+	v := verdict{basis: basisPage, retirement: r, retiredNoDay: r.Shutdown == nil && !r.Removed, removed: r.Removed, sources: []string{r.Source}, confidence: catalogbuild.ConfidenceVerified,
 		notes: fmt.Sprintf("From the provider's page %s (%s), checked %s.", page.Title, page.URL, page.Checked)}
 	if r.Shutdown != nil {
 		v.shutdown = *r.Shutdown

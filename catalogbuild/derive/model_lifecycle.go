@@ -109,7 +109,8 @@ func lifecycleOf(m seeds.ModelRecord, f catalogbuild.SourceFacts, lf *lifecycleF
 	return r, nil
 }
 
-// lifecycleRecord writes a verdict as a lifecycle record: a deprecation page entry without a day is
+// lifecycleRecord writes a verdict as a lifecycle record: a deprecation page entry without a day is `sunset` where the
+// page says the model is no longer served, else
 // `soft_deprecated`; a shutdown day after the reference date is `hard_deprecated` (a scheduled one keeps the
 // model's own stage), on or before it `sunset`; a model its provider's models page lists takes that page's stage.
 func lifecycleRecord(provider, model string, v verdict, ref string, launch *string) (api.ModelLifecycleRecord, error) {
@@ -117,6 +118,8 @@ func lifecycleRecord(provider, model string, v verdict, ref string, launch *stri
 	switch {
 	case v.retiredNoDay:
 		stage = stageSoftDeprecated
+	case v.removed:
+		stage = stageSunset
 	case v.shutdown != "" && v.shutdown <= ref:
 		stage = stageSunset
 	case v.scheduled && v.current != nil:
