@@ -218,7 +218,7 @@ func TestFailoverRules(t *testing.T) {
 	// anthropic claude-fast: 70 + quality 0 (unknown) + latency 6 / (1 + ln(1 + 100/20)) (2.1492) + uptime 0 +
 	// price 5 / (1 + log10(1 + 0.2/0.05)) (blend (3×0.1 + 0.5)/4 = 0.2; 2.9430) = 75.09.
 	if chain[0].Score != 75.09 || chain[0].Model != "claude-fast" || *chain[0].InputPer1M != 0.1 ||
-		chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, claude-fast, a comparable model of another family, quality unknown (no benchmark result or lineup tier), $0.1/1M input" {
+		chain[0].Reason != "operational, 100 ms, 7-day uptime unknown, claude-fast, a model of another family, of lower or unknown quality than gpt-big, quality unknown (no benchmark result or lineup tier), $0.1/1M input" {
 		t.Errorf("first = %+v", chain[0])
 	}
 	// max_cost keeps providers whose cheapest matching model is within it; unknown prices drop out.

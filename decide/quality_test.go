@@ -468,3 +468,35 @@ func TestEveryServedBenchmarkHasAName(t *testing.T) {
 		t.Fatal("no evidence in the benchmark catalog: the check checks nothing")
 	}
 }
+
+// TestFailoverComparableFirst: a model of another family below comparableShare of the reference's quality ranks
+// after the comparable ones, however cheap, and its reason does not call it comparable.
+func TestFailoverComparableFirst(t *testing.T) {
+	caps := seeds.ModelCapabilities{FunctionCalling: capYes, JsonMode: capYes, Vision: capYes}
+	var c Catalogs
+	add := func(p, m string, in float64, score float64) {
+		c.Pricing = append(c.Pricing, seeds.PricingRecord{ProviderId: p, Model: m, Task: "llm", Pricing: rates(f(in), f(5*in), nil)})
+		c.Models = append(c.Models, seeds.ModelRecord{ProviderId: p, ModelId: m, Task: "llm", ContextWindow: iptr(200000), Capabilities: caps})
+		c.Benchmarks = append(c.Benchmarks, seeds.BenchmarkRecord{ProviderId: p, ModelId: m,
+			Evidence: []api.BenchmarkEvidence{evidence("gpqa_diamond", "llm", score, "2026-10", false)}})
+	}
+	add("anthropic", "claude-opus-5", 5, 90)
+	add("openai", "gpt-6", 2.5, 88)
+	add("together", "tiny-free-27b", 0, 70) // 70 < 0.8 × 90
+	c.Today = "2026-11-28"
+	ix, err := Build(seeds.Providers(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := Statuses{"anthropic": down(), "openai": op(100), "together": op(100)}
+	chain, _, err := ix.Failover(FailoverQuery{Primary: "anthropic", Limit: 10}, live)
+	if err != nil || len(chain) != 2 {
+		t.Fatalf("chain %v, %v", chainOf(chain), err)
+	}
+	if chain[0].Model != "gpt-6" || !strings.Contains(chain[0].Reason, "a comparable model of another family") {
+		t.Errorf("first: %s %q", chain[0].Model, chain[0].Reason)
+	}
+	if chain[1].Model != "tiny-free-27b" || !strings.Contains(chain[1].Reason, "of lower or unknown quality than claude-opus-5") {
+		t.Errorf("second: %s %q", chain[1].Model, chain[1].Reason)
+	}
+}

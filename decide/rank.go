@@ -504,9 +504,10 @@ func (ix *Index) mainTask(provider string) string {
 // scope=provider (the primary's infrastructure is failing): class 0 the same model (canonicalModel) on
 // infrastructure independent of the primary; class 1 the same family and lineup tier; class 2 the primary's
 // family on a host that may run it on the primary's infrastructure (operatorHosts: Claude on Microsoft Foundry
-// when Anthropic fails); class 3 any other model (other families first by quality); class 4 a model that reaches
-// the primary's infrastructure through the candidate (an aggregator, or a reseller of a closed-weight family the
-// primary hosts: routesToPrimary).
+// when Anthropic fails); class 3 any other model of comparable quality (at least comparableShare of the reference's,
+// or any where the reference's quality is unknown); class 4 any other model (lower or unknown quality); class 5 a
+// model that reaches the primary's infrastructure through the candidate (an aggregator, or a reseller of a
+// closed-weight family the primary hosts: routesToPrimary).
 // scope=model (the model is withdrawn everywhere): the model itself is no candidate; class 0 other families,
 // class 1 the same family (which shares the withdrawal's cause).
 //
@@ -570,13 +571,16 @@ func (ix *Index) failoverEntry(q FailoverQuery, ref *Model, task string, m *Mode
 	case q.Scope == ScopeModel:
 		class = 0
 	case routes:
-		class = 4
+		class = 5
 	case mayShare:
 		class = 2
 	case ref != nil && m.Canon == ref.Canon:
 		class = 0
 	case sameFamily && m.Tier != "" && m.Tier == ref.Tier:
 		class = 1
+	case !comparable(ref, task, qu):
+		// A free model far below the reference would otherwise lead on price alone.
+		class = 4
 	}
 	d := FailureDomain{Families: []string{}, Shared: []string{}, Shares: []string{}, Aggregator: aggregators[m.Provider]}
 	if m.Family != "" {
@@ -597,6 +601,19 @@ func (ix *Index) failoverEntry(q FailoverQuery, ref *Model, task string, m *Mode
 	return FailoverEntry{Provider: m.Provider, Model: m.ID, Status: l.Status, ResponseTimeMs: l.ResponseTimeMs,
 		InputPer1M: priceUSD(m.Input), OutputPer1M: priceUSD(m.Output), Unit: m.Unit, UnitPrice: priceUSD(m.UnitPrice),
 		Quality: qu.Pct(), Score: round2(score), Domain: d, class: class}
+}
+
+// comparableShare is the share of the reference model's quality a backup of another model must reach to rank
+// with the comparable ones.
+const comparableShare = 0.8
+
+// comparable reports whether a backup of quality qu stands in for ref on task: its quality is known and at least
+// comparableShare of the reference's, or the reference's quality is unknown (nothing to compare with).
+func comparable(ref *Model, task string, qu QualityOf) bool {
+	if ref == nil || !ref.Quality[task].Known {
+		return true
+	}
+	return qu.Known && qu.Value >= comparableShare*ref.Quality[task].Value
 }
 
 func (ix *Index) failoverReason(q FailoverQuery, ref *Model, task string, e FailoverEntry, l Live) string {
@@ -623,8 +640,12 @@ func (ix *Index) failoverReason(q FailoverQuery, ref *Model, task string, e Fail
 		what = e.Model + ", the same family and " + m.Tier + " tier as " + refName + " on infrastructure of its own"
 	case e.class == 2:
 		what = e.Model + ", on a host that may run it on " + q.Primary + "'s own infrastructure (may share the outage)"
-	case e.class == 4:
+	case e.class == 5:
 		what = e.Model + ", routed to its maker's infrastructure, which " + q.Primary + " is part of (shares the outage)"
+	case e.class == 4 && ref != nil && m.Family != "" && m.Family == ref.Family:
+		what = e.Model + ", another model of the " + m.Family + " family, of lower or unknown quality than " + refName
+	case e.class == 4:
+		what = e.Model + ", a model of another family, of lower or unknown quality than " + refName
 	case ref != nil && m.Family != "" && m.Family == ref.Family:
 		what = e.Model + ", another model of the " + m.Family + " family"
 	default:
