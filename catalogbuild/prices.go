@@ -20,7 +20,10 @@ type StandardRates struct {
 	InputPer1mTokens       *float64 `json:"input_per_1m_tokens"`
 	OutputPer1mTokens      *float64 `json:"output_per_1m_tokens"`
 	CachedInputPer1mTokens *float64 `json:"cached_input_per_1m_tokens"`
-	Source                 string   `json:"source"`
+	// NoCachedInput says the page states the model has no cached-input price (OpenAI's GPT-5.5 Pro "does not offer
+	// a cached input discount"): the served cached price is null and verified, not a data set's.
+	NoCachedInput bool   `json:"no_cached_input,omitempty"`
+	Source        string `json:"source"`
 }
 
 // PricedModel is one model's curated price structures.
@@ -140,6 +143,9 @@ func checkPriceFile(file string, f *PriceFile, known map[string]bool) error {
 		if s := m.Standard; s != nil {
 			if s.InputPer1mTokens == nil && s.OutputPer1mTokens == nil && s.CachedInputPer1mTokens == nil {
 				return fmt.Errorf("%s: standard rates give no price", w)
+			}
+			if s.NoCachedInput && s.CachedInputPer1mTokens != nil {
+				return fmt.Errorf("%s: standard rates give a cached-input price and say there is none", w)
 			}
 			for _, r := range []struct {
 				n string

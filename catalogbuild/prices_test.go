@@ -77,6 +77,7 @@ func TestLoadPricesRejects(t *testing.T) {
 		{"bad time", `"from_utc": "10:00"`, `"from_utc": "25:00"`, "no UTC time range"},
 		{"bad day", `"days": ["mon", "tue"]`, `"days": ["mon", "tues"]`, "day"},
 		{"unknown field", `"model_id": "m1",`, `"model_id": "m1", "bogus": 1,`, "unknown field"},
+		{"cached and none", `"cached_input_per_1m_tokens": null, "source": "ds-pricing"}`, `"cached_input_per_1m_tokens": 0.1, "no_cached_input": true, "source": "ds-pricing"}`, "say there is none"},
 		{"repeated model", `"model_id": "m2"`, `"model_id": "m1"`, "repeated"},
 		{"two structures", `"model_id": "m2", "standard": {"input_per_1m_tokens": 1.5, "output_per_1m_tokens": 7.5, "cached_input_per_1m_tokens": null, "source": "ds-pricing"},
      "long_context": null,`, `"model_id": "m2", "standard": null,
@@ -120,7 +121,7 @@ func TestPriceStructuresReachRecords(t *testing.T) {
 	for _, s := range pricing.Sources {
 		catalogSources[s.ID] = true
 	}
-	n := 0
+	n, noCache := 0, 0
 	for _, r := range pricing.Records {
 		m := files[r.ProviderId].Model(r.Model)
 		if m == nil {
@@ -136,6 +137,13 @@ func TestPriceStructuresReachRecords(t *testing.T) {
 		if s := m.Standard; s != nil && s.InputPer1mTokens != nil && (r.Pricing.InputPer1mTokens == nil || *r.Pricing.InputPer1mTokens != *s.InputPer1mTokens) {
 			t.Errorf("%s/%s: standard input not applied", r.ProviderId, r.Model)
 		}
+		// A page that says the model has no cached-input price outranks a data set that gives one.
+		if s := m.Standard; s != nil && s.NoCachedInput {
+			noCache++
+			if r.Pricing.CachedInputPer1mTokens != nil {
+				t.Errorf("%s/%s: cached input %v served, the page says there is none", r.ProviderId, r.Model, *r.Pricing.CachedInputPer1mTokens)
+			}
+		}
 		for _, src := range r.Sources {
 			if !catalogSources[src] {
 				t.Errorf("%s/%s cites %s, not in the catalog's sources", r.ProviderId, r.Model, src)
@@ -148,5 +156,8 @@ func TestPriceStructuresReachRecords(t *testing.T) {
 	}
 	if n != want || n == 0 {
 		t.Errorf("%d records with curated structures, want %d", n, want)
+	}
+	if noCache == 0 {
+		t.Error("no curated model says it has no cached-input price: the check checked nothing")
 	}
 }

@@ -158,6 +158,11 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 		func(s *StandardRates) *float64 { return s.CachedInputPer1mTokens },
 	}
 	for i, f := range fields {
+		if std != nil && i == 2 && std.NoCachedInput {
+			*f.dst = nil
+			prov.add(ConfidenceVerified, c.pricesSource(k.provider, std.Source))
+			continue
+		}
 		if std != nil && stdOf[i](std) != nil {
 			v := *stdOf[i](std)
 			*f.dst = &v
