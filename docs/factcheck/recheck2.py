@@ -28,6 +28,11 @@ def served_now(kind, pid, key):
             if r['provider_id'] == pid and r['model_id'] == key:
                 return f"{r['status']} sunset {r['sunset_date']} repl {r['replacement_model']}", r['confidence']
         return None
+    if kind.startswith('limit:'):
+        for r in L('models'):
+            if r['provider_id'] == pid and r['model_id'] == key:
+                return json.dumps(r.get(kind.split(':', 1)[1])), r['confidence']
+        return None
     cat = kind.split(':', 1)[1]
     for r in L(cat):
         if r['provider_id'] == pid:
