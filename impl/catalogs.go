@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,6 +86,9 @@ type served[T any] struct {
 	*catalog.Catalog[T]
 	asOf    openapi_types.Date
 	sources []api.Source
+	// cites reads a record's source ids (nil for a record type without them): an answer's meta lists the sources
+	// its records cite, not every source of the catalog, so that a page stays the size of its records.
+	cites func(*T) []string
 	// For per-model catalogs: the shutdown day of each of its models that has one, and the earliest of them.
 	provider, model func(*T) string
 	shutdowns       map[string]string
@@ -273,7 +277,52 @@ func serve[T any](c *catalog.Catalog[T], name string) (*served[T], error) {
 		}
 		src[i] = api.Source{Id: s.ID, Name: s.Name, Url: s.URL, License: s.License, AsOf: openapi_types.Date{Time: d}}
 	}
-	return &served[T]{Catalog: c, asOf: openapi_types.Date{Time: day}, sources: src}, nil
+	return &served[T]{Catalog: c, asOf: openapi_types.Date{Time: day}, sources: src, cites: sourcesField[T]()}, nil
+}
+
+// sourcesField reads the `Sources` field of a record type ([]string or *[]string), or is nil when it has none.
+func sourcesField[T any]() func(*T) []string {
+	t := reflect.TypeFor[T]()
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	f, ok := t.FieldByName("Sources")
+	strs := reflect.TypeFor[[]string]()
+	switch {
+	case !ok:
+		return nil
+	case f.Type == strs:
+		return func(r *T) []string { return reflect.ValueOf(r).Elem().FieldByIndex(f.Index).Interface().([]string) }
+	case f.Type == reflect.PointerTo(strs):
+		return func(r *T) []string {
+			if p := reflect.ValueOf(r).Elem().FieldByIndex(f.Index).Interface().(*[]string); p != nil {
+				return *p
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// citedSources are the catalog's sources that the records of page cite, in the catalog's order; every source
+// when the records carry no source ids.
+func (c *served[T]) citedSources(page []T) []api.Source {
+	if c.cites == nil {
+		return c.sources
+	}
+	cited := map[string]bool{}
+	for i := range page {
+		for _, id := range c.cites(&page[i]) {
+			cited[id] = true
+		}
+	}
+	out := make([]api.Source, 0, len(cited))
+	for _, s := range c.sources {
+		if cited[s.Id] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func benchmarkScore(m api.BenchmarksMetric) func(*api.BenchmarksRecord) *float64 {
@@ -338,7 +387,7 @@ func answer[NF ~struct{ api.NotFoundJSONResponse }, BR ~struct{ api.BadRequestJS
 	case err != nil:
 		return zero, err
 	}
-	return ok(page, listMeta{AsOf: c.asOf, Count: len(page), NextCursor: next, Sources: c.sources, Total: total}), nil
+	return ok(page, listMeta{AsOf: c.asOf, Count: len(page), NextCursor: next, Sources: c.citedSources(page), Total: total}), nil
 }
 
 // The 200 answers of the catalogs whose meta is listMeta.

@@ -36,8 +36,8 @@ func gcChecker(t *testing.T, s *apitest.Server, c *seeds.Catalog, arrayKey strin
 		}
 		catSame(t, path, got, catKeys(want, key))
 		meta := body["meta"].(map[string]any)
-		if meta["as_of"] != c.AsOf || len(meta["sources"].([]any)) != len(c.Sources) {
-			t.Errorf("%s: meta as_of %v (file %s), %d sources (file %d)", path, meta["as_of"], c.AsOf, len(meta["sources"].([]any)), len(c.Sources))
+		if want := citedSources(t, c, body[arrayKey].([]any)); meta["as_of"] != c.AsOf || len(meta["sources"].([]any)) != len(want) {
+			t.Errorf("%s: meta as_of %v (file %s), %d sources (the records cite %d)", path, meta["as_of"], c.AsOf, len(meta["sources"].([]any)), len(want))
 		}
 		for field, n := range counts(want) {
 			if got, _ := meta[field].(float64); int(got) != n {

@@ -3,6 +3,7 @@ package impl_test
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -116,27 +117,92 @@ func catChecker[B, S any](t *testing.T, s *apitest.Server, name string, key func
 	}
 	return func(path string, want []S) {
 		t.Helper()
-		a := read(catGet[B](t, s, path))
+		body := catGet[B](t, s, path)
+		a := read(body)
 		catSame(t, path, a.keys, catKeys(want, key))
 		if a.count != len(a.keys) {
 			t.Errorf("%s meta: count %d for %d records", path, a.count, len(a.keys))
 		}
-		catMeta(t, path, c, a.asOf, a.sources)
+		catMeta(t, path, c, a.asOf, a.sources, answerRecords(t, body))
 	}
 }
 
-// catMeta checks an answer's as_of and sources against the catalog file.
-func catMeta(t *testing.T, path string, c *seeds.Catalog, asOf string, sources []api.Source) {
+// catMeta checks an answer's as_of and sources against the catalog file: the sources are the file's that the
+// answer's records cite (records is the answer's list), in the file's order; all of them for records without
+// source ids.
+func catMeta[R any](t *testing.T, path string, c *seeds.Catalog, asOf string, sources []api.Source, records []R) {
 	t.Helper()
-	if asOf != c.AsOf || len(sources) != len(c.Sources) {
-		t.Errorf("%s meta: as_of %s (file %s), %d sources (file %d)", path, asOf, c.AsOf, len(sources), len(c.Sources))
+	want := citedSources(t, c, records)
+	if asOf != c.AsOf || len(sources) != len(want) {
+		t.Errorf("%s meta: as_of %s (file %s), %d sources (the records cite %d of the file's %d)", path, asOf, c.AsOf,
+			len(sources), len(want), len(c.Sources))
 		return
 	}
 	for i, src := range sources {
-		if src.Name != c.Sources[i].Name || src.Url != c.Sources[i].URL {
-			t.Errorf("%s source %d: %+v, file has %+v", path, i, src, c.Sources[i])
+		if src.Id != want[i].ID || src.Name != want[i].Name || src.Url != want[i].URL {
+			t.Errorf("%s source %d: %+v, want %+v", path, i, src, want[i])
 		}
 	}
+}
+
+// answerRecords is the list of a catalog answer: its longest top-level array of objects.
+func answerRecords(t *testing.T, body any) []map[string]any {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, v := range top {
+		var list []map[string]any
+		if json.Unmarshal(v, &list) == nil && len(list) > len(out) {
+			out = list
+		}
+	}
+	return out
+}
+
+// citedSources are the file's sources that records cite (their "sources" ids, read from JSON so the check shares
+// no code with the handlers), in the file's order; every source when no record carries source ids.
+func citedSources[R any](t *testing.T, c *seeds.Catalog, records []R) []seeds.Source {
+	t.Helper()
+	b, err := json.Marshal(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []map[string]json.RawMessage
+	if err := json.Unmarshal(b, &recs); err != nil {
+		return c.Sources // not a list of objects: nothing cites
+	}
+	cited, carry := map[string]bool{}, false
+	for _, r := range recs {
+		raw, ok := r["sources"]
+		if !ok {
+			continue
+		}
+		carry = true
+		var ids []string
+		if err := json.Unmarshal(raw, &ids); err != nil {
+			t.Fatalf("record sources %s: %v", raw, err)
+		}
+		for _, id := range ids {
+			cited[id] = true
+		}
+	}
+	if !carry && len(recs) > 0 {
+		return c.Sources
+	}
+	var out []seeds.Source
+	for _, s := range c.Sources {
+		if cited[s.ID] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // catFile decodes the records of a seeds catalog file into the test's own type T (never the handlers' types, so

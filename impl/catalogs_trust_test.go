@@ -43,7 +43,7 @@ func geSame[T any](t *testing.T, path string, got, want []T, asOf openapi_types.
 		wb, _ := json.Marshal(want)
 		t.Errorf("%s: got %d records, want %d\n got: %.600s\nwant: %.600s", path, len(got), len(want), gb, wb)
 	}
-	catMeta(t, path, c, asOf.String(), sources)
+	catMeta(t, path, c, asOf.String(), sources, got)
 }
 
 func testTrustCompliance(t *testing.T, s *apitest.Server) {

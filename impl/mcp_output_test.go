@@ -235,13 +235,13 @@ func TestMCPPageCutToFit(t *testing.T) {
 			ModelID string `json:"model_id"`
 		} `json:"models"`
 	}
-	if r := s.Get("/api/v1/models?provider=azure-openai"); r.Status != 200 || json.Unmarshal(r.Body, &whole) != nil {
+	if r := s.Get("/api/v1/models?provider=openrouter"); r.Status != 200 || json.Unmarshal(r.Body, &whole) != nil {
 		t.Fatalf("GET /models: %d", r.Status)
 	}
 	var walked []string
 	cursor, cut := "", 0
 	for range 100 {
-		args := `{"provider":"azure-openai","limit":1000` + cond(cursor != "", `,"cursor":"`+cursor+`"`, "") + `}`
+		args := `{"provider":"openrouter","limit":1000` + cond(cursor != "", `,"cursor":"`+cursor+`"`, "") + `}`
 		got := callTool(t, s, "service_models", args)
 		if got.IsError || len(got.Content[0].Text) > tools.MaxResultBytes {
 			t.Fatalf("%s: error %v, %d bytes: %.200s", args, got.IsError, len(got.Content[0].Text), got.Content[0].Text)

@@ -2062,7 +2062,7 @@ type ApiChangelogMeta struct {
 	// ByType Number of matching entries per change type (before `limit`).
 	ByType ApiChangelogByType `json:"by_type"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 }
 
@@ -2161,7 +2161,7 @@ type AudioPricingMeta struct {
 	// RealtimeCount Number of returned records with realtime support.
 	RealtimeCount int `json:"realtime_count"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// SttCount Number of returned speech-to-text records.
@@ -2230,7 +2230,7 @@ type BatchApiMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -2320,7 +2320,7 @@ type BenchmarksMeta struct {
 	// SortedBy Benchmark the list is sorted by (descending).
 	SortedBy BenchmarksMetric `json:"sorted_by"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 }
 
@@ -2368,7 +2368,7 @@ type CachingGranularityMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -2818,7 +2818,7 @@ type ContextWindowMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -3148,7 +3148,7 @@ type DeprecationsMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -3504,7 +3504,7 @@ type FineTuningMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -3573,7 +3573,7 @@ type FreeTierMeta struct {
 	// PermanentFreeCount Number of returned providers with a permanent free tier.
 	PermanentFreeCount int `json:"permanent_free_count"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -3695,7 +3695,7 @@ type FunctionCallingMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -3980,7 +3980,7 @@ type JsonModeMeta struct {
 	// SchemaEnforcementCount Returned records with `schema_enforcement_supported` true.
 	SchemaEnforcementCount int `json:"schema_enforcement_count"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -4093,7 +4093,7 @@ type KnowledgeCutoffMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -4213,7 +4213,7 @@ type LogprobSupportMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// SupportedCount Returned records with `logprob_supported` true.
@@ -4264,7 +4264,7 @@ type MaxOutputTokensMeta struct {
 	// AsOf Date the catalog data was checked.
 	AsOf openapi_types.Date `json:"as_of"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 }
 
@@ -4452,7 +4452,7 @@ type ModelLifecycleMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// SunsetCount Returned records in stage `sunset`.
@@ -4608,7 +4608,7 @@ type ModelVersionsMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -4689,7 +4689,7 @@ type ModelsMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -4722,7 +4722,7 @@ type MultimodalMeta struct {
 	// PdfInput Returned records accepting `pdf` input.
 	PdfInput int `json:"pdf_input"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -5296,7 +5296,7 @@ type PricingMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -5443,7 +5443,7 @@ type PromptCachingMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// SupportedCount Number of returned providers that support prompt caching.
@@ -5839,7 +5839,7 @@ type RateLimitsMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -6037,7 +6037,7 @@ type RerankingMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -6103,7 +6103,7 @@ type ResolveAliasMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Aliases that match the filters, on every page together.
@@ -6153,7 +6153,7 @@ type SdkSupportMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -6285,7 +6285,7 @@ type SemanticCachingMeta struct {
 	// Note Note about the catalog (what semantic caching means here and its caveats).
 	Note string `json:"note"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -6435,7 +6435,7 @@ type StreamingLatencyMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -6564,7 +6564,7 @@ type StructuredOutputMeta struct {
 	// NoStructuredOutput Returned records with `json_schema_supported` false.
 	NoStructuredOutput int `json:"no_structured_output"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// StrictEnforcement Returned records with `strict_enforcement` true.
@@ -6693,7 +6693,7 @@ type ThinkingSupportMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// ThinkingCapable Returned records with `thinking_supported` true.
@@ -6863,7 +6863,7 @@ type ToolCallFormatMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// Total Records that match the filters, on every page together.
@@ -7139,7 +7139,7 @@ type WebsocketSupportMeta struct {
 	// NextCursor Pass as `cursor` to get the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
 
-	// Sources Sources of the catalog data.
+	// Sources The catalog's sources that the records of this answer cite, in the catalog's order (every id in a record's `sources` is one of them).
 	Sources []Source `json:"sources"`
 
 	// SseOnlyCount Returned records without WebSocket support that stream with server-sent events only.
