@@ -58,6 +58,7 @@ var benchmarkNames = map[string]string{
 	"humanitys_last_exam_verified": "Humanity's Last Exam (verified)", "ifeval": "IFEval",
 	"matharena_apex": "MathArena Apex", "mcp_atlas": "MCP Atlas", "mmlu_redux": "MMLU-Redux", "mmmu_pro": "MMMU-Pro",
 	"nl2repo": "NL2Repo", "osworld_verified": "OSWorld-Verified", "swe_bench_multilingual": "SWE-bench Multilingual",
+	"multi_swe_bench":      "Multi-SWE-bench",
 	"swe_bench_multimodal": "SWE-bench Multimodal", "swt_bench": "SWT-bench", "tau2_bench": "τ²-bench",
 	"terminal_bench_2_0": "Terminal-Bench 2.0", "terminal_bench_2_1": "Terminal-Bench 2.1",
 	"terminal_bench_3": "Terminal-Bench 3", "terminal_bench_4": "Terminal-Bench 4", "toolathlon": "Toolathlon",
