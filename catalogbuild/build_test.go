@@ -112,6 +112,9 @@ func TestPricingAndModelBounds(t *testing.T) {
 				t.Errorf("pricing %s/%s output %v above the bound", r["provider_id"], r["model"], v)
 			}
 		}
+		if v, ok := num(p["input_per_1m_tokens"]); ok && task == "embedding" && v > MaxEmbeddingInputPer1M {
+			t.Errorf("pricing %s/%s embedding input %v above the bound", r["provider_id"], r["model"], v)
+		}
 		if task == "image" {
 			for _, field := range []string{"input_per_1m_tokens", "output_per_1m_tokens"} {
 				if v, ok := num(p[field]); ok && (r["provider_id"] == "fireworks" || (v > 0 && v < MinImageTokenPer1M)) {

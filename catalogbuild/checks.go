@@ -15,6 +15,10 @@ const (
 	MaxLLMInputPer1M  = 150.0
 	MaxLLMOutputPer1M = 600.0
 	MaxContextWindow  = 10_000_000
+	// MaxEmbeddingInputPer1M bounds an embedding model's token price: the dearest rate an official page in
+	// sources/official gives is $0.20 per 1M (Gemini Embedding 2), while litellm prices Cohere's
+	// embed-multilingual-light-v3.0 at $100 per 1M, a unit slip.
+	MaxEmbeddingInputPer1M = 10.0
 	// MinImageTokenPer1M is the least a token price of an image generator can be: the token-priced ones (gpt-image,
 	// Gemini image) cost dollars per 1M tokens, while litellm writes Fireworks' per-step prices (for example
 	// $0.00013 per step of SSD-1B) as per-token prices, which read as $0.00013 per 1M tokens.

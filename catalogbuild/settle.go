@@ -235,6 +235,10 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 			rec.Pricing.OutputPer1mTokens = nil
 		}
 	}
+	if p := rec.Pricing.InputPer1mTokens; rec.Task == "embedding" && p != nil && *p > MaxEmbeddingInputPer1M {
+		c.report.reject("pricing", k, "input_per_1m_tokens", *p, "above the bound of $10 per 1M tokens for an embedding model: a unit slip")
+		rec.Pricing.InputPer1mTokens = nil
+	}
 	if rec.Task == "image" {
 		for _, f := range []struct {
 			name string
