@@ -40,7 +40,7 @@ func testOverflowBehaviour(t *testing.T, s *apitest.Server) {
 		b := catGet[api.OverflowBehaviourResponse](t, s, path)
 		got := catKeys(b.OverflowBehaviour, func(r api.OverflowBehaviourRecord) string { return r.ProviderId })
 		catSame(t, path, got, catKeys(want, func(r gfOverflow) string { return r.ProviderID }))
-		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(t, b))
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(b))
 		// The summary, recomputed from the expected records.
 		var ws api.OverflowBehaviourSummary
 		ws.SilentTruncators = []string{}
@@ -127,7 +127,7 @@ func testReferenceCompat(t *testing.T, s *apitest.Server) {
 		b := catGet[api.ReferenceCompatResponse](t, s, path)
 		got := catKeys(b.ReferenceCompat, func(r api.ReferenceCompatRecord) string { return r.ProviderId })
 		catSame(t, path, got, catKeys(want, func(r gfRefCompat) string { return r.ProviderID }))
-		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(t, b))
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(b))
 		compatible, dropIn := 0, 0
 		for _, r := range want {
 			if catTrue(r.Compatible) {
@@ -194,7 +194,7 @@ func testErrorCodes(t *testing.T, s *apitest.Server) {
 			return gfError{r.ProviderId, r.HttpStatus, r.ProviderErrorType, r.ProviderErrorCode, string(r.StandardCategory), false}.key()
 		})
 		catSame(t, path, got, catKeys(want, gfError.key))
-		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(t, b))
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(b))
 		if !slices.Equal(b.Meta.Categories, wantCategories) {
 			t.Errorf("%s meta.categories: %v", path, b.Meta.Categories)
 		}
@@ -239,7 +239,7 @@ func testRateLimitRecovery(t *testing.T, s *apitest.Server) {
 		b := catGet[api.RateLimitRecoveryResponse](t, s, path)
 		got := catKeys(b.RateLimitRecovery, func(r api.RateLimitRecoveryRecord) string { return fmt.Sprint(r.ProviderId, "/", r.BaseDelayMs) })
 		catSame(t, path, got, catKeys(want, func(r rec) string { return fmt.Sprint(r.ProviderID, "/", r.Base) }))
-		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(t, b))
+		catMeta(t, path, file, b.Meta.AsOf.String(), b.Meta.Sources, answerRecords(b))
 	}
 	if len(recs) != seeds.MonitoredProviders {
 		t.Fatalf("rate_limit_recovery: %d records, want one per provider", len(recs))

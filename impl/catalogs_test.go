@@ -3,8 +3,8 @@ package impl_test
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -123,14 +123,14 @@ func catChecker[B, S any](t *testing.T, s *apitest.Server, name string, key func
 		if a.count != len(a.keys) {
 			t.Errorf("%s meta: count %d for %d records", path, a.count, len(a.keys))
 		}
-		catMeta(t, path, c, a.asOf, a.sources, answerRecords(t, body))
+		catMeta(t, path, c, a.asOf, a.sources, answerRecords(body))
 	}
 }
 
 // catMeta checks an answer's as_of and sources against the catalog file: the sources are the file's that the
 // answer's records cite (records is the answer's list), in the file's order; all of them for records without
 // source ids.
-func catMeta[R any](t *testing.T, path string, c *seeds.Catalog, asOf string, sources []api.Source, records []R) {
+func catMeta(t *testing.T, path string, c *seeds.Catalog, asOf string, sources []api.Source, records any) {
 	t.Helper()
 	want := citedSources(t, c, records)
 	if asOf != c.AsOf || len(sources) != len(want) {
@@ -145,55 +145,67 @@ func catMeta[R any](t *testing.T, path string, c *seeds.Catalog, asOf string, so
 	}
 }
 
-// answerRecords is the list of a catalog answer: its longest top-level array of objects.
-func answerRecords(t *testing.T, body any) []map[string]any {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		t.Fatal(err)
-	}
-	var out []map[string]any
-	for _, v := range top {
-		var list []map[string]any
-		if json.Unmarshal(v, &list) == nil && len(list) > len(out) {
-			out = list
+// answerRecords is the list of a decoded catalog answer: its longest slice field.
+func answerRecords(body any) any {
+	v := reflect.ValueOf(body)
+	var best reflect.Value
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Slice && (!best.IsValid() || f.Len() > best.Len()) {
+			best = f
 		}
 	}
-	return out
+	if !best.IsValid() {
+		return nil
+	}
+	return best.Interface()
 }
 
-// citedSources are the file's sources that records cite (their "sources" ids, read from JSON so the check shares
-// no code with the handlers), in the file's order; every source when no record carries source ids.
-func citedSources[R any](t *testing.T, c *seeds.Catalog, records []R) []seeds.Source {
+// citedSources are the file's sources that records cite (each record's Sources field, or "sources" key of a
+// decoded object), in the file's order; every source when no record carries source ids. Reflection, not the
+// handlers' code, reads the ids.
+func citedSources(t *testing.T, c *seeds.Catalog, records any) []seeds.Source {
 	t.Helper()
-	b, err := json.Marshal(records)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []map[string]json.RawMessage
-	if err := json.Unmarshal(b, &recs); err != nil {
-		return c.Sources // not a list of objects: nothing cites
-	}
 	cited, carry := map[string]bool{}, false
-	for _, r := range recs {
-		raw, ok := r["sources"]
-		if !ok {
-			continue
+	add := func(v reflect.Value) {
+		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Slice {
+			return
 		}
 		carry = true
-		var ids []string
-		if err := json.Unmarshal(raw, &ids); err != nil {
-			t.Fatalf("record sources %s: %v", raw, err)
-		}
-		for _, id := range ids {
-			cited[id] = true
+		for i := range v.Len() {
+			e := v.Index(i)
+			if e.Kind() == reflect.Interface {
+				e = e.Elem()
+			}
+			cited[e.String()] = true
 		}
 	}
-	if !carry && len(recs) > 0 {
+	list := reflect.ValueOf(records)
+	if list.Kind() != reflect.Slice {
+		return c.Sources
+	}
+	for i := range list.Len() {
+		r := list.Index(i)
+		if r.Kind() == reflect.Interface {
+			r = r.Elem()
+		}
+		switch r.Kind() {
+		case reflect.Struct:
+			if f := r.FieldByName("Sources"); f.IsValid() {
+				add(f)
+			}
+		case reflect.Map:
+			if f := r.MapIndex(reflect.ValueOf("sources")); f.IsValid() {
+				add(f)
+			}
+		}
+	}
+	if !carry && list.Len() > 0 {
 		return c.Sources
 	}
 	var out []seeds.Source
