@@ -112,7 +112,18 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 		if l != nil && l.context != nil {
 			ctxVals = append(ctxVals, sourced{SourceLiteLLM, float64(*l.context)})
 		}
-		c.settleModel(&r, m != nil, l != nil, ctxVals)
+		// The data sets' output limits, for the record's confidence and a page's rounded figure; the value kept is
+		// models.dev's where it gives one (above).
+		var outVals []sourced
+		if task != "embedding" {
+			if m != nil && m.m.Limit.Output > 0 {
+				outVals = append(outVals, sourced{SourceModelsDev, float64(m.m.Limit.Output)})
+			}
+			if l != nil && l.maxOut != nil {
+				outVals = append(outVals, sourced{SourceLiteLLM, float64(*l.maxOut)})
+			}
+		}
+		c.settleModel(&r, m != nil, l != nil, ctxVals, outVals)
 		recs = append(recs, r)
 		counts[k.provider]++
 	}

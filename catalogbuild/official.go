@@ -56,13 +56,19 @@ type Retirement struct {
 
 // CurrentModel is a model the provider's models or pricing page lists as available.
 type CurrentModel struct {
-	ModelID                string   `json:"model_id"`
-	Name                   *string  `json:"name"`
-	Task                   string   `json:"task"`
-	Stage                  string   `json:"stage"`
-	Released               *string  `json:"released"`
-	ContextWindow          *int64   `json:"context_window"`
-	MaxOutputTokens        *int64   `json:"max_output_tokens"`
+	ModelID         string  `json:"model_id"`
+	Name            *string `json:"name"`
+	Task            string  `json:"task"`
+	Stage           string  `json:"stage"`
+	Released        *string `json:"released"`
+	ContextWindow   *int64  `json:"context_window"`
+	MaxOutputTokens *int64  `json:"max_output_tokens"`
+	// ContextWindowText and MaxOutputText are the page's own wording where it gives a limit only as a rounded
+	// figure ("1M tokens", "128K", "8k"); the numeric field is then null. The page does not say whether "8K" is
+	// 8,000 or 8,192, so the build serves a data set's exact value where it lies within that rounding and the
+	// page's literal figure otherwise (roundedLimit).
+	ContextWindowText      *string  `json:"context_window_text,omitempty"`
+	MaxOutputText          *string  `json:"max_output_text,omitempty"`
 	InputPer1mTokens       *float64 `json:"input_per_1m_tokens"`
 	OutputPer1mTokens      *float64 `json:"output_per_1m_tokens"`
 	CachedInputPer1mTokens *float64 `json:"cached_input_per_1m_tokens"`
@@ -264,6 +270,20 @@ func (f *LifecycleFile) check(file string) error {
 		for _, p := range []*float64{m.InputPer1mTokens, m.OutputPer1mTokens, m.CachedInputPer1mTokens} {
 			if p != nil && *p < 0 {
 				return fmt.Errorf("%s: current %s has a negative price", file, m.ModelID)
+			}
+		}
+		for what, l := range map[string]struct {
+			n    *int64
+			text *string
+		}{"context window": {m.ContextWindow, m.ContextWindowText}, "output limit": {m.MaxOutputTokens, m.MaxOutputText}} {
+			if l.text == nil {
+				continue
+			}
+			if l.n != nil {
+				return fmt.Errorf("%s: current %s gives its %s both as a number and as the page's rounded figure", file, m.ModelID, what)
+			}
+			if _, _, ok := parseRounded(*l.text); !ok {
+				return fmt.Errorf("%s: current %s: %s %q is no rounded figure such as \"128K\" or \"1M tokens\"", file, m.ModelID, what, *l.text)
 			}
 		}
 	}

@@ -265,26 +265,47 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 // settleModel applies the providers' pages and the bounds to one model record: the page's context window and
 // output limit win; a window above MaxContextWindow, an output limit above the window, and an output limit equal to
 // the window that no official page states (a number copied across fields) are rejected into the report.
-func (c *converter) settleModel(rec *api.ModelRecord, fromModelsDev, fromLiteLLM bool, ctxVals []sourced) {
+func (c *converter) settleModel(rec *api.ModelRecord, fromModelsDev, fromLiteLLM bool, ctxVals, outVals []sourced) {
 	k := key{rec.ProviderId, rec.ModelId}
 	off := c.officialModel(k)
 	var prov provenance
 	officialOut := false
-	if off != nil && (off.ContextWindow != nil || off.MaxOutputTokens != nil) {
-		ids := make([]string, len(off.Sources))
+	var pages []string
+	if off != nil {
+		pages = make([]string, len(off.Sources))
 		for i, s := range off.Sources {
-			ids[i] = c.officialSource(k.provider, s)
+			pages[i] = c.officialSource(k.provider, s)
 		}
-		if off.ContextWindow != nil {
-			rec.ContextWindow = intPtr(*off.ContextWindow)
-		}
-		if off.MaxOutputTokens != nil {
-			rec.MaxOutputTokens = intPtr(*off.MaxOutputTokens)
-			officialOut = true
-		}
-		prov.add(ConfidenceVerified, ids...)
 	}
-	if off == nil || off.ContextWindow == nil {
+	officialCtx := off != nil && (off.ContextWindow != nil || off.ContextWindowText != nil)
+	switch {
+	case off != nil && off.ContextWindow != nil:
+		rec.ContextWindow = intPtr(*off.ContextWindow)
+		prov.add(ConfidenceVerified, pages...)
+	case off != nil && off.ContextWindowText != nil:
+		v, from := roundedLimit(*off.ContextWindowText, ctxVals)
+		rec.ContextWindow = intPtr(v)
+		prov.add(ConfidenceVerified, append(slices.Clone(pages), from...)...)
+	}
+	switch {
+	case off != nil && off.MaxOutputTokens != nil:
+		rec.MaxOutputTokens = intPtr(*off.MaxOutputTokens)
+		officialOut = true
+		prov.add(ConfidenceVerified, pages...)
+	case off != nil && off.MaxOutputText != nil && rec.Task != api.ModelTaskEmbedding:
+		v, from := roundedLimit(*off.MaxOutputText, outVals)
+		rec.MaxOutputTokens = intPtr(v)
+		officialOut = true
+		prov.add(ConfidenceVerified, append(slices.Clone(pages), from...)...)
+	case rec.MaxOutputTokens != nil:
+		// A data set's output limit: the record is no surer than it (two data sets agreeing, or one).
+		if len(outVals) >= 2 && agreeInts(outVals) {
+			prov.add(ConfidenceAgreed, SourceModelsDev, SourceLiteLLM)
+		} else if len(outVals) > 0 {
+			prov.add(ConfidenceSingle, outVals[0].src)
+		}
+	}
+	if !officialCtx {
 		switch {
 		case len(ctxVals) >= 2 && agreeInts(ctxVals):
 			prov.add(ConfidenceAgreed, SourceModelsDev, SourceLiteLLM)
@@ -317,11 +338,7 @@ func (c *converter) settleModel(rec *api.ModelRecord, fromModelsDev, fromLiteLLM
 	}
 	if off != nil && !fromModelsDev && !fromLiteLLM && len(prov.srcs) == 0 {
 		// A model only the provider's page lists: the page is its source even where it states no limit.
-		ids := make([]string, len(off.Sources))
-		for i, s := range off.Sources {
-			ids[i] = c.officialSource(k.provider, s)
-		}
-		prov.add(ConfidenceVerified, ids...)
+		prov.add(ConfidenceVerified, pages...)
 	}
 	fallback := SourceModelsDev
 	if !fromModelsDev {
