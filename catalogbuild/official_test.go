@@ -168,3 +168,56 @@ func TestRemovedWithoutDay(t *testing.T) {
 		}
 	}
 }
+
+// TestOfficialLimits: a page's rounded figure confirms the data sets' exact value within its rounding and gives its
+// literal reading otherwise; a record whose output limit only a data set gives is not verified, even where the
+// page gives its context window.
+func TestOfficialLimits(t *testing.T) {
+	dir := t.TempDir()
+	entry := func(id, limits string) string {
+		return `{"model_id": "` + id + `", "name": null, "task": "llm", "stage": "ga", "released": null, ` + limits +
+			`, "input_per_1m_tokens": null, "output_per_1m_tokens": null, "cached_input_per_1m_tokens": null, "sources": ["openai-test-models"], "note": null}`
+	}
+	file := `{"provider_id": "openai", "pages": [{"id": "openai-test-models", "title": "Models", "url": "https://platform.openai.com/docs/models", "checked": "2026-11-24", "as_of": null}],
+	"retired": [], "current": [
+	 ` + entry("gpt-4.1", `"context_window": null, "max_output_tokens": null, "context_window_text": "1M tokens", "max_output_text": "32K"`) + `,
+	 ` + entry("gpt-4.1-mini", `"context_window": 1047576, "max_output_tokens": null`) + `,
+	 ` + entry("o3", `"context_window": null, "max_output_tokens": null, "context_window_text": "128K", "max_output_text": "100K"`) + `]}`
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Convert(Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: dir, KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, models := builtPricingAndModels(t, res)
+	model := func(id string) api.ModelRecord {
+		i := slices.IndexFunc(models.Records, func(r api.ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == id })
+		if i < 0 {
+			t.Fatalf("%s is not served", id)
+		}
+		return models.Records[i]
+	}
+	limits := func(r api.ModelRecord) [2]int64 {
+		var l [2]int64
+		if r.ContextWindow != nil {
+			l[0] = int64(*r.ContextWindow)
+		}
+		if r.MaxOutputTokens != nil {
+			l[1] = int64(*r.MaxOutputTokens)
+		}
+		return l
+	}
+	// The data sets give gpt-4.1 1,047,576 and 32,768: within "1M" and "32K".
+	if r := model("gpt-4.1"); limits(r) != [2]int64{1047576, 32768} || r.Confidence != ConfidenceVerified ||
+		!slices.Contains(r.Sources, "openai-test-models") || !slices.Contains(r.Sources, SourceLiteLLM) {
+		t.Errorf("rounded figures confirming the data sets: %v %s %v", limits(r), r.Confidence, r.Sources)
+	}
+	if r := model("gpt-4.1-mini"); r.Confidence == ConfidenceVerified {
+		t.Errorf("a data set's output limit under the page's window is served as verified: %v %v", limits(r), r.Sources)
+	}
+	// The data sets give o3 200,000 and 100,000: outside "128K", within "100K".
+	if r := model("o3"); limits(r) != [2]int64{128000, 100000} || r.Confidence != ConfidenceVerified {
+		t.Errorf("rounded figures the data sets miss: %v %s", limits(r), r.Confidence)
+	}
+}

@@ -4515,7 +4515,7 @@ type ModelRecord struct {
 	// Capabilities Capabilities of the model.
 	Capabilities ModelsCapabilities `json:"capabilities"`
 
-	// Confidence How sure the record is: `verified` (read from the provider's own documentation), `agreed` (two or more data sets give the same value within 2%), `single` (one data set or rule gives it), `disputed` (data sets disagree by more than 2% and no official page settles it: the disputed values are null). A record is as sure as its least sure value.
+	// Confidence How sure the two limits are, as sure as the less sure of them: `verified` only where the provider's page states both, or states one and no data set gives the other (a page that gives a limit as a rounded figure, "128K", confirms a data set's exact value within that rounding, which is then served). Capabilities and knowledge cutoff are as the data sets state them (see `capabilities`).
 	Confidence Confidence `json:"confidence"`
 
 	// ContextWindow Context window in tokens; null when unknown.
