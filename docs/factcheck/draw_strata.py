@@ -1,8 +1,10 @@
-"""Draws the fourth fact-check sample (issue 36, item 10) from the served catalogs.
+"""Draws a stratified fact-check sample (issue 36, item 10) from the served catalogs.
 
-Run from the repository root: python3 docs/factcheck/draw_sample4.py > docs/factcheck/sample4-2026-11-28.txt
+Run from the repository root: python3 docs/factcheck/draw_strata.py SEED EARLIER.json... > sampleN.txt
+The fourth sample: python3 docs/factcheck/draw_strata.py 20261201 sample-2026-11-28.json sample2-2026-11-28.json
+sample3-2026-11-28.json (on the catalogs of 5d7c535); the fifth: seed 20261202 and the four earlier samples.
 
-The same 16 provider IDs as the earlier draws, a new seed, and everything the first three samples named left out
+The same 16 provider IDs as the earlier draws, a new seed, and everything the earlier samples named left out
 (a fact whose kind, provider and key match one of them; in the price, lifecycle and model-limit strata, any model ID
 any of them named as a price or lifecycle fact, under any provider). The earlier samples used up the rate-limit
 tiers (one unsampled tier with a value is left) and the five primary trust fields, so the strata are:
@@ -16,11 +18,12 @@ tiers (one unsampled tier with a value is left) and the five primary trust field
 """
 import json
 import random
+import sys
 
-random.seed(20261201)
+random.seed(int(sys.argv[1]))
 MAIN = ["openai", "anthropic", "google-gemini", "google-vertex-ai", "azure-openai", "aws-bedrock", "mistral", "cohere",
         "groq", "cerebras", "together", "fireworks", "ai21", "xai", "deepseek", "perplexity"]
-EARLIER = ['sample-2026-11-28.json', 'sample2-2026-11-28.json', 'sample3-2026-11-28.json']
+EARLIER = sys.argv[2:]
 
 
 def L(n):
