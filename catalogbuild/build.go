@@ -49,7 +49,15 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 	counts := map[string]int{}
 	var recs []api.ModelRecord
 	for _, k := range list {
-		m, l := c.mm[k], c.lm[k]
+		// An alias is served as the model it names: its limits and capabilities are that model's data, not what
+		// the data sets hold under the alias, which may be an older model the alias once named (xAI's grok-4 is
+		// Grok 4.3 now, and the data sets' grok-4 is Grok 4 0709). The data sets' own entry is kept only where they
+		// have none for the model.
+		dk := k
+		if t := c.priceKey(k); t != k && (c.mm[t] != nil || c.lm[t] != nil) {
+			dk = t
+		}
+		m, l := c.mm[dk], c.lm[dk]
 		var task string
 		var audioOut bool
 		switch {

@@ -152,6 +152,10 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 	if pm := c.curatedPrices(k); pm != nil {
 		std = pm.Standard
 	}
+	// A price page's $0 standard rates are the page saying the model is free (Gemma 4 on the Gemini API: "Free of
+	// charge" on the free tier, "Not available" on the paid one).
+	officialFree = officialFree || (std != nil && std.InputPer1mTokens != nil && *std.InputPer1mTokens == 0 &&
+		(std.OutputPer1mTokens == nil || *std.OutputPer1mTokens == 0))
 	stdOf := []func(*StandardRates) *float64{
 		func(s *StandardRates) *float64 { return s.InputPer1mTokens },
 		func(s *StandardRates) *float64 { return s.OutputPer1mTokens },
