@@ -250,7 +250,7 @@ func Convert(in Input) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encoding %s: %w", name, err)
 		}
-		if b, err = WithProvenance(b, in.ProviderNames); err != nil {
+		if b, err = WithProvenance(b, in.ProviderNames, nil); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if b, err = WithSourceDates(b, c.snap.dates()); err != nil {

@@ -55,5 +55,22 @@ func FactsAndLineage(in Input) (map[string]SourceFacts, map[string]LineageFact, 
 		f.ModelsDevProvider, f.ModelsDev = name, raw.Providers[name].Models[m.srcID]
 		out[k.String()] = f
 	}
+	// An alias's facts are its model's, as in models.json (build.go): the data sets' entry under the alias may be an
+	// older model the alias once named.
+	for k := range c.lm {
+		c.aliasFacts(out, k)
+	}
+	for k := range c.mm {
+		c.aliasFacts(out, k)
+	}
 	return out, c.lineageByName(), nil
+}
+
+// aliasFacts gives an alias the source facts of the model it names, where the data sets list that model.
+func (c *converter) aliasFacts(out map[string]SourceFacts, k key) {
+	if t := c.priceKey(k); t != k {
+		if f, ok := out[t.String()]; ok && (c.mm[t] != nil || c.lm[t] != nil) {
+			out[k.String()] = f
+		}
+	}
 }

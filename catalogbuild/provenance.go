@@ -81,7 +81,7 @@ type ProviderNames map[string]string
 //
 // Records that carry their own provenance (pricing and models, settled value by value) are left as they are.
 // Field order and formatting are kept, so the output of a file already processed is the same bytes.
-func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
+func WithProvenance(data []byte, providers ProviderNames, perModel map[string][]string) ([]byte, error) {
 	var env provEnvelope
 	if err := json.Unmarshal(data, &env); err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
 		if _, ok := rec["sources"]; ok {
 			continue
 		}
-		ids := citedSources(rec, env.Sources, providers, byProvider)
+		ids := citedSources(rec, env.Sources, providers, byProvider, perModel)
 		conf := ConfidenceVerified
 		for _, id := range ids {
 			if licensed[id] {
@@ -143,7 +143,7 @@ func WithProvenance(data []byte, providers ProviderNames) ([]byte, error) {
 
 // citedSources picks a record's sources (see WithProvenance), sorted. byProvider keeps the official pages found
 // to name each provider, for the next records of the same provider.
-func citedSources(rec map[string]any, sources []Source, providers ProviderNames, byProvider map[string][]string) []string {
+func citedSources(rec map[string]any, sources []Source, providers ProviderNames, byProvider, perModel map[string][]string) []string {
 	var text []string
 	var walk func(any)
 	walk = func(v any) {
@@ -166,6 +166,17 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 	for _, s := range sources {
 		if s.URL != "" && strings.Contains(all, s.URL) {
 			ids = append(ids, s.ID)
+		}
+	}
+	if len(ids) == 0 && perModel != nil {
+		// A record of one model that cites no page rests on the data sets that list that model (its rule reads
+		// their fields), not on every source of the catalog, most of which never mention it.
+		pid, _ := rec["provider_id"].(string)
+		mid, _ := rec["model_id"].(string)
+		for _, id := range perModel[pid+"/"+mid] {
+			if slices.ContainsFunc(sources, func(s Source) bool { return s.ID == id }) {
+				ids = append(ids, id)
+			}
 		}
 	}
 	if len(ids) == 0 {

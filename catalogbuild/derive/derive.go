@@ -164,7 +164,11 @@ func Build(ctx context.Context, dataDir, catalogDir string) (map[string][]byte, 
 		if in.names == nil {
 			in.names = ProviderNames()
 		}
-		if b, err = catalogbuild.WithProvenance(b, in.names); err != nil {
+		perModel, err := in.modelDataSets()
+		if err != nil {
+			return fmt.Errorf("derive %s: %w", name, err)
+		}
+		if b, err = catalogbuild.WithProvenance(b, in.names, perModel); err != nil {
 			return fmt.Errorf("derive %s: %w", name, err)
 		}
 		dates, err := in.dataSetDates()

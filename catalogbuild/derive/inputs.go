@@ -63,6 +63,37 @@ func ModelFacts(in *Input) (map[string]catalogbuild.SourceFacts, error) {
 	return f, nil
 }
 
+// modelDataSets maps "provider/model" to the data sets that list the model (models.dev, litellm), or for a model
+// no data set lists, to the pages its model record cites: what a derived record of that model that cites no page
+// rests on (catalogbuild.WithProvenance).
+func (in *Input) modelDataSets() (map[string][]string, error) {
+	facts, err := ModelFacts(in)
+	if err != nil {
+		return nil, err
+	}
+	models, err := Records[seeds.ModelRecord](in, seeds.CatalogModels)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]string, len(facts))
+	for _, m := range models {
+		out[m.ProviderId+"/"+m.ModelId] = slices.Clone(m.Sources)
+	}
+	for k, f := range facts {
+		var ids []string
+		if f.ModelsDev != nil {
+			ids = append(ids, catalogbuild.SourceModelsDev)
+		}
+		if f.LiteLLM != nil {
+			ids = append(ids, catalogbuild.SourceLiteLLM)
+		}
+		if ids != nil {
+			out[k] = ids
+		}
+	}
+	return out, nil
+}
+
 // modelLineage is what the converter's lineage rules found (catalogbuild.FactsAndLineage), keyed
 // "provider/model": the models that follow their alias's snapshot or their maker's shutdown day.
 func modelLineage(in *Input) (map[string]catalogbuild.LineageFact, error) {

@@ -74,7 +74,7 @@ func Run(ctx context.Context, data, out string) (Result, error) {
 		if b, err = catalogbuild.ApplyOfficial(name, b, facts); err != nil {
 			return Result{}, fmt.Errorf("%s: %w", f, err)
 		}
-		if b, err = catalogbuild.WithProvenance(b, derive.ProviderNames()); err != nil {
+		if b, err = catalogbuild.WithProvenance(b, derive.ProviderNames(), nil); err != nil {
 			return Result{}, fmt.Errorf("%s: %w", f, err)
 		}
 		if b, err = catalogbuild.WithSourceDates(b, dates); err != nil {
