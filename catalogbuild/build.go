@@ -375,6 +375,10 @@ func (c *converter) buildPricing() (Catalog[api.PricingRecord], error) {
 	for _, k := range list {
 		cd := out[k]
 		ptask, _ := refine(cd.task, k.model, cd.audio)
+		if off := c.officialModel(k); off != nil && off.NoTokenPrice {
+			c.report.reject("pricing", k, "input_per_1m_tokens", "(every token price)", "the provider's page offers the model without a per-token price")
+			continue
+		}
 		rec := api.PricingRecord{ProviderId: k.provider, Model: k.model, Task: api.Task(ptask), Pricing: cd.rates}
 		c.settlePricing(&rec, cd.override, cd.src)
 		if !anyPrice(rec.Pricing) {

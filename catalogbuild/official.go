@@ -73,7 +73,10 @@ type CurrentModel struct {
 	OutputPer1mTokens      *float64 `json:"output_per_1m_tokens"`
 	CachedInputPer1mTokens *float64 `json:"cached_input_per_1m_tokens"`
 	Sources                []string `json:"sources"`
-	Note                   *string  `json:"note"`
+	// NoTokenPrice says the page offers the model without a per-token price (Fireworks' on-demand deployment
+	// only, no serverless block): the data sets' token prices, often of an earlier offer, are not served.
+	NoTokenPrice bool    `json:"no_token_price,omitempty"`
+	Note         *string `json:"note"`
 	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
 	Review *string `json:"review,omitempty"`
 }
@@ -270,6 +273,9 @@ func (f *LifecycleFile) check(file string) error {
 		for _, p := range []*float64{m.InputPer1mTokens, m.OutputPer1mTokens, m.CachedInputPer1mTokens} {
 			if p != nil && *p < 0 {
 				return fmt.Errorf("%s: current %s has a negative price", file, m.ModelID)
+			}
+			if p != nil && m.NoTokenPrice {
+				return fmt.Errorf("%s: current %s gives a token price and says it has none", file, m.ModelID)
 			}
 		}
 		for what, l := range map[string]struct {

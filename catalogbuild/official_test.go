@@ -221,3 +221,34 @@ func TestOfficialLimits(t *testing.T) {
 		t.Errorf("rounded figures the data sets miss: %v %s", limits(r), r.Confidence)
 	}
 }
+
+// TestNoTokenPrice: a model its page offers without a per-token price is not priced from the data sets, and an entry
+// that gives a price and says there is none does not load.
+func TestNoTokenPrice(t *testing.T) {
+	dir := t.TempDir()
+	file := func(price string) string {
+		return `{"provider_id": "openai", "pages": [{"id": "openai-test-models", "title": "Models", "url": "https://platform.openai.com/docs/models", "checked": "2026-11-24", "as_of": null}],
+	"retired": [], "current": [{"model_id": "gpt-4.1", "name": null, "task": "llm", "stage": "ga", "released": null, "context_window": null, "max_output_tokens": null,
+	 "input_per_1m_tokens": ` + price + `, "output_per_1m_tokens": null, "cached_input_per_1m_tokens": null, "sources": ["openai-test-models"], "no_token_price": true, "note": null}]}`
+	}
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file("null")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Convert(Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: dir, KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pricing, models := builtPricingAndModels(t, res)
+	if slices.ContainsFunc(pricing.Records, func(r api.PricingRecord) bool { return r.ProviderId == "openai" && r.Model == "gpt-4.1" }) {
+		t.Error("a model offered without a token price is priced from the data sets")
+	}
+	if !slices.ContainsFunc(models.Records, func(r api.ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == "gpt-4.1" }) {
+		t.Error("the model left the model catalog")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file("2")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadLifecycle(dir, knownAll(t)); err == nil {
+		t.Error("an entry with a token price and no_token_price loads")
+	}
+}
