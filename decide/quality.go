@@ -47,6 +47,9 @@ var taskBenchmarks = map[string][]string{
 // benchmarkNames are the names reasons give benchmarks (IDs not listed are written as they are).
 var benchmarkNames = map[string]string{
 	"swe_bench_verified": "SWE-bench Verified", "swe_bench_pro": "SWE-bench Pro", "terminal_bench": "Terminal-Bench",
+	"aime_2024": "AIME 2024", "arc_agi_1": "ARC-AGI-1", "codeforces": "Codeforces", "finance_agent": "Finance Agent",
+	"frontiermath_tier_1_3": "FrontierMath Tier 1-3", "frontiermath_tier_4": "FrontierMath Tier 4", "gdpval": "GDPval",
+	"healthbench": "HealthBench", "hmmt_feb_2025": "HMMT February 2025", "mmmlu": "MMMLU", "multichallenge": "MultiChallenge",
 	"terminal_bench_2": "Terminal-Bench 2.0", "aider_polyglot": "Aider Polyglot", "livecodebench": "LiveCodeBench",
 	"humaneval": "HumanEval", "gpqa_diamond": "GPQA Diamond", "gpqa": "GPQA", "mmlu_pro": "MMLU-Pro", "mmlu": "MMLU",
 	"humanitys_last_exam": "Humanity's Last Exam", "tau_bench_retail": "τ-bench retail", "tau_bench_airline": "τ-bench airline",

@@ -470,14 +470,25 @@ func (ix *Index) FailoverReference(q FailoverQuery) (ref *Model, task, note stri
 		task = ix.mainTask(q.Primary)
 	}
 	if ref == nil {
-		best := -1.0
+		// The provider's flagship (its own lineup tier) is the model a caller of the provider stands for; a model
+		// outside the lineup (a Pro variant at six times the price, say) is the reference only where the provider
+		// names no flagship for the task.
+		best, bestFlagship := -1.0, -1.0
+		var flagship *Model
 		for _, m := range ix.byProvider[q.Primary] {
 			if m.UnitPrice == nil || !slices.Contains(m.Tasks, task) || secondChoice(m.Stage) {
 				continue
 			}
-			if v := pickModelPart(m, task, pickWeights[PreferQuality]); v > best {
+			v := pickModelPart(m, task, pickWeights[PreferQuality])
+			if v > best {
 				ref, best = m, v
 			}
+			if m.Tier == "flagship" && v > bestFlagship {
+				flagship, bestFlagship = m, v
+			}
+		}
+		if flagship != nil {
+			ref = flagship
 		}
 	}
 	return ref, task, note, nil
