@@ -2266,7 +2266,7 @@ type BatchApiRecord struct {
 	// SupportedEndpoints API endpoints that can be batched (for example chat completions, embeddings); empty when not available.
 	SupportedEndpoints []string `json:"supported_endpoints"`
 
-	// TypicalTurnaroundHours Typical time until a batch completes, in hours; null when unknown or not available.
+	// TypicalTurnaroundHours Time within which the provider says a batch completes, in hours: the time most batches finish in where the page gives one (Anthropic: under 1 hour), else its completion window (OpenAI, Vertex AI, Bedrock: 24); `notes` says which. Null when unknown or not available.
 	TypicalTurnaroundHours *float64 `json:"typical_turnaround_hours"`
 }
 
