@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -75,9 +76,19 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 		}
 		_, modelTask := refine(task, k.model, audioOut)
 		r := api.ModelRecord{ProviderId: k.provider, ModelId: k.model, Task: api.ModelTask(modelTask)}
+		liteWindow := l != nil && l.context != nil
+		if m == nil && liteWindow {
+			// litellm's max_input_tokens is an input limit; for a dated snapshot it is no window where models.dev
+			// gives the undated model that very input limit inside a larger window (OpenAI's GPT-5 snapshots:
+			// 272,000 input of a 400,000 window). Unknown then, rather than the input limit.
+			if b, ok := c.snapshotBase(k); ok && b.m.Limit.Input == *l.context && b.m.Limit.Context > *l.context {
+				c.report.reject("models", k, "context_window", *l.context, fmt.Sprintf("litellm's max_input_tokens, an input limit: models.dev gives the undated model that input limit in a %d-token window", b.m.Limit.Context))
+				liteWindow = false
+			}
+		}
 		if m != nil && m.m.Limit.Context > 0 {
 			r.ContextWindow = intPtr(m.m.Limit.Context)
-		} else if l != nil && l.context != nil {
+		} else if liteWindow {
 			r.ContextWindow = intPtr(*l.context)
 		}
 		if task != "embedding" {
@@ -117,7 +128,7 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 			}
 			ctxVals = append(ctxVals, sourced{SourceModelsDev, float64(v)})
 		}
-		if l != nil && l.context != nil {
+		if liteWindow {
 			ctxVals = append(ctxVals, sourced{SourceLiteLLM, float64(*l.context)})
 		}
 		// The data sets' output limits, for the record's confidence and a page's rounded figure; the value kept is
@@ -631,3 +642,16 @@ func (c *converter) withPages(sources []Source, asOf string, cited [][]string) (
 
 // boolPtr is a capability a data set states. A model no data set knows keeps nil: unknown, not false.
 func boolPtr(b bool) *bool { return &b }
+
+// snapshotDate is the date suffix of a dated model ID (gpt-5-2025-08-07).
+var snapshotDate = regexp.MustCompile(`-[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// snapshotBase is models.dev's entry for the undated model of a dated snapshot ID, where models.dev lists it.
+func (c *converter) snapshotBase(k key) (*mModel, bool) {
+	loc := snapshotDate.FindStringIndex(k.model)
+	if loc == nil {
+		return nil, false
+	}
+	b := c.mm[key{k.provider, k.model[:loc[0]]}]
+	return b, b != nil
+}

@@ -252,3 +252,26 @@ func TestNoTokenPrice(t *testing.T) {
 		t.Error("an entry with a token price and no_token_price loads")
 	}
 }
+
+// TestSnapshotInputLimitIsNoWindow: litellm's max_input_tokens of a dated snapshot is not served as its context
+// window where models.dev gives the undated model that number as its input limit inside a larger window.
+func TestSnapshotInputLimitIsNoWindow(t *testing.T) {
+	res, err := Convert(Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: t.TempDir(), KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, models := builtPricingAndModels(t, res)
+	window := func(id string) *int {
+		i := slices.IndexFunc(models.Records, func(r api.ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == id })
+		if i < 0 {
+			t.Fatalf("openai/%s is not served", id)
+		}
+		return models.Records[i].ContextWindow
+	}
+	if w := window("gpt-5-2025-08-07"); w != nil {
+		t.Errorf("gpt-5-2025-08-07 is served litellm's input limit %d as its window", *w)
+	}
+	if w := window("gpt-5"); w == nil || *w != 400000 {
+		t.Errorf("gpt-5's window from models.dev: %v", w)
+	}
+}
