@@ -285,9 +285,6 @@ func makerRelease[K comparable](files map[string]*LifecycleFile, launches map[K]
 // TestQualityCoverage measures, over the models the providers' own pages list as current (sources/official/lifecycle:
 // chat or code, generally available, priced there or in the pricing catalog, not released more than a year before the
 // newest check date), the share whose benchmarks record carries evidence or a tier, and logs it by provider.
-// snapshotDay is the date suffix of a dated model ID.
-var snapshotDay = regexp.MustCompile(`-[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-
 func TestQualityCoverage(t *testing.T) {
 	files, err := LoadLifecycle(OfficialLifecycleDir(filepath.Join("..", "sources", "upstream")), knownAll(t))
 	if err != nil {
@@ -330,7 +327,7 @@ func TestQualityCoverage(t *testing.T) {
 			}
 			if released == nil {
 				// A dated snapshot (gpt-5-2025-08-07, Azure's model and version) was released on its date.
-				if d := snapshotDay.FindString(m.ModelID); d != "" {
+				if d := snapshotDate.FindString(m.ModelID); d != "" {
 					d = d[1:]
 					released = &d
 				}

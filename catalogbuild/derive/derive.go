@@ -32,6 +32,8 @@ type Input struct {
 	built map[string]*seeds.Catalog
 	// facts caches ModelFacts.
 	facts map[string]catalogbuild.SourceFacts
+	// modelSets caches modelDataSets.
+	modelSets map[string][]string
 	// lineage is ModelFacts' run's lineage (modelLineage).
 	lineage map[string]catalogbuild.LineageFact
 	// lifecycleCache caches lifecycle.

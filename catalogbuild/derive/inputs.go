@@ -67,6 +67,9 @@ func ModelFacts(in *Input) (map[string]catalogbuild.SourceFacts, error) {
 // no data set lists, to the pages its model record cites: what a derived record of that model that cites no page
 // rests on (catalogbuild.WithProvenance).
 func (in *Input) modelDataSets() (map[string][]string, error) {
+	if in.modelSets != nil {
+		return in.modelSets, nil
+	}
 	facts, err := ModelFacts(in)
 	if err != nil {
 		return nil, err
@@ -91,6 +94,7 @@ func (in *Input) modelDataSets() (map[string][]string, error) {
 			out[k] = ids
 		}
 	}
+	in.modelSets = out
 	return out, nil
 }
 
