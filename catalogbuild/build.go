@@ -78,11 +78,13 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 		r := api.ModelRecord{ProviderId: k.provider, ModelId: k.model, Task: api.ModelTask(modelTask)}
 		liteWindow := l != nil && l.context != nil
 		if m == nil && liteWindow {
-			// litellm's max_input_tokens is an input limit; for a dated snapshot it is no window where models.dev
-			// gives the undated model that very input limit inside a larger window (OpenAI's GPT-5 snapshots:
-			// 272,000 input of a 400,000 window). Unknown then, rather than the input limit.
-			if b, ok := c.snapshotBase(k); ok && b.m.Limit.Input == *l.context && b.m.Limit.Context > *l.context {
-				c.report.reject("models", k, "context_window", *l.context, fmt.Sprintf("litellm's max_input_tokens, an input limit: models.dev gives the undated model that input limit in a %d-token window", b.m.Limit.Context))
+			// litellm's max_input_tokens is an input limit. It is no window where models.dev gives the model the ID
+			// names a variant or snapshot of that very input limit, with the same output limit, inside a larger
+			// window: litellm copied the base model's limits (OpenAI's GPT-5 snapshots and gpt-5-search-api: 272,000
+			// input of GPT-5's 400,000 window). Unknown then, rather than the input limit.
+			if b, ok := c.familyBase(k); ok && b.m.Limit.Input == *l.context && b.m.Limit.Context > *l.context &&
+				(l.maxOut == nil || b.m.Limit.Output == *l.maxOut) {
+				c.report.reject("models", k, "context_window", *l.context, fmt.Sprintf("litellm's max_input_tokens, an input limit: models.dev gives %s that input limit in a %d-token window", b.key.model, b.m.Limit.Context))
 				liteWindow = false
 			}
 		}
@@ -646,12 +648,22 @@ func boolPtr(b bool) *bool { return &b }
 // snapshotDate is the date suffix of a dated model ID (gpt-5-2025-08-07).
 var snapshotDate = regexp.MustCompile(`-[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
-// snapshotBase is models.dev's entry for the undated model of a dated snapshot ID, where models.dev lists it.
-func (c *converter) snapshotBase(k key) (*mModel, bool) {
-	loc := snapshotDate.FindStringIndex(k.model)
-	if loc == nil {
-		return nil, false
+// familyBase is models.dev's entry for the model a variant or dated snapshot ID builds on: the longest
+// hyphen-separated prefix of the ID, date suffix first, that models.dev lists under the same provider
+// (gpt-5-2025-08-07 and gpt-5-search-api: gpt-5).
+func (c *converter) familyBase(k key) (*mModel, bool) {
+	id := k.model
+	if loc := snapshotDate.FindStringIndex(id); loc != nil {
+		id = id[:loc[0]]
+		if b := c.mm[key{k.provider, id}]; b != nil {
+			return b, true
+		}
 	}
-	b := c.mm[key{k.provider, k.model[:loc[0]]}]
-	return b, b != nil
+	for i := strings.LastIndexByte(id, '-'); i > 0; i = strings.LastIndexByte(id, '-') {
+		id = id[:i]
+		if b := c.mm[key{k.provider, id}]; b != nil {
+			return b, true
+		}
+	}
+	return nil, false
 }

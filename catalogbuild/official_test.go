@@ -253,8 +253,8 @@ func TestNoTokenPrice(t *testing.T) {
 	}
 }
 
-// TestSnapshotInputLimitIsNoWindow: litellm's max_input_tokens of a dated snapshot is not served as its context
-// window where models.dev gives the undated model that number as its input limit inside a larger window.
+// TestSnapshotInputLimitIsNoWindow: litellm's max_input_tokens of a dated snapshot or a variant is not served as its
+// context window where models.dev gives the model it builds on that number as its input limit inside a larger window.
 func TestSnapshotInputLimitIsNoWindow(t *testing.T) {
 	res, err := Convert(Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: t.TempDir(), KnownProviders: knownAll(t)})
 	if err != nil {
@@ -270,6 +270,9 @@ func TestSnapshotInputLimitIsNoWindow(t *testing.T) {
 	}
 	if w := window("gpt-5-2025-08-07"); w != nil {
 		t.Errorf("gpt-5-2025-08-07 is served litellm's input limit %d as its window", *w)
+	}
+	if w := window("gpt-5-search-api"); w != nil {
+		t.Errorf("gpt-5-search-api is served litellm's input limit %d as its window", *w)
 	}
 	if w := window("gpt-5"); w == nil || *w != 400000 {
 		t.Errorf("gpt-5's window from models.dev: %v", w)
