@@ -278,3 +278,38 @@ func TestSnapshotInputLimitIsNoWindow(t *testing.T) {
 		t.Errorf("gpt-5's window from models.dev: %v", w)
 	}
 }
+
+// TestSnapshotCopyOfContradictedPrice: a dated snapshot's data-set price that is only the data sets' price for the
+// undated model, where the provider's page gives that model another price, is not served; one the page confirms is.
+func TestSnapshotCopyOfContradictedPrice(t *testing.T) {
+	dir := t.TempDir()
+	entry := func(id, in, out string) string {
+		return `{"model_id": "` + id + `", "name": null, "task": "llm", "stage": "ga", "released": null, "context_window": null, "max_output_tokens": null,
+	 "input_per_1m_tokens": ` + in + `, "output_per_1m_tokens": ` + out + `, "cached_input_per_1m_tokens": null, "sources": ["openai-test-pricing"], "note": null}`
+	}
+	// litellm gives gpt-4o-mini-tts and its 2025-03-20 snapshot $2.50 / $10, gpt-4o-mini-transcribe and its snapshot
+	// $1.25 / $5.
+	file := `{"provider_id": "openai", "pages": [{"id": "openai-test-pricing", "title": "Pricing", "url": "https://platform.openai.com/docs/pricing", "checked": "2026-11-28", "as_of": null}],
+	"retired": [], "current": [` + entry("gpt-4o-mini-tts", "0.6", "12") + `, ` + entry("gpt-4o-mini-transcribe", "1.25", "5") + `]}`
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Convert(Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: dir, KnownProviders: knownAll(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pricing, _ := builtPricingAndModels(t, res)
+	price := func(id string) api.PricingRates {
+		i := slices.IndexFunc(pricing.Records, func(r api.PricingRecord) bool { return r.ProviderId == "openai" && r.Model == id })
+		if i < 0 {
+			return api.PricingRates{}
+		}
+		return pricing.Records[i].Pricing
+	}
+	if p := price("gpt-4o-mini-tts-2025-03-20"); p.InputPer1mTokens != nil || p.OutputPer1mTokens != nil {
+		t.Errorf("the snapshot is served the data sets' contradicted price: %v %v", p.InputPer1mTokens, p.OutputPer1mTokens)
+	}
+	if p := price("gpt-4o-mini-transcribe-2025-03-20"); p.InputPer1mTokens == nil || *p.InputPer1mTokens != 1.25 {
+		t.Errorf("a snapshot price the page confirms for its model is dropped: %v", p.InputPer1mTokens)
+	}
+}

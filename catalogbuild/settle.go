@@ -1,6 +1,7 @@
 package catalogbuild
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/switchboard/switchboard/gen/api"
@@ -95,6 +96,49 @@ func (p *provenance) result(fallback string) ([]string, string) {
 	return srcs, ConfidenceSingle
 }
 
+// officialRate is the token price (0 input, 1 output, 2 cached input) the provider's pages give a model, or nil.
+func (c *converter) officialRate(k key, i int) *float64 {
+	if pm := c.curatedPrices(k); pm != nil && pm.Standard != nil {
+		if v := []*float64{pm.Standard.InputPer1mTokens, pm.Standard.OutputPer1mTokens, pm.Standard.CachedInputPer1mTokens}[i]; v != nil {
+			return v
+		}
+	}
+	if off := c.officialModel(k); off != nil {
+		return []*float64{off.InputPer1mTokens, off.OutputPer1mTokens, off.CachedInputPer1mTokens}[i]
+	}
+	return nil
+}
+
+// contradictedCopy reports a dated snapshot's data-set price that is only each data set's price for the undated
+// model, where the provider's page gives the undated model another price: the data sets copied a value the page
+// contradicts (litellm's gpt-4o-mini-tts-2025-03-20 at $2.50 text input, where OpenAI's page has $0.60 for
+// gpt-4o-mini-tts). A snapshot the data sets price apart from its model (gpt-4o-2024-05-13) is not touched.
+func (c *converter) contradictedCopy(k key, task string, bySrc map[string]api.PricingRates, i int, of func(api.PricingRates) *float64) (string, float64, bool) {
+	loc := snapshotDate.FindStringIndex(k.model)
+	if loc == nil {
+		return "", 0, false
+	}
+	base := key{k.provider, k.model[:loc[0]]}
+	off := c.officialRate(base, i)
+	if off == nil {
+		return "", 0, false
+	}
+	baseSrc := c.sourceRates(base, task)
+	n := 0
+	for src, r := range bySrc {
+		v := of(r)
+		if v == nil {
+			continue
+		}
+		b := of(baseSrc[src])
+		if b == nil || *b != *v || *v == *off {
+			return "", 0, false
+		}
+		n++
+	}
+	return base.model, *off, n > 0
+}
+
 // sourceRates are each data set's token prices for one model, where it gives any.
 func (c *converter) sourceRates(k key, task string) map[string]api.PricingRates {
 	out := map[string]api.PricingRates{}
@@ -184,6 +228,11 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 			continue
 		}
 		if *f.dst == nil {
+			continue
+		}
+		if base, v, ok := c.contradictedCopy(k, task, bySrc, i, f.of); ok {
+			c.report.reject("pricing", k, f.name, **f.dst, fmt.Sprintf("the data sets give this snapshot their price for %s, which the provider's page contradicts (%g)", base, v))
+			*f.dst = nil
 			continue
 		}
 		if override && f.of(bySrc[SourceGenAI]) != nil {
