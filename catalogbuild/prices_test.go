@@ -113,6 +113,10 @@ func TestPriceStructuresReachRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	life, err := LoadLifecycle(filepath.Join("..", "sources", "official", "lifecycle"), known)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var pricing Catalog[api.PricingRecord]
 	if err := json.Unmarshal(res.Files["pricing.json"], &pricing); err != nil {
 		t.Fatal(err)
@@ -124,13 +128,17 @@ func TestPriceStructuresReachRecords(t *testing.T) {
 	n, noCache := 0, 0
 	for _, r := range pricing.Records {
 		m := files[r.ProviderId].Model(r.Model)
+		if m != nil {
+			n++
+		} else if target, ok := life[r.ProviderId].AliasOf(r.Model); ok {
+			m = files[r.ProviderId].Model(target) // an alias is priced as its model
+		}
 		if m == nil {
 			if r.LongContext != nil || r.Promotion != nil || r.TimeOfDay != nil {
 				t.Errorf("%s/%s has structures no file gives", r.ProviderId, r.Model)
 			}
 			continue
 		}
-		n++
 		if (m.LongContext != nil) != (r.LongContext != nil) || (m.Promotion != nil) != (r.Promotion != nil) || (m.TimeOfDay != nil) != (r.TimeOfDay != nil) {
 			t.Errorf("%s/%s: structures not carried over", r.ProviderId, r.Model)
 		}
