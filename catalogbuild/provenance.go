@@ -77,7 +77,8 @@ type ProviderNames map[string]string
 //   - sources: the catalog's sources whose URL the record itself cites (a source_url, an sla_url, a URL in its
 //     notes); else, for a per-provider record, the sources whose name or URL names its provider; else every
 //     source of the catalog (a rule that read them all);
-//   - confidence: `verified` when every cited source is a provider's own page (no license), else `single`.
+//   - confidence: `verified` when every cited source is a provider's own page (no license) and the record names no
+//     data set (models.dev, litellm, genai-prices, llm-stats) as the ground of a value, else `single`.
 //
 // Records that carry their own provenance (pricing and models, settled value by value) are left as they are.
 // Field order and formatting are kept, so the output of a file already processed is the same bytes.
@@ -116,12 +117,17 @@ func WithProvenance(data []byte, providers ProviderNames, perModel map[string][]
 		if _, ok := rec["sources"]; ok {
 			continue
 		}
-		ids := citedSources(rec, env.Sources, providers, byProvider, perModel)
+		ids, fromDataSet := citedSources(rec, env.Sources, providers, byProvider, perModel)
 		conf := ConfidenceVerified
 		for _, id := range ids {
 			if licensed[id] {
 				conf = ConfidenceSingle
 			}
+		}
+		if fromDataSet {
+			// The record says a value rests on a data set (or on the data sets' silence): an official page it
+			// cites for the rest does not make that value verified.
+			conf = ConfidenceSingle
 		}
 		extra, _ := json.Marshal(struct {
 			Sources    []string `json:"sources"`
@@ -141,9 +147,13 @@ func WithProvenance(data []byte, providers ProviderNames, perModel map[string][]
 	return env.encode()
 }
 
-// citedSources picks a record's sources (see WithProvenance), sorted. byProvider keeps the official pages found
-// to name each provider, for the next records of the same provider.
-func citedSources(rec map[string]any, sources []Source, providers ProviderNames, byProvider, perModel map[string][]string) []string {
+// dataSetNames are the names by which records' notes refer to the third-party data sets.
+var dataSetNames = []string{"models.dev", "litellm", "genai-prices", "llm-stats"}
+
+// citedSources picks a record's sources (see WithProvenance), sorted, and reports whether the record's text names
+// a data set its values rest on. Such a record also cites the data sets that list its model, where it is about
+// one. byProvider keeps the official pages found to name each provider, for the next records of the same provider.
+func citedSources(rec map[string]any, sources []Source, providers ProviderNames, byProvider, perModel map[string][]string) ([]string, bool) {
 	var text []string
 	var walk func(any)
 	walk = func(v any) {
@@ -166,6 +176,17 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 	for _, s := range sources {
 		if s.URL != "" && strings.Contains(all, s.URL) {
 			ids = append(ids, s.ID)
+		}
+	}
+	lower := strings.ToLower(all)
+	fromDataSet := slices.ContainsFunc(dataSetNames, func(n string) bool { return strings.Contains(lower, n) })
+	if fromDataSet && len(ids) > 0 && perModel != nil {
+		pid, _ := rec["provider_id"].(string)
+		mid, _ := rec["model_id"].(string)
+		for _, id := range perModel[pid+"/"+mid] {
+			if i := slices.IndexFunc(sources, func(s Source) bool { return s.ID == id }); i >= 0 && sources[i].License != nil {
+				ids = append(ids, id)
+			}
 		}
 	}
 	if len(ids) == 0 && perModel != nil {
@@ -199,7 +220,7 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids)
+	return slices.Compact(ids), fromDataSet
 }
 
 // namesProvider reports whether an official page's name or URL names the provider (its ID or the first word of

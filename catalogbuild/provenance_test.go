@@ -23,6 +23,10 @@ func TestWithProvenancePerModel(t *testing.T) {
 			{"provider_id": "acme", "model_id": "a-page", "notes": "See https://docs.acme.example/models."},
 			{"provider_id": "acme", "model_id": "a-data", "notes": "From the data sets."},
 			{"provider_id": "acme", "model_id": "a-none", "notes": "Nothing."},
+			// A value the notes ground on a data set is not verified by the page cited beside it; the data set is
+			// cited where it lists the model, and never where it does not.
+			{"provider_id": "acme", "model_id": "a-mixed", "notes": "Support per models.dev support=true. Source: https://docs.acme.example/models"},
+			{"provider_id": "acme", "model_id": "a-unlisted", "notes": "Not published in the source data (models.dev knowledge). Source: https://docs.acme.example/models"},
 		},
 	}
 	data, err := json.Marshal(env)
@@ -30,7 +34,8 @@ func TestWithProvenancePerModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := WithProvenance(data, ProviderNames{"acme": "Acme AI"}, map[string][]string{
-		"acme/a-data": {SourceModelsDev, SourceLiteLLM}, "acme/a-none-elsewhere": {SourceLiteLLM}})
+		"acme/a-data": {SourceModelsDev, SourceLiteLLM}, "acme/a-none-elsewhere": {SourceLiteLLM},
+		"acme/a-mixed": {SourceModelsDev}, "acme/a-unlisted": {"acme-models"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +53,11 @@ func TestWithProvenancePerModel(t *testing.T) {
 		sources []string
 		conf    string
 	}{
-		"a-page": {[]string{"acme-models"}, ConfidenceVerified},
-		"a-data": {[]string{SourceLiteLLM, SourceModelsDev}, ConfidenceSingle},
-		"a-none": {[]string{"acme-models"}, ConfidenceVerified},
+		"a-page":     {[]string{"acme-models"}, ConfidenceVerified},
+		"a-data":     {[]string{SourceLiteLLM, SourceModelsDev}, ConfidenceSingle},
+		"a-none":     {[]string{"acme-models"}, ConfidenceVerified},
+		"a-mixed":    {[]string{"acme-models", SourceModelsDev}, ConfidenceSingle},
+		"a-unlisted": {[]string{"acme-models"}, ConfidenceSingle},
 	}
 	for _, r := range got.Records {
 		w := want[r.ModelID]
