@@ -389,6 +389,14 @@ func (c *converter) settleModel(rec *api.ModelRecord, fromModelsDev, fromLiteLLM
 			rec.MaxOutputTokens = nil
 		}
 	}
+	// The same copy where the page gives another window: a data set's output limit equal to that data set's own
+	// window, which the page contradicts (litellm's 131,072 both ways for ministral-3b-2512, whose page says 256k),
+	// is no output limit either.
+	if o, w := rec.MaxOutputTokens, rec.ContextWindow; o != nil && w != nil && officialCtx && !officialOut &&
+		copiedFromOwnWindow(float64(*o), float64(*w), ctxVals, outVals) {
+		c.report.reject("models", k, "max_output_tokens", *o, "equal to the same data set's context window: a copied number")
+		rec.MaxOutputTokens = nil
+	}
 	if off != nil && !fromModelsDev && !fromLiteLLM && len(prov.srcs) == 0 {
 		// A model only the provider's page lists: the page is its source even where it states no limit.
 		prov.add(ConfidenceVerified, pages...)
@@ -398,6 +406,22 @@ func (c *converter) settleModel(rec *api.ModelRecord, fromModelsDev, fromLiteLLM
 		fallback = SourceLiteLLM
 	}
 	rec.Sources, rec.Confidence = prov.record(fallback)
+}
+
+// copiedFromOwnWindow reports an output limit that every data set giving it also gives as the model's window, a
+// window the page contradicts (served is the page's).
+func copiedFromOwnWindow(out, served float64, ctxVals, outVals []sourced) bool {
+	n := 0
+	for _, ov := range outVals {
+		if ov.v != out {
+			continue
+		}
+		n++
+		if ov.v == served || !slices.ContainsFunc(ctxVals, func(cv sourced) bool { return cv.src == ov.src && cv.v == ov.v }) {
+			return false
+		}
+	}
+	return n > 0
 }
 
 func agreeInts(vals []sourced) bool {
