@@ -112,6 +112,10 @@ func (c *converter) buildModels() (map[key]bool, Catalog[api.ModelRecord]) {
 		} else if l != nil {
 			r.Capabilities = api.ModelsCapabilities{Vision: boolPtr(l.vision), FunctionCalling: boolPtr(l.fc), JsonMode: boolPtr(l.jsonMode)}
 		}
+		if off := c.officialModel(k); off != nil && off.KnowledgeCutoff != nil {
+			mo := (*off.KnowledgeCutoff)[:7] // the page's cutoff outranks the data sets' month
+			r.KnowledgeCutoff = &mo
+		}
 		if r.KnowledgeCutoff == nil {
 			if mo, ok := c.knowledge[k]; ok {
 				v := mo

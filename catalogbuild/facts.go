@@ -14,6 +14,18 @@ type SourceFacts struct {
 	ModelsDevProvider string
 	// ModelsDev is the models.dev entry's fields; nil when models.dev does not list the model.
 	ModelsDev map[string]any
+	// Cutoff is the knowledge cutoff the provider's own page states, where a curated entry gives it.
+	Cutoff *OfficialCutoff
+}
+
+// OfficialCutoff is a training cutoff read on a provider's page: the day (the month's first, approximate, where the
+// page names only the month) and the page.
+type OfficialCutoff struct {
+	Day         string
+	Approximate bool
+	Page        Source
+	// Title and Checked are the page's own title and the day it was read, for the record's note.
+	Title, Checked string
 }
 
 // Facts maps "provider/model" (our provider ID and the provider's own model ID, as in models.json) to the
@@ -63,7 +75,35 @@ func FactsAndLineage(in Input) (map[string]SourceFacts, map[string]LineageFact, 
 	for k := range c.mm {
 		c.aliasFacts(out, k)
 	}
+	c.officialCutoffs(out)
 	return out, c.lineageByName(), nil
+}
+
+// officialCutoffs adds the knowledge cutoffs the providers' pages state to their models, and to the aliases of
+// those models.
+func (c *converter) officialCutoffs(out map[string]SourceFacts) {
+	for pid, f := range c.official {
+		cut := map[string]*OfficialCutoff{}
+		for _, m := range f.Current {
+			if m.KnowledgeCutoff == nil {
+				continue
+			}
+			day, approx, _ := CutoffDate(*m.KnowledgeCutoff)
+			p, _ := f.Page(*m.KnowledgeCutoffSource)
+			cut[m.ModelID] = &OfficialCutoff{Day: day, Approximate: approx, Page: p.Source(), Title: p.Title, Checked: p.Checked}
+		}
+		for _, a := range f.Aliases {
+			if oc := cut[a.Model]; oc != nil {
+				cut[a.Alias] = oc
+			}
+		}
+		for id, oc := range cut {
+			k := key{pid, id}.String()
+			sf := out[k]
+			sf.Cutoff = oc
+			out[k] = sf
+		}
+	}
 }
 
 // aliasFacts gives an alias the source facts of the model it names, where the data sets list that model.

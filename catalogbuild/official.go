@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // The providers' own documentation, curated by hand into sources/official: one file per provider, every fact
@@ -75,8 +76,12 @@ type CurrentModel struct {
 	Sources                []string `json:"sources"`
 	// NoTokenPrice says the page offers the model without a per-token price (Fireworks' on-demand deployment
 	// only, no serverless block): the data sets' token prices, often of an earlier offer, are not served.
-	NoTokenPrice bool    `json:"no_token_price,omitempty"`
-	Note         *string `json:"note"`
+	NoTokenPrice bool `json:"no_token_price,omitempty"`
+	// KnowledgeCutoff is the training cutoff as the page KnowledgeCutoffSource gives it: a day (2026-02-01) or,
+	// where the page names only the month ("May 2026"), the month (2026-05). It outranks the data sets' month.
+	KnowledgeCutoff       *string `json:"knowledge_cutoff,omitempty"`
+	KnowledgeCutoffSource *string `json:"knowledge_cutoff_source,omitempty"`
+	Note                  *string `json:"note"`
 	// Review is for reviewers (how the fact was found, what could not be read): REPORT.md only, never served.
 	Review *string `json:"review,omitempty"`
 }
@@ -158,6 +163,17 @@ func checkDay(what, s string) error {
 		return fmt.Errorf("%s: %q is not a date (YYYY-MM-DD)", what, s)
 	}
 	return nil
+}
+
+// CutoffDate reads a curated knowledge cutoff: a day is exact; a month is its first day, approximate.
+func CutoffDate(s string) (day string, approximate, ok bool) {
+	if _, err := time.Parse(time.DateOnly, s); err == nil {
+		return s, false, true
+	}
+	if _, err := time.Parse("2006-01", s); err == nil {
+		return s + "-01", true, true
+	}
+	return "", false, false
 }
 
 func checkOptDay(what string, s *string) error {
@@ -269,6 +285,17 @@ func (f *LifecycleFile) check(file string) error {
 		}
 		if err := checkOptDay(file+": current "+m.ModelID+" released", m.Released); err != nil {
 			return err
+		}
+		if (m.KnowledgeCutoff == nil) != (m.KnowledgeCutoffSource == nil) {
+			return fmt.Errorf("%s: current %s gives a knowledge cutoff without its page, or a page without a cutoff", file, m.ModelID)
+		}
+		if m.KnowledgeCutoff != nil {
+			if _, _, ok := CutoffDate(*m.KnowledgeCutoff); !ok {
+				return fmt.Errorf("%s: current %s: knowledge cutoff %q is no day (2026-02-01) or month (2026-05)", file, m.ModelID, *m.KnowledgeCutoff)
+			}
+			if !ids[*m.KnowledgeCutoffSource] {
+				return fmt.Errorf("%s: current %s: knowledge cutoff cites unknown page %q", file, m.ModelID, *m.KnowledgeCutoffSource)
+			}
 		}
 		for _, p := range []*float64{m.InputPer1mTokens, m.OutputPer1mTokens, m.CachedInputPer1mTokens} {
 			if p != nil && *p < 0 {

@@ -313,3 +313,46 @@ func TestSnapshotCopyOfContradictedPrice(t *testing.T) {
 		t.Errorf("a snapshot price the page confirms for its model is dropped: %v", p.InputPer1mTokens)
 	}
 }
+
+// TestOfficialKnowledgeCutoff: a curated cutoff needs its page and a day or month; it outranks the data sets' month
+// in models.json and reaches the derived catalog's facts, for the model and its aliases.
+func TestOfficialKnowledgeCutoff(t *testing.T) {
+	dir := t.TempDir()
+	file := func(cutoff string) string {
+		return `{"provider_id": "openai", "pages": [{"id": "openai-test-gpt-4o", "title": "GPT-4o", "url": "https://platform.openai.com/docs/models/gpt-4o", "checked": "2026-11-28", "as_of": null}],
+	"retired": [], "current": [{"model_id": "gpt-4o", "name": null, "task": "llm", "stage": "ga", "released": null, "context_window": null, "max_output_tokens": null,
+	 "input_per_1m_tokens": null, "output_per_1m_tokens": null, "cached_input_per_1m_tokens": null, "sources": ["openai-test-gpt-4o"]` + cutoff + `, "note": null}],
+	"aliases": [{"alias": "chatgpt-4o-test", "model": "gpt-4o", "source": "openai-test-gpt-4o"}]}`
+	}
+	for _, bad := range []string{`, "knowledge_cutoff": "2023-10-01"`, `, "knowledge_cutoff": "Oct 2023", "knowledge_cutoff_source": "openai-test-gpt-4o"`,
+		`, "knowledge_cutoff": "2023-10", "knowledge_cutoff_source": "nowhere"`} {
+		if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file(bad)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadLifecycle(dir, knownAll(t)); err == nil {
+			t.Errorf("%s loads", bad)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "openai.json"), []byte(file(`, "knowledge_cutoff": "2023-10-01", "knowledge_cutoff_source": "openai-test-gpt-4o"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := Input{DataDir: filepath.Join("..", "sources", "upstream"), OfficialDir: dir, KnownProviders: knownAll(t)}
+	res, err := Convert(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, models := builtPricingAndModels(t, res)
+	i := slices.IndexFunc(models.Records, func(r api.ModelRecord) bool { return r.ProviderId == "openai" && r.ModelId == "gpt-4o" })
+	if i < 0 || models.Records[i].KnowledgeCutoff == nil || *models.Records[i].KnowledgeCutoff != "2023-10" {
+		t.Fatalf("gpt-4o's cutoff month is not the page's: %+v", models.Records[i].KnowledgeCutoff)
+	}
+	facts, err := Facts(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"openai/gpt-4o", "openai/chatgpt-4o-test"} {
+		if c := facts[id].Cutoff; c == nil || c.Day != "2023-10-01" || c.Approximate || c.Page.ID != "openai-test-gpt-4o" {
+			t.Errorf("%s: official cutoff %+v", id, c)
+		}
+	}
+}

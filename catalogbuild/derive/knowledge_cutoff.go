@@ -21,6 +21,19 @@ const perplexityModelsURL = "https://docs.perplexity.ai/getting-started/models"
 // and approximate. A model without a cutoff keeps null.
 func knowledgeCutoffOf(m seeds.ModelRecord, f catalogbuild.SourceFacts) api.KnowledgeCutoffRecord {
 	r := api.KnowledgeCutoffRecord{ProviderId: m.ProviderId, ModelId: m.ModelId}
+	if oc := f.Cutoff; oc != nil {
+		// The provider's page outranks the data sets; its URL in the notes makes the page the record's source.
+		if d, ok := calendarDate(oc.Day); ok {
+			r.CutoffDate, r.CutoffApproximate = d, oc.Approximate
+			what := "gives the knowledge cutoff " + oc.Day
+			if oc.Approximate {
+				what = "gives the knowledge cutoff as the month " + oc.Day[:7] + " (the date is the month's first day)"
+			}
+			r.Notes = ptrTo("The provider's page " + oc.Title + " (" + oc.Page.URL + ") " + what + "; checked " + oc.Checked + ".")
+			r.DocsUrl = ptrTo(oc.Page.URL)
+			return r
+		}
+	}
 	if m.KnowledgeCutoff == nil {
 		note := "Not published in the source data (models.dev knowledge, llm-stats knowledge_cutoff)."
 		if liveSearchModel(m) {
@@ -69,5 +82,21 @@ func buildKnowledgeCutoff(in *Input) (*Catalog, error) {
 		return nil, err
 	}
 	sources := append(slices.Clone(src.Sources), seeds.Source{Name: "Perplexity: Sonar models (live web search)", URL: perplexityModelsURL})
+	// The pages that give a cutoff are sources of this catalog even where models.json cites them for nothing.
+	models, facts, err := currentModelFacts(in)
+	if err != nil {
+		return nil, err
+	}
+	var pages []catalogbuild.Source
+	for _, m := range models {
+		if f := facts[m.ProviderId+"/"+m.ModelId]; f.Cutoff != nil && !slices.ContainsFunc(sources, func(s seeds.Source) bool { return s.URL == f.Cutoff.Page.URL }) &&
+			!slices.ContainsFunc(pages, func(s catalogbuild.Source) bool { return s.ID == f.Cutoff.Page.ID }) {
+			pages = append(pages, f.Cutoff.Page)
+		}
+	}
+	slices.SortFunc(pages, func(a, b catalogbuild.Source) int { return strings.Compare(a.ID, b.ID) })
+	for _, p := range pages {
+		sources = append(sources, seeds.Source{ID: p.ID, Name: p.Name, URL: p.URL, AsOf: p.AsOf})
+	}
 	return &Catalog{AsOf: src.AsOf, Sources: sources, Records: recs}, nil
 }

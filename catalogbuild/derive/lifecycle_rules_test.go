@@ -123,6 +123,22 @@ func TestKnowledgeCutoffOf(t *testing.T) {
 	if r.CutoffDate != nil || r.DocsUrl == nil {
 		t.Errorf("Sonar without a cutoff: %+v", r)
 	}
+	// The provider's page outranks the data sets' month, and its address in the notes is what the record cites.
+	page := catalogbuild.Source{ID: "acme-x", Name: "Acme: X (official page, checked 2026-11-28)", URL: "https://docs.acme.example/x"}
+	for _, c := range []struct {
+		oc     catalogbuild.OfficialCutoff
+		want   string
+		approx bool
+	}{
+		{catalogbuild.OfficialCutoff{Day: "2023-10-01", Page: page, Title: "Acme: X", Checked: "2026-11-28"}, "2023-10-01", false},
+		{catalogbuild.OfficialCutoff{Day: "2026-05-01", Approximate: true, Page: page, Title: "Acme: X", Checked: "2026-11-28"}, "2026-05-01", true},
+	} {
+		r := knowledgeCutoffOf(m, catalogbuild.SourceFacts{ModelsDev: map[string]any{"knowledge": "2024-10-23"}, Cutoff: &c.oc})
+		if r.CutoffDate == nil || r.CutoffDate.String() != c.want || r.CutoffApproximate != c.approx ||
+			r.Notes == nil || !strings.Contains(*r.Notes, page.URL) || strings.Contains(*r.Notes, "models.dev") {
+			t.Errorf("official cutoff %+v: %+v", c.oc, r)
+		}
+	}
 }
 
 func TestAliasGroups(t *testing.T) {

@@ -4515,7 +4515,7 @@ type ModelRecord struct {
 	// Capabilities Capabilities of the model.
 	Capabilities ModelsCapabilities `json:"capabilities"`
 
-	// Confidence How sure the two limits are, as sure as the less sure of them: `verified` only where the provider's page states both, or states one and no data set gives the other (a page that gives a limit as a rounded figure, "128K", confirms a data set's exact value within that rounding, which is then served). Capabilities and knowledge cutoff are as the data sets state them (see `capabilities`).
+	// Confidence How sure the two limits are, as sure as the less sure of them: `verified` only where the provider's page states both, or states one and no data set gives the other (a page that gives a limit as a rounded figure, "128K", confirms a data set's exact value within that rounding, which is then served). Capabilities are as the data sets state them (see `capabilities`); the knowledge cutoff month is the provider's page's where it states one (`/knowledge-cutoff` cites that page), else the data sets'.
 	Confidence Confidence `json:"confidence"`
 
 	// ContextWindow Context window in tokens; null when unknown.
@@ -9426,7 +9426,7 @@ type ClientInterface interface {
 
 	// GetKnowledgeCutoff Training data knowledge cutoff per model
 	//
-	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
+	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: where the provider's own page states the cutoff, that page's day (or, for a month only, its first day with `cutoff_approximate` true), citing the page (`verified`); else models.dev's `knowledge` day when it gives one in that month (`cutoff_approximate` false), otherwise the first day of the month and `cutoff_approximate` true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 	//
 	// Corresponds with GET /knowledge-cutoff (the `GetKnowledgeCutoff` operationId).
 	GetKnowledgeCutoff(ctx context.Context, params *GetKnowledgeCutoffParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10561,7 +10561,7 @@ func (c *Client) GetJsonMode(ctx context.Context, params *GetJsonModeParams, req
 
 // GetKnowledgeCutoff Training data knowledge cutoff per model
 //
-// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
+// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: where the provider's own page states the cutoff, that page's day (or, for a month only, its first day with `cutoff_approximate` true), citing the page (`verified`); else models.dev's `knowledge` day when it gives one in that month (`cutoff_approximate` false), otherwise the first day of the month and `cutoff_approximate` true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 //
 // Corresponds with GET /knowledge-cutoff (the `GetKnowledgeCutoff` operationId).
 func (c *Client) GetKnowledgeCutoff(ctx context.Context, params *GetKnowledgeCutoffParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -19254,7 +19254,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetKnowledgeCutoffWithResponse Training data knowledge cutoff per model
 	//
-	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
+	// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: where the provider's own page states the cutoff, that page's day (or, for a month only, its first day with `cutoff_approximate` true), citing the page (`verified`); else models.dev's `knowledge` day when it gives one in that month (`cutoff_approximate` false), otherwise the first day of the month and `cutoff_approximate` true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28058,7 +28058,7 @@ func (c *ClientWithResponses) GetJsonModeWithResponse(ctx context.Context, param
 
 // GetKnowledgeCutoffWithResponse Training data knowledge cutoff per model
 //
-// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: the day is models.dev's `knowledge` when it gives one in that month (`cutoff_approximate` false), otherwise the cutoff is the first day of the month and `cutoff_approximate` is true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
+// Stored catalog of each model's training-data knowledge cutoff date (null for models using live search), whether the date is approximate, and the documentation it comes from. Sorted by `cutoff_date` descending (newest first, null last), ties by `provider_id`, then `model_id` ascending. Derived: one record per current language model of `/models` (same model IDs), whose `knowledge_cutoff` month it repeats: where the provider's own page states the cutoff, that page's day (or, for a month only, its first day with `cutoff_approximate` true), citing the page (`verified`); else models.dev's `knowledge` day when it gives one in that month (`cutoff_approximate` false), otherwise the first day of the month and `cutoff_approximate` true. Models without a published cutoff have null; Perplexity's Sonar models, which answer from a live web search, say so in `notes`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
