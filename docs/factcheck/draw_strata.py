@@ -2,7 +2,8 @@
 
 Run from the repository root: python3 docs/factcheck/draw_strata.py SEED EARLIER.json... > sampleN.txt
 The fourth sample: python3 docs/factcheck/draw_strata.py 20261201 sample-2026-11-28.json sample2-2026-11-28.json
-sample3-2026-11-28.json (on the catalogs of 5d7c535); the fifth: seed 20261202 and the four earlier samples.
+sample3-2026-11-28.json (on the catalogs of 5d7c535); the fifth: seed 20261202 and the four earlier samples; the
+sixth: seed 20261203 and the five earlier samples.
 
 The same 16 provider IDs as the earlier draws, a new seed, and everything the earlier samples named left out
 (a fact whose kind, provider and key match one of them; in the price, lifecycle and model-limit strata, any model ID
@@ -103,7 +104,10 @@ for cat, field in [('sla', 'max_credit_pct'), ('data_retention', 'zero_data_rete
                    ('batch_api', 'max_batch_size'), ('batch_api', 'batch_api_available'), ('free_tier', 'has_free_tier'),
                    ('prompt_caching', 'caching_supported'), ('compliance', 'gdpr_compliant')]:
     extra += pool(cat, field)
-for c, f, r in random.sample(extra, 14):
+# At least 60 facts: where fewer prices are left than the strata ask (the sixth draw: Cohere has one unsampled
+# price), the trust stratum takes up the difference. The earlier draws reached 60 without it.
+n_trust = max(14, 60 - len(facts))
+for c, f, r in random.sample(extra, n_trust):
     facts.append(('trust:' + c, r['provider_id'], f, json.dumps(r[f]), r.get('sources'), r.get('confidence')))
 
 for i, f in enumerate(facts, 1):
