@@ -147,6 +147,37 @@ func WithProvenance(data []byte, providers ProviderNames, perModel map[string][]
 	return env.encode()
 }
 
+// citesURL reports whether text names the address itself, not only a longer address it begins
+// (https://developers.openai.com/api/docs/models inside .../docs/models/gpt-4o cites the model page, not the models
+// page): the character after it ends the address (a space, a bracket, a quote, a comma, or a full stop that ends
+// the sentence), or the address goes on to the page's Markdown version (.md, .md.txt).
+func citesURL(text, url string) bool {
+	for from := 0; ; {
+		i := strings.Index(text[from:], url)
+		if i < 0 {
+			return false
+		}
+		end := from + i + len(url)
+		if end == len(text) || urlEnds(text[end:]) {
+			return true
+		}
+		from += i + 1
+	}
+}
+
+func urlEnds(rest string) bool {
+	if strings.HasPrefix(rest, ".md") {
+		return true // the page's Markdown version (rate-limits.md, models.md.txt) is the same page
+	}
+	switch c := rest[0]; {
+	case c == '.' || c == ',' || c == ';' || c == ':':
+		return len(rest) == 1 || strings.ContainsRune(" \n)\"'", rune(rest[1]))
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.ContainsRune("-_/#?&=%~+", rune(c)):
+		return false
+	}
+	return true
+}
+
 // dataSetNames are the names by which records' notes refer to the third-party data sets.
 var dataSetNames = []string{"models.dev", "litellm", "genai-prices", "llm-stats"}
 
@@ -174,15 +205,18 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 	all := strings.Join(text, "\n")
 	var ids []string
 	for _, s := range sources {
-		if s.URL != "" && strings.Contains(all, s.URL) {
+		if s.URL != "" && citesURL(all, s.URL) {
 			ids = append(ids, s.ID)
 		}
 	}
 	lower := strings.ToLower(all)
 	fromDataSet := slices.ContainsFunc(dataSetNames, func(n string) bool { return strings.Contains(lower, n) })
+	pid, _ := rec["provider_id"].(string)
+	mid, _ := rec["model_id"].(string)
+	if mid == "" {
+		mid, _ = rec["model"].(string) // audio_pricing and a few others name the model "model"
+	}
 	if fromDataSet && len(ids) > 0 && perModel != nil {
-		pid, _ := rec["provider_id"].(string)
-		mid, _ := rec["model_id"].(string)
 		for _, id := range perModel[pid+"/"+mid] {
 			if i := slices.IndexFunc(sources, func(s Source) bool { return s.ID == id }); i >= 0 && sources[i].License != nil {
 				ids = append(ids, id)
@@ -192,8 +226,6 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 	if len(ids) == 0 && perModel != nil {
 		// A record of one model that cites no page rests on the data sets that list that model (its rule reads
 		// their fields), not on every source of the catalog, most of which never mention it.
-		pid, _ := rec["provider_id"].(string)
-		mid, _ := rec["model_id"].(string)
 		for _, id := range perModel[pid+"/"+mid] {
 			if slices.ContainsFunc(sources, func(s Source) bool { return s.ID == id }) {
 				ids = append(ids, id)

@@ -66,3 +66,22 @@ func TestWithProvenancePerModel(t *testing.T) {
 		}
 	}
 }
+
+func TestCitesURL(t *testing.T) {
+	const page = "https://docs.acme.example/models"
+	for text, want := range map[string]bool{
+		"See " + page + ".":                  true,
+		"(" + page + ")":                     true,
+		page:                                 true,
+		"Source: " + page + ", checked":      true,
+		"See " + page + "/gpt-4o.":           false,
+		"See " + page + ".html for the list": false,
+		"See " + page + "-v2 and more":       false,
+		"See " + page + "/x and " + page:     true,
+		"See " + page + ".md.txt":            true,
+	} {
+		if got := citesURL(text, page); got != want {
+			t.Errorf("citesURL(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

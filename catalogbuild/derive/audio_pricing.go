@@ -101,7 +101,7 @@ func realtimeOf(providerID, model string) (*bool, *realtimeRule) {
 }
 
 // audioPricingOf builds the record of one speech pricing record; ok is false when it is neither stt nor tts.
-func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier map[string]string) (api.AudioPricingRecord, bool) {
+func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier map[string]string, priceSources map[string]seeds.Source) (api.AudioPricingRecord, bool) {
 	typ := audioType(p.Model, f)
 	if typ == "" {
 		return api.AudioPricingRecord{}, false
@@ -123,6 +123,10 @@ func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier 
 	if p.Pricing.PerMinuteAudio == nil && p.Pricing.Per1kCharacters == nil {
 		notes = append(notes, "No per-minute or per-character price in the reference data.")
 	}
+	if from := priceOrigin(p, priceSources); from != "" {
+		// Named so that the record cites what its prices rest on, not only the realtime page beside them.
+		notes = append(notes, "Prices from "+from+".")
+	}
 	rt, rule := realtimeOf(p.ProviderId, p.Model)
 	r.RealtimeSupported = rt
 	if rule != nil {
@@ -135,6 +139,34 @@ func audioPricingOf(p seeds.PricingRecord, f catalogbuild.SourceFacts, freeTier 
 	}
 	r.Notes = ptrTo(strings.Join(notes, " "))
 	return r, true
+}
+
+// priceOrigin names the sources of a pricing record: a data set by its name, a provider's page by its address.
+func priceOrigin(p seeds.PricingRecord, priceSources map[string]seeds.Source) string {
+	var names []string
+	for _, id := range p.Sources {
+		switch s, ok := priceSources[id]; {
+		case !ok:
+		case s.License != nil:
+			names = append(names, dataSetName(id, s))
+		default:
+			names = append(names, s.URL)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// dataSetName is the name records' notes use for a data set (models.dev, litellm, genai-prices).
+func dataSetName(id string, s seeds.Source) string {
+	switch id {
+	case catalogbuild.SourceModelsDev:
+		return "models.dev"
+	case catalogbuild.SourceLiteLLM:
+		return "litellm"
+	case catalogbuild.SourceGenAI:
+		return "genai-prices"
+	}
+	return s.Name
 }
 
 func fmtPrice(x float64) string {
@@ -204,13 +236,17 @@ func buildAudioPricing(in *Input) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	priceSources := map[string]seeds.Source{}
+	for _, s := range priceCat.Sources {
+		priceSources[s.ID] = s
+	}
 	var recs []api.AudioPricingRecord
 	used := map[string]bool{}
 	for _, p := range pricing {
 		if p.Task != "speech" {
 			continue
 		}
-		r, ok := audioPricingOf(p, facts[p.ProviderId+"/"+p.Model], freeTier)
+		r, ok := audioPricingOf(p, facts[p.ProviderId+"/"+p.Model], freeTier, priceSources)
 		if !ok {
 			return nil, fmt.Errorf("speech model %s/%s is neither speech-to-text nor text-to-speech", p.ProviderId, p.Model)
 		}

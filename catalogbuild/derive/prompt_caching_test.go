@@ -123,11 +123,17 @@ func TestRealtimeAndAudioOrder(t *testing.T) {
 	if want := []string{"s0", "s1", "s2", "s-unknown", "t1"}; !slices.Equal(got, want) {
 		t.Errorf("audio order %v, want %v", got, want)
 	}
+	mit := "MIT"
 	r, ok := audioPricingOf(seeds.PricingRecord{ProviderId: "groq", Model: "whisper-large-v3", Task: "speech",
-		Pricing: seeds.PricingRates{PerMinuteAudio: ptrTo(0.00185)}},
-		catalogbuild.SourceFacts{LiteLLM: map[string]any{"mode": "audio_transcription"}}, map[string]string{"groq": "free plan"})
+		Pricing: seeds.PricingRates{PerMinuteAudio: ptrTo(0.00185)}, Sources: []string{catalogbuild.SourceLiteLLM}},
+		catalogbuild.SourceFacts{LiteLLM: map[string]any{"mode": "audio_transcription"}}, map[string]string{"groq": "free plan"},
+		map[string]seeds.Source{catalogbuild.SourceLiteLLM: {ID: catalogbuild.SourceLiteLLM, Name: "litellm", License: &mit}})
 	if !ok || *r.PricePerMinute != 0.00185 || r.PricePer1kChars != nil || *r.FreeTier != "free plan" || r.RealtimeSupported != nil {
 		t.Errorf("audio record %+v", r)
+	}
+	// The notes name what the price rests on, so the record cites the data set and is no surer than it.
+	if r.Notes == nil || !strings.Contains(*r.Notes, "Prices from litellm.") {
+		t.Errorf("audio record notes %v", r.Notes)
 	}
 }
 
