@@ -75,8 +75,8 @@ type ProviderNames map[string]string
 // WithProvenance gives every source of a catalog file an id, and every record that has none its `sources` and
 // `confidence`:
 //   - sources: the catalog's sources whose URL the record itself cites (a source_url, an sla_url, a URL in its
-//     notes); else, for a per-provider record, the sources whose name or URL names its provider; else every
-//     source of the catalog (a rule that read them all);
+//     notes); else, for a per-provider record, the sources whose name or URL names its provider; else the
+//     catalog's data sets (what a rule that found nothing read); else every source of the catalog;
 //   - confidence: `verified` when every cited source is a provider's own page (no license) and the record names no
 //     data set (models.dev, litellm, genai-prices, llm-stats) as the ground of a value, else `single`.
 //
@@ -244,6 +244,15 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 				byProvider[pid] = named
 			}
 			ids = append(ids, named...)
+		}
+	}
+	if len(ids) == 0 {
+		// A rule that found nothing for the provider read the data sets, not the other providers' pages: it cites
+		// the data sets where the catalog has any, else every source.
+		for _, s := range sources {
+			if s.License != nil {
+				ids = append(ids, s.ID)
+			}
 		}
 	}
 	if len(ids) == 0 {

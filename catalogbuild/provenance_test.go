@@ -27,6 +27,9 @@ func TestWithProvenancePerModel(t *testing.T) {
 			// cited where it lists the model, and never where it does not.
 			{"provider_id": "acme", "model_id": "a-mixed", "notes": "Support per models.dev support=true. Source: https://docs.acme.example/models"},
 			{"provider_id": "acme", "model_id": "a-unlisted", "notes": "Not published in the source data (models.dev knowledge). Source: https://docs.acme.example/models"},
+			// A provider no page names and no data set lists: what the rule read was the data sets, not the
+			// other providers' pages.
+			{"provider_id": "zeta", "model_id": "z-none", "notes": "Not confirmed."},
 		},
 	}
 	data, err := json.Marshal(env)
@@ -58,6 +61,7 @@ func TestWithProvenancePerModel(t *testing.T) {
 		"a-none":     {[]string{"acme-models"}, ConfidenceVerified},
 		"a-mixed":    {[]string{"acme-models", SourceModelsDev}, ConfidenceSingle},
 		"a-unlisted": {[]string{"acme-models"}, ConfidenceSingle},
+		"z-none":     {[]string{SourceLiteLLM, SourceModelsDev}, ConfidenceSingle},
 	}
 	for _, r := range got.Records {
 		w := want[r.ModelID]

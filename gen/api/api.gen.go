@@ -1990,7 +1990,7 @@ type AgentProtocolsRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportLevel How fully the provider supports the protocol.
@@ -2095,7 +2095,7 @@ type ApiChangelogRecord struct {
 	// SourceUrl Address of the provider's page the change can be checked on (the pricing page for price changes); null when the data names none.
 	SourceUrl *string `json:"source_url"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Title Short title of the change.
@@ -2200,7 +2200,7 @@ type AudioPricingRecord struct {
 	// RealtimeSupported Whether the model can be used in realtime (streaming) mode; null when the provider's official material consulted did not confirm it either way.
 	RealtimeSupported *bool `json:"realtime_supported"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Type `stt` (speech-to-text) or `tts` (text-to-speech).
@@ -2260,7 +2260,7 @@ type BatchApiRecord struct {
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportedEndpoints API endpoints that can be batched (for example chat completions, embeddings); empty when not available.
@@ -2344,7 +2344,7 @@ type BenchmarksRecord struct {
 	// Scores Known scores, benchmark name (`mmlu`, `humaneval`, `math`, `gpqa`, `mgsm`, `hellaswag`) to percent 0-100.
 	Scores map[string]float64 `json:"scores"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Tier The provider's own place for the model in its lineup, from its model pages; null when the provider does not say. Used as quality evidence where no score exists.
@@ -2416,7 +2416,7 @@ type CachingGranularityRecord struct {
 	// RequiresExplicitMarkup Whether the caller must mark cacheable blocks explicitly; null when unknown, not supported, or when it depends on the model behind a router.
 	RequiresExplicitMarkup *bool `json:"requires_explicit_markup"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TtlOptionsSeconds Selectable cache TTLs in seconds; empty when not configurable, not supported, unknown, or free-form (any duration, said in `notes`).
@@ -2731,7 +2731,7 @@ type ComplianceRecord struct {
 	// Soc2Type SOC 2 report type (for example Type II), or null when the provider has no SOC 2 report or does not say.
 	Soc2Type *string `json:"soc2_type"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -2788,7 +2788,7 @@ type ContextCompressionRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TtlConfigurable Whether the lifetime of compressed or cached context can be configured; null when not confirmed.
@@ -2848,7 +2848,7 @@ type ContextWindowRecord struct {
 	// RecommendedMaxFill Recommended maximum fill of the advertised window, a fraction 0 to 1; null when unknown.
 	RecommendedMaxFill *float64 `json:"recommended_max_fill"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// UsableTokens Tokens usable in practice without notable degradation; null when unknown.
@@ -3064,7 +3064,7 @@ type DataRetentionRecord struct {
 	// RetentionPeriodDays How long logged API data is kept, in days (0 = not kept); null when unknown or not stated.
 	RetentionPeriodDays *int `json:"retention_period_days"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TrainedOnApiData Whether API data is used to train models by default; null when not published.
@@ -3124,7 +3124,7 @@ type DelegationSupportRecord struct {
 	// Revocable Whether a delegation can be revoked before it expires; null when unknown or not applicable.
 	Revocable *bool `json:"revocable"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TimeBound Whether a delegation expires after a set time; null when unknown or not applicable.
@@ -3178,7 +3178,7 @@ type DeprecationsRecord struct {
 	// ReplacementModel Model ID the provider recommends instead; null when none.
 	ReplacementModel *string `json:"replacement_model"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Status Deprecation status of the model.
@@ -3250,7 +3250,7 @@ type EmbeddingQualityRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TaskType Benchmark task type the score is for.
@@ -3328,7 +3328,7 @@ type ErrorCodesRecord struct {
 	// Retryable Whether retrying the same request can succeed.
 	Retryable bool `json:"retryable"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// StandardCategory Standard category the error maps to.
@@ -3540,7 +3540,7 @@ type FineTuningRecord struct {
 	// ProviderName Provider display name.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportedModels Model IDs that can be fine-tuned; empty when not available, unknown, or when the provider tunes a large and changing catalog of open models (said in `notes`).
@@ -3621,7 +3621,7 @@ type FreeTierRecord struct {
 	// RequiresCreditCard Whether a credit card is needed to use the free access; null when unknown or not applicable.
 	RequiresCreditCard *bool `json:"requires_credit_card"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TierType Kind of free access (for example permanent or trial_credit); null when there is none.
@@ -3725,7 +3725,7 @@ type FunctionCallingRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// ToolCallSupported True if the provider's models can call tools (functions); false when the provider serves no model that can (the notes say so); null when not confirmed either way.
@@ -3794,7 +3794,7 @@ type GuardrailsRecord struct {
 	// SafetyFiltersEnabled Whether safety filters apply by default; null when not confirmed.
 	SafetyFiltersEnabled *bool `json:"safety_filters_enabled"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// StrictnessLevels Strictness levels offered (for example low, medium, high); empty when not configurable.
@@ -4010,7 +4010,7 @@ type JsonModeRecord struct {
 	// SchemaEnforcementSupported True if the output can be made to follow a caller-supplied JSON schema; null when neither source states it.
 	SchemaEnforcementSupported *bool `json:"schema_enforcement_supported"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// StrictModeSupported True if a strict mode guarantees exact schema adherence; null when not confirmed.
@@ -4123,7 +4123,7 @@ type KnowledgeCutoffRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -4243,7 +4243,7 @@ type LogprobSupportRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TopLogprobsParam Request parameter that sets the number of alternatives per token; null when there is none.
@@ -4291,7 +4291,7 @@ type MaxOutputTokensRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -4359,7 +4359,7 @@ type McpSupportRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -4425,7 +4425,7 @@ type MigrationGuideRecord struct {
 	// ReferenceCompat Whether the target provider offers an API compatible with the reference chat-completions API.
 	ReferenceCompat bool `json:"reference_compat"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// ToProvider Target provider ID.
@@ -4491,7 +4491,7 @@ type ModelLifecycleRecord struct {
 	// SlaEligible True if the provider's SLA covers the model in this stage; null when the provider does not state it per model (not confirmed either way).
 	SlaEligible *bool `json:"sla_eligible"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Stage Current lifecycle stage of the model.
@@ -4533,7 +4533,7 @@ type ModelRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Task Addition to the contract's fields; kind of model.
@@ -4575,7 +4575,7 @@ type ModelTaskFitRecord struct {
 	// Score Curated composite fit score, 0 to 100.
 	Score float64 `json:"score"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Task Task the score is for.
@@ -4641,7 +4641,7 @@ type ModelVersionsRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Versions Known dated versions of the alias, newest first.
@@ -4761,7 +4761,7 @@ type MultimodalRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportedImageFormats Accepted image formats (for example png, jpeg, webp, gif); empty when images are not accepted or the formats are not confirmed.
@@ -4812,7 +4812,7 @@ type NativeToolsRecord struct {
 	// SeparatePricing Whether using the tool is billed separately from tokens; null when not confirmed.
 	SeparatePricing *bool `json:"separate_pricing"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// ToolName The provider's name for the tool (as used in its API, for example web_search_preview).
@@ -4913,7 +4913,7 @@ type OutputReproducibilityRecord struct {
 	// SeedSupported Whether the API accepts a sampling seed; null when not confirmed.
 	SeedSupported *bool `json:"seed_supported"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SystemFingerprintExposed Whether responses carry a backend fingerprint that shows when the serving configuration changed; null when not confirmed.
@@ -4964,7 +4964,7 @@ type OverflowBehaviourRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// WarningProvided Whether the caller is told (error, warning field or header) that the input did not fit; null when the behaviour is null.
@@ -5150,7 +5150,7 @@ type PiiHandlingRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportedPiiTypes PII types detected (for example email, phone_number, credit_card); empty when no detection.
@@ -5374,7 +5374,7 @@ type PricingRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Task Addition to the contract's fields; task the model serves.
@@ -5488,7 +5488,7 @@ type PromptCachingRecord struct {
 	// SavingsPct Saving on cached input tokens of `price_model`, percent 0-100 (1 - cached / uncached price, rounded to 0.1); null when there is no such model.
 	SavingsPct *float64 `json:"savings_pct"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// UncachedInputPricePerMtoken Uncached input price of `price_model`, USD per 1M tokens (its pricing catalog `input_per_1m_tokens`); null when there is no such model.
@@ -5551,7 +5551,7 @@ type PromptModerationRecord struct {
 	// SeparateModerationApi Whether the provider offers a standalone moderation API; null when not confirmed.
 	SeparateModerationApi *bool `json:"separate_moderation_api"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportedCategories Moderation categories checked (for example hate, violence, self_harm); empty when none.
@@ -5734,7 +5734,7 @@ type RateLimitRecoveryRecord struct {
 	// RpmWindowType Window of the requests-per-minute limit, `sliding` or `fixed`; null when unknown.
 	RpmWindowType *RateLimitRecoveryWindowType `json:"rpm_window_type"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TpmWindowType Window of the tokens-per-minute limit, `sliding` or `fixed`; null when unknown.
@@ -5803,7 +5803,7 @@ type RateLimitTier struct {
 	// SourceUrl Addition to the contract's fields; address of the provider's page the limits come from.
 	SourceUrl string `json:"source_url"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Tier Tier name (for example `free`, `tier1`, `tier2`, `standard`, `paid`).
@@ -5885,7 +5885,7 @@ type RecommendResponse struct {
 	Recommendations []RecommendEntry `json:"recommendations"`
 }
 
-// RecordSources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+// RecordSources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 type RecordSources = []string
 
 // ReferenceCompatMeta defines model for ReferenceCompatMeta.
@@ -5938,7 +5938,7 @@ type ReferenceCompatRecord struct {
 	// ReferenceCompatible Whether the provider offers an API compatible with the reference chat-completions API; null when not confirmed.
 	ReferenceCompatible *bool `json:"reference_compatible"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -6013,7 +6013,7 @@ type RegionsRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -6070,7 +6070,7 @@ type RerankingRecord struct {
 	// RerankingAvailable Whether the provider offers a reranking API; null when the provider's official material consulted did not confirm it either way.
 	RerankingAvailable *bool `json:"reranking_available"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SupportsMultilingual Whether at least one of the provider's reranking models works across multiple languages; null when unknown or not available.
@@ -6133,7 +6133,7 @@ type ResolveAliasRecord struct {
 	// ReleaseDate Release date of `current_pinned_version` (`YYYY-MM-DD`); null when unknown.
 	ReleaseDate *openapi_types.Date `json:"release_date"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -6180,7 +6180,7 @@ type SdkSupportRecord struct {
 	// Sdks The provider's client SDKs.
 	Sdks []SdkSupportSdk `json:"sdks"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 }
 
@@ -6240,7 +6240,7 @@ type SecurityCertificationsRecord struct {
 	// Scope What the certification covers (for example API platform, specific regions), or null when unknown.
 	Scope *string `json:"scope"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// Status The provider's status for this certification.
@@ -6315,7 +6315,7 @@ type SemanticCachingRecord struct {
 	// SimilarityThresholdConfigurable Whether the similarity threshold can be set by the caller; null when unknown.
 	SimilarityThresholdConfigurable *bool `json:"similarity_threshold_configurable"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TtlConfigurable Whether the cache TTL can be set by the caller; null when unknown or no caching.
@@ -6390,7 +6390,7 @@ type SlaRecord struct {
 	// SlaUrl Address of the published SLA, or null.
 	SlaUrl *string `json:"sla_url"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// TierRequired Plan or tier needed for the SLA to apply (for example enterprise), or null when none or unknown.
@@ -6474,7 +6474,7 @@ type StreamingLatencyRecord struct {
 	// ProviderName Display name of the provider.
 	ProviderName string `json:"provider_name"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// ThroughputTokensPerSec Output throughput, tokens per second; null when not published.
@@ -6525,7 +6525,7 @@ type StreamingProtocolsRecord struct {
 	// RealtimeApi Whether the provider offers a realtime (low-latency, bidirectional) streaming API; null when unknown. (The contract gives no type; a boolean is this document's choice.)
 	RealtimeApi *bool `json:"realtime_api"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// SseSupported Whether responses can be streamed with Server-Sent Events; null when not confirmed.
@@ -6600,7 +6600,7 @@ type StructuredOutputRecord struct {
 	// ResponseFormatParam Request parameter that carries the schema; null when there is none.
 	ResponseFormatParam *string `json:"response_format_param"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// StrictEnforcement True if the schema is strictly enforced (output always validates); null when not confirmed.
@@ -6729,7 +6729,7 @@ type ThinkingSupportRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// ThinkingCostPer1m Price of thinking tokens, USD per 1M tokens; null when unknown or not applicable.
@@ -6890,7 +6890,7 @@ type ToolCallFormatRecord struct {
 	// RoleOrder Expected order of message roles around a tool call (for example user, assistant, tool, assistant).
 	RoleOrder []string `json:"role_order"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// StrictRoleOrdering True if the provider rejects messages that break the expected role order; null when not confirmed.
@@ -7172,7 +7172,7 @@ type WebsocketSupportRecord struct {
 	// ProviderId Provider ID.
 	ProviderId string `json:"provider_id"`
 
-	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's sources as a whole.
+	// Sources Ids of the `meta.sources` entries this record's values come from. For the pricing and model catalogs the ids are those behind each value (a data set, or the provider's page that set it); for catalogs derived by rule or curated per provider without a page per record, the ids of the pages the record cites (with the data sets that list its model where its notes ground a value on a data set; such a record is `single`, never `verified`), else, for a record of one model, the data sets that list that model (or, for a model only its provider's pages list, those pages), else the provider's pages among the catalog's sources, else the catalog's data sets (what a rule that found nothing for the provider read), else the catalog's sources as a whole.
 	Sources RecordSources `json:"sources"`
 
 	// StreamingMethod Main streaming transport (for example websocket or sse); complete value set not given by the contract.
