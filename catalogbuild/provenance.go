@@ -178,8 +178,10 @@ func urlEnds(rest string) bool {
 	return true
 }
 
-// dataSetNames are the names by which records' notes refer to the third-party data sets.
-var dataSetNames = []string{"models.dev", "litellm", "genai-prices", "llm-stats"}
+// DataSetNames maps the third-party data sets' source ids to the names records' notes call them by: the derivers
+// write these names, and WithProvenance reads a record that names one as resting on that data set.
+var DataSetNames = map[string]string{SourceModelsDev: "models.dev", SourceLiteLLM: "litellm", SourceGenAI: "genai-prices",
+	SourceLLMStats: "llm-stats"}
 
 // citedSources picks a record's sources (see WithProvenance), sorted, and reports whether the record's text names
 // a data set its values rest on. Such a record also cites the data sets that list its model, where it is about
@@ -210,7 +212,10 @@ func citedSources(rec map[string]any, sources []Source, providers ProviderNames,
 		}
 	}
 	lower := strings.ToLower(all)
-	fromDataSet := slices.ContainsFunc(dataSetNames, func(n string) bool { return strings.Contains(lower, n) })
+	fromDataSet := false
+	for _, n := range DataSetNames {
+		fromDataSet = fromDataSet || strings.Contains(lower, n)
+	}
 	pid, _ := rec["provider_id"].(string)
 	mid, _ := rec["model_id"].(string)
 	if mid == "" {

@@ -3,6 +3,7 @@ package catalogbuild
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/switchboard/switchboard/gen/api"
 )
@@ -109,34 +110,37 @@ func (c *converter) officialRate(k key, i int) *float64 {
 	return nil
 }
 
-// contradictedCopy reports a dated snapshot's data-set price that is only each data set's price for the undated
-// model, where the provider's page gives the undated model another price: the data sets copied a value the page
-// contradicts (litellm's gpt-4o-mini-tts-2025-03-20 at $2.50 text input, where OpenAI's page has $0.60 for
-// gpt-4o-mini-tts). A snapshot the data sets price apart from its model (gpt-4o-2024-05-13) is not touched.
-func (c *converter) contradictedCopy(k key, task string, bySrc map[string]api.PricingRates, i int, of func(api.PricingRates) *float64) (string, float64, bool) {
+// undatedBase is the key of a dated snapshot's undated model; ok is false for an ID without a date suffix.
+func undatedBase(k key) (key, bool) {
 	loc := snapshotDate.FindStringIndex(k.model)
 	if loc == nil {
-		return "", 0, false
+		return key{}, false
 	}
-	base := key{k.provider, k.model[:loc[0]]}
+	return key{k.provider, k.model[:loc[0]]}, true
+}
+
+// contradictedCopy reports a dated snapshot's data-set price that is only each data set's price for the undated
+// model base, where the provider's page gives base another price: the data sets copied a value the page
+// contradicts (litellm's gpt-4o-mini-tts-2025-03-20 at $2.50 text input, where OpenAI's page has $0.60 for
+// gpt-4o-mini-tts). A snapshot the data sets price apart from its model (gpt-4o-2024-05-13) is not touched.
+func (c *converter) contradictedCopy(base key, baseSrc func() map[string]api.PricingRates, bySrc map[string]api.PricingRates, i int, of func(api.PricingRates) *float64) (float64, bool) {
 	off := c.officialRate(base, i)
 	if off == nil {
-		return "", 0, false
+		return 0, false
 	}
-	baseSrc := c.sourceRates(base, task)
 	n := 0
 	for src, r := range bySrc {
 		v := of(r)
 		if v == nil {
 			continue
 		}
-		b := of(baseSrc[src])
+		b := of(baseSrc()[src])
 		if b == nil || *b != *v || *v == *off {
-			return "", 0, false
+			return 0, false
 		}
 		n++
 	}
-	return base.model, *off, n > 0
+	return *off, n > 0
 }
 
 // sourceRates are each data set's token prices for one model, where it gives any.
@@ -175,6 +179,10 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 		task = "llm"
 	}
 	bySrc := c.sourceRates(c.priceKey(k), task)
+	base, dated := undatedBase(k)
+	// The undated model's data-set prices, read at most once for the three token prices and only where a page
+	// prices that model.
+	baseSrc := sync.OnceValue(func() map[string]api.PricingRates { return c.sourceRates(base, task) })
 	var prov provenance
 	fields := []struct {
 		name     string
@@ -230,10 +238,12 @@ func (c *converter) settlePricing(rec *api.PricingRecord, override bool, chosen 
 		if *f.dst == nil {
 			continue
 		}
-		if base, v, ok := c.contradictedCopy(k, task, bySrc, i, f.of); ok {
-			c.report.reject("pricing", k, f.name, **f.dst, fmt.Sprintf("the data sets give this snapshot their price for %s, which the provider's page contradicts (%g)", base, v))
-			*f.dst = nil
-			continue
+		if dated {
+			if v, ok := c.contradictedCopy(base, baseSrc, bySrc, i, f.of); ok {
+				c.report.reject("pricing", k, f.name, **f.dst, fmt.Sprintf("the data sets give this snapshot their price for %s, which the provider's page contradicts (%g)", base.model, v))
+				*f.dst = nil
+				continue
+			}
 		}
 		if override && f.of(bySrc[SourceGenAI]) != nil {
 			prov.add(ConfidenceSingle, SourceGenAI)

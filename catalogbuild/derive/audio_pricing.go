@@ -148,25 +148,16 @@ func priceOrigin(p seeds.PricingRecord, priceSources map[string]seeds.Source) st
 		switch s, ok := priceSources[id]; {
 		case !ok:
 		case s.License != nil:
-			names = append(names, dataSetName(id, s))
+			name, ok := catalogbuild.DataSetNames[id]
+			if !ok {
+				name = s.Name
+			}
+			names = append(names, name)
 		default:
 			names = append(names, s.URL)
 		}
 	}
 	return strings.Join(names, ", ")
-}
-
-// dataSetName is the name records' notes use for a data set (models.dev, litellm, genai-prices).
-func dataSetName(id string, s seeds.Source) string {
-	switch id {
-	case catalogbuild.SourceModelsDev:
-		return "models.dev"
-	case catalogbuild.SourceLiteLLM:
-		return "litellm"
-	case catalogbuild.SourceGenAI:
-		return "genai-prices"
-	}
-	return s.Name
 }
 
 func fmtPrice(x float64) string {
