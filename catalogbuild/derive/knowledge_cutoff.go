@@ -73,9 +73,13 @@ func liveSearchModel(m seeds.ModelRecord) bool {
 
 // buildKnowledgeCutoff derives one record per current language model of models.json, with its cutoff.
 func buildKnowledgeCutoff(in *Input) (*Catalog, error) {
-	recs, err := perCurrentModel(in, knowledgeCutoffOf)
+	models, facts, err := currentModelFacts(in)
 	if err != nil {
 		return nil, err
+	}
+	recs := make([]api.KnowledgeCutoffRecord, 0, len(models))
+	for _, m := range models {
+		recs = append(recs, knowledgeCutoffOf(m, facts[m.ProviderId+"/"+m.ModelId]))
 	}
 	src, err := in.Catalog(seeds.CatalogModels)
 	if err != nil {
@@ -83,10 +87,6 @@ func buildKnowledgeCutoff(in *Input) (*Catalog, error) {
 	}
 	sources := append(slices.Clone(src.Sources), seeds.Source{Name: "Perplexity: Sonar models (live web search)", URL: perplexityModelsURL})
 	// The pages that give a cutoff are sources of this catalog even where models.json cites them for nothing.
-	models, facts, err := currentModelFacts(in)
-	if err != nil {
-		return nil, err
-	}
 	var pages []catalogbuild.Source
 	for _, m := range models {
 		if f := facts[m.ProviderId+"/"+m.ModelId]; f.Cutoff != nil && !slices.ContainsFunc(sources, func(s seeds.Source) bool { return s.URL == f.Cutoff.Page.URL }) &&
